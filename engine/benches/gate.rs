@@ -1,0 +1,142 @@
+//! `cargo bench -p tama-engine --bench gate`: what a harness waits for, each
+//! figure against baselines measured in the same run. Medians and p99 are
+//! printed; nothing here asserts a time.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tama_engine::event::Event;
+use tama_engine::registry::{Loaded, tool_declaration};
+use tama_engine::wasm::{Gate, GateEvent, Host, NoState};
+
+struct Sample {
+    name: String,
+    times: Vec<Duration>,
+}
+
+impl Sample {
+    fn measure(name: &str, runs: usize, mut once: impl FnMut()) -> Sample {
+        for _ in 0..runs.div_ceil(10) {
+            once();
+        }
+        let times = (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                once();
+                start.elapsed()
+            })
+            .collect::<Vec<_>>();
+        Sample { name: name.to_string(), times }
+    }
+
+    fn quantile(&self, q: f64) -> Duration {
+        let mut sorted = self.times.clone();
+        sorted.sort();
+        sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+    }
+
+    fn report(&self, floor: Option<&Sample>) {
+        let (median, p99) = (self.quantile(0.5), self.quantile(0.99));
+        let ratio = floor.map(|f| format!("{:>7.2}x floor", median.as_secs_f64() / f.quantile(0.5).as_secs_f64()));
+        println!("{:<44} median {:>10.1?}  p99 {:>10.1?}  {}", self.name, median, p99, ratio.unwrap_or_default());
+    }
+}
+
+/// A shell payload of about `size` bytes around a `git commit --no-verify`.
+fn payload(size: usize) -> String {
+    let mut command = String::from("cd /work/repo && git add -A");
+    while command.len() + 40 < size {
+        command.push_str(" && echo 'building step' && make -j2 test");
+    }
+    command.push_str(" && git commit --no-verify -m x");
+    serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}).to_string()
+}
+
+fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
+    let mut child = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting {}: {e}", program.display()));
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait().unwrap();
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn floor_binary() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "-p", "tama-floor", "--quiet"])
+        .current_dir(root())
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "the floor binary builds");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+    target.join("release/tama-floor")
+}
+
+fn available(program: &str) -> bool {
+    Command::new("sh").args(["-c", &format!("command -v {program}")]).stdout(Stdio::null()).status().is_ok_and(|s| s.success())
+}
+
+fn main() {
+    let cache = tempfile::tempdir().expect("scratch cache");
+    let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).expect("host starts");
+    let registry = Loaded::embedded().expect("default registry");
+    let entry = registry.registry.hooks_named("block-git-hook-bypass").next().expect("gate registered");
+    let gate = Gate::load(&host, &entry.id, &registry.component(entry).unwrap(), &serde_json::json!({}), &[]).unwrap();
+    let one_kb = payload(1024);
+    let two_kb_command = payload(2048);
+
+    println!("in-process, fresh instance per call");
+    let input = serde_json::json!({"command": "git commit --no-verify -m x"}).to_string();
+    Sample::measure("tool declaration: classify", 3000, || {
+        host.classify("Bash", &input).unwrap();
+    })
+    .report(None);
+    for (name, text) in [("block-git-hook-bypass: 1 KB payload", &one_kb), ("block-git-hook-bypass: 2 KB command", &two_kb_command)] {
+        Sample::measure(name, 3000, || {
+            let event = Arc::new(GateEvent::new(Event::decode(text, None).unwrap()));
+            gate.evaluate(&event, Arc::new(NoState)).unwrap();
+        })
+        .report(None);
+    }
+
+    println!("\nwhole process, one payload each (components cached)");
+    let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
+    let env: [(&str, &Path); 2] = [("TAMA_CACHE_DIR", cache.path()), ("TAMA_HOME", cache.path())];
+    let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || {
+        spawn(&floor_binary_path(), &[], &one_kb, &[])
+    });
+    floor.report(Some(&floor));
+    Sample::measure("tama hook block-git-hook-bypass", 300, || {
+        spawn(&tama, &["hook", "block-git-hook-bypass"], &one_kb, &env)
+    })
+    .report(Some(&floor));
+    let baselines = root().join("bench/baselines");
+    for (name, program, script, runs) in [
+        ("script gate: bash + jq + grep", "bash", "gate.sh", 40),
+        ("script gate: python3", "python3", "gate.py", 40),
+        ("script gate: node", "node", "gate.mjs", 20),
+    ] {
+        if name.contains("jq") && !available("jq") || !available(program) {
+            println!("{name:<44} skipped: {program} or jq is not installed");
+            continue;
+        }
+        let script = baselines.join(script);
+        Sample::measure(name, runs, || spawn(Path::new(program), &[script.to_str().unwrap()], &one_kb, &[])).report(Some(&floor));
+    }
+}
+
+fn floor_binary_path() -> PathBuf {
+    static FLOOR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    FLOOR.get_or_init(floor_binary).clone()
+}

@@ -1,0 +1,86 @@
+//! Builds every wasm component of the workspace for `wasm32-wasip2` and seals
+//! the default registry that names the built-in gates, so the `tama` binary
+//! carries both and works with no files of its own.
+
+#[path = "src/registry/checksum.rs"]
+mod checksum;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Built-in components: embedded into `tama`, named by the default registry.
+const BUILTIN: &[&str] = &["tool-declaration", "block-git-hook-bypass", "block-supervisor-stop"];
+/// Built for the tests and for authors, never embedded.
+const EXTRA: &[&str] = &["gate-template"];
+const WASM_TARGET: &str = "wasm32-wasip2";
+
+fn main() {
+    let engine_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
+    let root = engine_dir.parent().expect("the engine sits in the workspace").to_path_buf();
+    for watched in ["wit", "plugins", "tests/plugins", "examples/gate-template/src", "examples/gate-template/Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    }
+    println!("cargo:rerun-if-changed=default-registry.json");
+
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let wasm_target_dir = target_dir.join("wasm");
+    let packages: Vec<String> = BUILTIN.iter().chain(EXTRA).map(|p| p.to_string()).chain(hostile_packages(&root)).collect();
+    build_components(&root, &wasm_target_dir, &packages);
+
+    let wasm_dir = wasm_target_dir.join(WASM_TARGET).join("release");
+    println!("cargo:rustc-env=TAMA_WASM_DIR={}", wasm_dir.display());
+    let declaration = std::fs::read(wasm_dir.join("tool_declaration.wasm")).expect("the tool declaration was built");
+    println!("cargo:rustc-env=TAMA_TOOL_DECLARATION_SHA256={}", checksum::sha256_hex(&declaration));
+    seal_default_registry(&engine_dir, &wasm_dir);
+}
+
+/// Test plugins live in `tests/plugins/<name>` as package `hostile-<name>`.
+fn hostile_packages(root: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(root.join("tests/plugins")) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("Cargo.toml").is_file())
+        .map(|e| format!("hostile-{}", e.file_name().to_string_lossy()))
+        .collect();
+    names.sort();
+    names
+}
+
+fn build_components(root: &Path, target_dir: &Path, packages: &[String]) {
+    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo.current_dir(root).args(["build", "--release", "--target", WASM_TARGET, "--target-dir"]).arg(target_dir);
+    for package in packages {
+        cargo.args(["-p", package]);
+    }
+    // The outer build's flags and wrappers are for the host, not for wasm.
+    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET"] {
+        cargo.env_remove(var);
+    }
+    let status = cargo.status().expect("cargo can be started");
+    if !status.success() {
+        panic!("building the wasm components failed; is the target installed? run: rustup target add {WASM_TARGET}");
+    }
+}
+
+/// Fills in each built-in component's digest, then the checksum.
+fn seal_default_registry(engine_dir: &Path, wasm_dir: &Path) {
+    let text = std::fs::read_to_string(engine_dir.join("default-registry.json")).expect("default-registry.json is readable");
+    let mut registry: serde_json::Value = serde_json::from_str(&text).expect("default-registry.json is JSON");
+    registry["releaseId"] = format!("tama-{}", env("CARGO_PKG_VERSION")).into();
+    for event in registry["events"].as_object_mut().expect("events is an object").values_mut() {
+        for hook in event["hooks"].as_array_mut().expect("hooks is a list") {
+            if hook["type"] == "wasm" {
+                let file = hook["component"].as_str().expect("a wasm hook names its component").replace('-', "_");
+                let bytes = std::fs::read(wasm_dir.join(&file)).unwrap_or_else(|e| panic!("reading built component {file}: {e}"));
+                hook["sha256"] = checksum::sha256_hex(&bytes).into();
+            }
+        }
+    }
+    checksum::seal(&mut registry);
+    let out = PathBuf::from(env("OUT_DIR")).join("default-registry.json");
+    std::fs::write(out, serde_json::to_string_pretty(&registry).expect("JSON serializes")).expect("OUT_DIR is writable");
+}
+
+fn env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| panic!("cargo sets {name}"))
+}

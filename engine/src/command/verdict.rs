@@ -1,0 +1,108 @@
+//! Reading a finished hook's verdict the way the existing Tama registry does.
+
+use std::time::Duration;
+
+use nix::sys::signal::Signal;
+use serde_json::{Map, Value};
+
+use super::{Ended, Finished};
+
+/// What a command hook decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HookVerdict {
+    Pass,
+    /// The hook refused, for this reason.
+    Refuse(String),
+    /// The hook did not judge; says what happened, without the hook's id,
+    /// e.g. `exited with status 1: <first line of stderr>`.
+    Failed(String),
+    /// The run was ended through its canceller: no verdict, and never a pass.
+    Cancelled,
+}
+
+/// Exit 2, or a stdout JSON object whose `decision` is `block` (in any
+/// case), refuses. `{"decision":"approve"}` passes whatever the exit status;
+/// otherwise exit 0 passes. Any other end is a failure, never a pass.
+pub fn verdict(finished: &Finished) -> HookVerdict {
+    let code = match finished.ended {
+        Ended::Cancelled => return HookVerdict::Cancelled,
+        Ended::TimedOut => {
+            return HookVerdict::Failed(format!(
+                "ran past its timeout of {}",
+                span(finished.timeout)
+            ));
+        }
+        Ended::Lost => {
+            return HookVerdict::Failed(
+                "ended, but its exit status was collected elsewhere".into(),
+            );
+        }
+        Ended::Exited(code) => Some(code),
+        Ended::Signalled(_) => None,
+    };
+    let json = serde_json::from_str::<Value>(finished.stdout.trim()).ok();
+    let object = json.as_ref().and_then(Value::as_object);
+    let decision = object
+        .and_then(|object| object.get("decision"))
+        .and_then(Value::as_str)
+        .map(str::to_ascii_lowercase);
+    let approve = decision.as_deref() == Some("approve");
+    if decision.as_deref() == Some("block") || (code == Some(2) && !approve) {
+        HookVerdict::Refuse(reason(finished, object))
+    } else if code == Some(0) || (approve && code.is_some()) {
+        HookVerdict::Pass
+    } else {
+        HookVerdict::Failed(failure(finished, code))
+    }
+}
+
+/// JSON `reason`/`userMessage`, then stderr, then stdout that is not a JSON
+/// object, then a default naming the hook.
+fn reason(finished: &Finished, object: Option<&Map<String, Value>>) -> String {
+    let said = |text: &str| Some(text.trim().to_owned()).filter(|text| !text.is_empty());
+    object
+        .and_then(|object| {
+            ["reason", "userMessage"]
+                .iter()
+                .find_map(|key| said(object.get(*key)?.as_str()?))
+        })
+        .or_else(|| said(&finished.stderr))
+        .or_else(|| {
+            if object.is_none() {
+                said(&finished.stdout)
+            } else {
+                None
+            }
+        })
+        .unwrap_or_else(|| format!("hook {} refused without a reason", finished.hook_id))
+}
+
+fn failure(finished: &Finished, code: Option<i32>) -> String {
+    let first_line = finished
+        .stderr
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty());
+    let what = match (code, finished.ended) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Ended::Signalled(number)) => match Signal::try_from(number) {
+            Ok(signal) => format!("was killed by signal {number} ({})", signal.as_str()),
+            Err(_) => format!("was killed by signal {number}"),
+        },
+        (None, _) => "ended without an exit status".to_owned(),
+    };
+    match first_line {
+        Some(line) => format!("{what}: {line}"),
+        None => what,
+    }
+}
+
+/// `3 s`, or `1500 ms` when not a whole number of seconds.
+fn span(duration: Duration) -> String {
+    let ms = duration.as_millis();
+    if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}

@@ -1,0 +1,17 @@
+//! Tama: the policy engine AI coding agents call on every tool call, prompt
+//! and turn end. Built-in gates are WebAssembly components run in-process
+//! (see [`wasm`]); the hook registry ([`registry`]) says which run for which
+//! event.
+
+pub mod cli;
+pub mod event;
+pub mod log;
+pub mod oko;
+pub mod paths;
+pub mod registry;
+pub mod tool;
+pub mod wasm;
+
+/// Every refusal that is Tama's own fault starts with this, so it is never
+/// mistaken for a policy decision, let alone a pass.
+pub const INFRASTRUCTURE: &str = "TAMA_HOOK_INFRASTRUCTURE";

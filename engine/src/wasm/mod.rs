@@ -1,0 +1,131 @@
+//! The wasm gate host: WebAssembly components on wasmtime's component model,
+//! compiled once and cached on disk, each call in a fresh, bounded instance
+//! with an empty WASI context.
+
+mod bindings;
+mod cache;
+mod declaration;
+mod gate;
+mod sandbox;
+mod state;
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+use wasmtime::component::{Component, HasSelf, Linker};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Trap};
+
+pub use cache::artifact_path;
+pub use declaration::{ClassifyError, Declaration};
+pub use gate::{Gate, GateEvent, GateFault, Verdict};
+pub use sandbox::{FUEL_BOUND, MEMORY_BOUND, STACK_BOUND};
+pub use state::{NoState, StateSource};
+
+use sandbox::Sandboxed;
+
+/// A component's bytes and the sha256 they were checked against.
+#[derive(Clone)]
+pub struct ComponentBytes {
+    pub bytes: Cow<'static, [u8]>,
+    pub sha256: String,
+}
+
+impl ComponentBytes {
+    /// Bytes read from a file, which must digest to `declared` (lower-case hex sha256).
+    pub fn checked(bytes: Vec<u8>, declared: &str) -> Result<Self, String> {
+        let actual = hex::encode(Sha256::digest(&bytes));
+        if !actual.eq_ignore_ascii_case(declared) {
+            return Err(format!("component digest mismatch: expected {declared}, actual {actual}"));
+        }
+        Ok(ComponentBytes { bytes: Cow::Owned(bytes), sha256: actual })
+    }
+
+    /// Bytes built into the `tama` binary, whose digest the build computed.
+    pub fn embedded(bytes: &'static [u8], sha256: &str) -> Self {
+        ComponentBytes { bytes: Cow::Borrowed(bytes), sha256: sha256.to_string() }
+    }
+}
+
+/// The engine, its linkers and the tool declaration: one per process.
+pub struct Host {
+    engine: Engine,
+    cache_dir: PathBuf,
+    gate_linker: Linker<Sandboxed<gate::GateContext>>,
+    declaration_linker: Linker<Sandboxed<()>>,
+    declaration: Option<Arc<Declaration>>,
+}
+
+impl Host {
+    /// A host whose compiled components are cached in `cache_dir`, with the
+    /// tool declaration component `declaration`.
+    pub fn new(cache_dir: PathBuf, declaration: &ComponentBytes) -> wasmtime::Result<Host> {
+        let engine = Engine::new(&engine_config())?;
+        let mut gate_linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
+        bindings::gate::Gate::add_to_linker::<_, HasSelf<_>>(&mut gate_linker, |s| s)?;
+        let mut declaration_linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut declaration_linker)?;
+        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None };
+        let component = host.component(declaration)?;
+        host.declaration = Some(Arc::new(Declaration::new(&host, &component)?));
+        Ok(host)
+    }
+
+    /// The compiled component, from the on-disk cache when it is there.
+    pub fn component(&self, source: &ComponentBytes) -> wasmtime::Result<Component> {
+        cache::load(&self.engine, &self.cache_dir, &source.sha256, &source.bytes)
+    }
+
+    /// The tool declaration's reading of one tool call.
+    pub fn classify(&self, tool_name: &str, tool_input: &str) -> Result<crate::tool::ToolCall, ClassifyError> {
+        self.declaration().classify(tool_name, tool_input)
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    fn declaration(&self) -> &Arc<Declaration> {
+        self.declaration.as_ref().expect("the declaration is loaded in Host::new")
+    }
+
+    fn declaration_linker(&self) -> &Linker<Sandboxed<()>> {
+        &self.declaration_linker
+    }
+}
+
+/// One configuration for every process, so artifacts compiled by one are
+/// valid in all: fuel bounds execution, the pooling allocator gives each
+/// call a fresh instance quickly and bounds its memory.
+fn engine_config() -> Config {
+    let mut config = Config::new();
+    config.wasm_component_model(true);
+    config.consume_fuel(true);
+    config.max_wasm_stack(STACK_BOUND);
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(256)
+        .total_core_instances(512)
+        .total_memories(256)
+        .total_tables(512)
+        .max_memory_size(MEMORY_BOUND)
+        .max_memories_per_component(4)
+        .max_component_instance_size(1 << 20)
+        .max_core_instance_size(1 << 20);
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    config
+}
+
+/// Names what stopped a call: a bound, a trap, or another failure.
+fn fault<T>(err: wasmtime::Error, data: &Sandboxed<T>) -> GateFault {
+    if data.bounds.memory_hit {
+        return GateFault::MemoryBound;
+    }
+    match err.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => GateFault::FuelBound,
+        Some(Trap::StackOverflow) => GateFault::StackBound,
+        Some(trap) => GateFault::Trap(trap.to_string()),
+        None => GateFault::Failed(format!("{err:#}")),
+    }
+}

@@ -1,0 +1,103 @@
+//! What a component's instance holds: an empty WASI context and its bounds.
+//!
+//! The WASI context has no preopened directory, no environment variable, no
+//! argument and no socket address it may use; its clocks are frozen at zero
+//! and its stdout and stderr are captured for Tama's log, so a component can
+//! reach nothing its WIT interface does not hand it.
+
+use std::time::Duration;
+
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
+use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
+
+/// Most bytes of linear memory one instance may hold.
+pub const MEMORY_BOUND: usize = 64 << 20;
+/// Most fuel (roughly, WebAssembly instructions) one call may use: a few
+/// hundred milliseconds of work, far beyond what any decision needs.
+pub const FUEL_BOUND: u64 = 400_000_000;
+/// Most bytes of the WebAssembly stack one call may use.
+pub const STACK_BOUND: usize = 1 << 20;
+/// Most bytes of stdout or stderr kept from one call for the log.
+const OUTPUT_BOUND: usize = 64 << 10;
+
+/// Store data: the sandbox every component gets, plus `host`, what its own
+/// imports need.
+pub struct Sandboxed<T> {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    stdout: MemoryOutputPipe,
+    stderr: MemoryOutputPipe,
+    pub bounds: Bounds,
+    pub host: T,
+}
+
+impl<T> Sandboxed<T> {
+    pub fn new(host: T) -> Self {
+        let stdout = MemoryOutputPipe::new(OUTPUT_BOUND);
+        let stderr = MemoryOutputPipe::new(OUTPUT_BOUND);
+        let wasi = WasiCtx::builder()
+            .stdout(stdout.clone())
+            .stderr(stderr.clone())
+            .wall_clock(FrozenClock)
+            .monotonic_clock(FrozenClock)
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false)
+            .build();
+        Sandboxed { wasi, table: ResourceTable::new(), stdout, stderr, bounds: Bounds::default(), host }
+    }
+
+    /// What the component wrote to stdout and stderr.
+    pub fn output(&self) -> (String, String) {
+        let text = |pipe: &MemoryOutputPipe| String::from_utf8_lossy(&pipe.contents()).into_owned();
+        (text(&self.stdout), text(&self.stderr))
+    }
+}
+
+impl<T: Send> WasiView for Sandboxed<T> {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+/// The memory bound, remembering whether it was hit so the error can say so.
+#[derive(Default)]
+pub struct Bounds {
+    pub memory_hit: bool,
+}
+
+impl wasmtime::ResourceLimiter for Bounds {
+    fn memory_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+        if desired > MEMORY_BOUND {
+            self.memory_hit = true;
+            return Err(wasmtime::format_err!("memory bound of {} MiB hit", MEMORY_BOUND >> 20));
+        }
+        Ok(true)
+    }
+
+    fn table_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+        Ok(desired <= 100_000)
+    }
+}
+
+/// A clock that always reads zero: a gate decides from its input alone.
+struct FrozenClock;
+
+impl HostWallClock for FrozenClock {
+    fn resolution(&self) -> Duration {
+        Duration::from_secs(1)
+    }
+    fn now(&self) -> Duration {
+        Duration::ZERO
+    }
+}
+
+impl HostMonotonicClock for FrozenClock {
+    fn resolution(&self) -> u64 {
+        1_000_000_000
+    }
+    fn now(&self) -> u64 {
+        0
+    }
+}

@@ -1,0 +1,103 @@
+//! What the gate found, and the refusal reason that names it.
+
+use std::fmt;
+
+const GATE: &str = "block-git-hook-bypass";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finding {
+    /// A git option that turns hooks off, such as `git commit -n`.
+    SkipOption {
+        /// `git commit`, `git push`, …
+        command: String,
+        /// The word as the command wrote it: `--no-verify`, `--no-veri`, `-anm`.
+        written: String,
+        /// The option git reads it as: `--no-verify`, `--no-post-rewrite`.
+        canonical: &'static str,
+        hooks: &'static str,
+    },
+    /// core.hooksPath set for one command or for good.
+    HooksPath { setting: String },
+    /// A hook manager's switch in the environment of a git command.
+    HookVariable {
+        assignment: String,
+        manager: &'static str,
+        command: String,
+    },
+    /// A command that deletes, moves, empties or disarms hook files.
+    HookFiles { command: String, effect: &'static str },
+    /// A hook manager told to take its hooks out.
+    Uninstall { command: String },
+    /// `git commit-tree`, which writes a commit without running hooks.
+    CommitTree,
+    /// A git or shell alias whose definition holds a bypass.
+    InAlias { alias: String, inner: Box<Finding> },
+    /// The command is not readable shell.
+    Unreadable { problem: String },
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::SkipOption {
+                command,
+                written,
+                canonical,
+                hooks,
+            } => {
+                write!(f, "`{command} {written}`")?;
+                if written != canonical {
+                    if written.starts_with("--") {
+                        write!(f, " (git reads it as {canonical})")?;
+                    } else {
+                        write!(f, " (its -n is {canonical})")?;
+                    }
+                }
+                write!(
+                    f,
+                    " skips the repository's {hooks} ({GATE}). Run `{command}` without \
+                     {written} and fix what the hooks report."
+                )
+            }
+            Self::HooksPath { setting } => write!(
+                f,
+                "`{setting}` sets core.hooksPath, so git looks for hooks elsewhere and skips \
+                 the repository's client-side hooks ({GATE}). Leave core.hooksPath as the \
+                 repository configured it and fix what the hooks report."
+            ),
+            Self::HookVariable {
+                assignment,
+                manager,
+                command,
+            } => write!(
+                f,
+                "`{assignment}` turns off {manager} for `{command}`, which skips the \
+                 repository's client-side git hooks ({GATE}). Run `{command}` without \
+                 {assignment} and fix what the hooks report."
+            ),
+            Self::HookFiles { command, effect } => write!(
+                f,
+                "`{command}` {effect} the repository's client-side git hooks, so commits and \
+                 pushes skip them ({GATE}). Leave the hooks in place and fix what they report."
+            ),
+            Self::Uninstall { command } => write!(
+                f,
+                "`{command}` removes the repository's client-side git hooks, so commits and \
+                 pushes skip them ({GATE}). Keep the hooks installed and fix what they report."
+            ),
+            Self::CommitTree => write!(
+                f,
+                "`git commit-tree` writes a commit without running the repository's \
+                 pre-commit and commit-msg hooks ({GATE}). Make the commit with `git commit` \
+                 and fix what the hooks report."
+            ),
+            Self::InAlias { alias, inner } => write!(f, "The alias `{alias}` hides this: {inner}"),
+            Self::Unreadable { problem } => write!(
+                f,
+                "The command could not be read as shell ({problem}), so {GATE} cannot tell \
+                 whether it skips the repository's git hooks. Fix the command's syntax and \
+                 run it again."
+            ),
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! Hostile test gate: `evaluate` allocates and writes 1 MiB chunks until the
+//! allocator fails, which aborts into a wasm trap.
+
+use std::hint::black_box;
+
+wit_bindgen::generate!({ path: "../../../wit", world: "gate" });
+
+const CHUNK: usize = 1 << 20;
+
+struct GrowMemory;
+
+impl Guest for GrowMemory {
+    fn validate_config(_config: String) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn evaluate(_event: Event, _config: String) -> Result<Verdict, GateError> {
+        let mut chunks: Vec<Vec<u8>> = Vec::new();
+        loop {
+            let mut chunk = Vec::with_capacity(CHUNK);
+            chunk.resize(CHUNK, 0xA5u8);
+            chunks.push(black_box(chunk));
+        }
+    }
+}
+
+export!(GrowMemory);

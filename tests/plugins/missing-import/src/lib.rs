@@ -1,0 +1,18 @@
+//! Hostile test gate: imports `tama:extra/secret`, which the host does not
+//! provide, so loading it must fail; were it loaded, `evaluate` would call it.
+
+wit_bindgen::generate!({ path: "wit", world: "missing-import", generate_all });
+
+struct MissingImport;
+
+impl Guest for MissingImport {
+    fn validate_config(_config: String) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn evaluate(_event: Event, _config: String) -> Result<Verdict, GateError> {
+        Ok(Verdict::Refuse(tama::extra::secret::read()))
+    }
+}
+
+export!(MissingImport);

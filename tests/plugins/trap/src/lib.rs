@@ -1,0 +1,17 @@
+//! Hostile test gate: `evaluate` panics, which aborts into a wasm trap.
+
+wit_bindgen::generate!({ path: "../../../wit", world: "gate" });
+
+struct Trap;
+
+impl Guest for Trap {
+    fn validate_config(_config: String) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn evaluate(_event: Event, _config: String) -> Result<Verdict, GateError> {
+        panic!("hostile-trap: evaluate panics on purpose")
+    }
+}
+
+export!(Trap);
