@@ -3,12 +3,17 @@
 //! (see [`wasm`]); the hook registry ([`registry`]) says which run for which
 //! event.
 
+pub mod adapter;
 pub mod cli;
+pub mod command;
+pub mod dispatch;
 pub mod event;
 pub mod log;
 pub mod oko;
 pub mod paths;
 pub mod registry;
+pub mod session;
+pub mod setup;
 pub mod tool;
 pub mod wasm;
 

@@ -2,6 +2,8 @@
 
 mod hook;
 mod registry;
+mod run_hook;
+mod setup;
 
 use std::process::ExitCode;
 
@@ -31,8 +33,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Hook(hook::HookArgs),
+    RunHook(run_hook::RunHookArgs),
     #[command(subcommand)]
     Registry(registry::RegistryCommand),
+    Setup(setup::SetupArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -45,6 +49,8 @@ pub fn main() -> ExitCode {
     };
     ExitCode::from(match cli.command {
         Command::Hook(args) => hook::run(args),
+        Command::RunHook(args) => run_hook::run(args),
         Command::Registry(command) => registry::run(command),
+        Command::Setup(args) => setup::run(args),
     })
 }

@@ -11,11 +11,23 @@ pub const CHECKSUM_KEY: &str = "catalogChecksum";
 pub fn catalog_checksum(registry: &Value) -> String {
     let mut unsealed = registry.clone();
     if let Value::Object(fields) = &mut unsealed {
-        fields.remove(CHECKSUM_KEY);
+        fields.shift_remove(CHECKSUM_KEY);
     }
-    // serde_json's maps are ordered by key and it writes no spaces and leaves
-    // non-ASCII characters as they are: the canonical form, as it stands.
-    sha256_hex(unsealed.to_string().as_bytes())
+    // serde_json writes no spaces and leaves non-ASCII characters as they are.
+    sha256_hex(sorted(&unsealed).to_string().as_bytes())
+}
+
+/// `value` with the keys of every object in sorted order.
+fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(fields) => {
+            let mut keys: Vec<&String> = fields.keys().collect();
+            keys.sort();
+            Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&fields[k]))).collect())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
 }
 
 /// Writes the checksum into `registry`.

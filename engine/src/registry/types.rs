@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use indexmap::IndexMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -18,7 +20,7 @@ pub struct Registry {
     #[serde(default)]
     pub catalog_checksum: Option<String>,
     /// `<phase>[:<tool>]` → the hooks run for it, in order.
-    pub events: BTreeMap<String, EventHooks>,
+    pub events: IndexMap<String, EventHooks>,
     #[serde(default)]
     pub catalog: Option<Catalog>,
     /// Provenance and other fields, kept as they are.

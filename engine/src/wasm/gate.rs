@@ -71,8 +71,20 @@ impl GateEvent {
         GateEvent { event, wit, tool_call: OnceLock::new() }
     }
 
+    /// An event whose tool call the engine already classified.
+    pub fn classified(event: Event, tool_call: Result<ToolCall, ClassifyError>) -> Self {
+        let prepared = GateEvent::new(event);
+        let _ = prepared.tool_call.set(tool_call);
+        prepared
+    }
+
     pub fn event(&self) -> &Event {
         &self.event
+    }
+
+    /// The tool declaration's reading of this event's tool call, when it was asked.
+    pub fn tool_call(&self) -> Option<Result<ToolCall, ClassifyError>> {
+        self.tool_call.get().cloned()
     }
 
     /// The tool declaration's reading of this event's own tool call, asked once.

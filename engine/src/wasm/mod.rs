@@ -96,6 +96,9 @@ impl Host {
     }
 }
 
+/// Component instances alive at once, at most.
+const POOL_INSTANCES: u32 = 64;
+
 /// One configuration for every process, so artifacts compiled by one are
 /// valid in all: fuel bounds execution, the pooling allocator gives each
 /// call a fresh instance quickly and bounds its memory.
@@ -105,10 +108,14 @@ fn engine_config() -> Config {
     config.consume_fuel(true);
     config.max_wasm_stack(STACK_BOUND);
     let mut pool = PoolingAllocationConfig::default();
-    pool.total_component_instances(256)
-        .total_core_instances(512)
-        .total_memories(256)
-        .total_tables(512)
+    // Enough for every dispatch a serving engine runs at once (two instances
+    // each: the gate and the tool declaration), small enough that setting
+    // the pool up costs a one-shot process next to nothing.
+    pool.total_component_instances(POOL_INSTANCES)
+        .total_core_instances(2 * POOL_INSTANCES)
+        .total_memories(POOL_INSTANCES)
+        .total_tables(2 * POOL_INSTANCES)
+        .total_stacks(1)
         .max_memory_size(MEMORY_BOUND)
         .max_memories_per_component(4)
         .max_component_instance_size(1 << 20)

@@ -28,6 +28,8 @@ pub enum Finding {
     HookFiles { command: String, effect: &'static str },
     /// A hook manager told to take its hooks out.
     Uninstall { command: String },
+    /// Code for another interpreter that runs git with a hook-skipping option.
+    Embedded { program: String, option: &'static str },
     /// `git commit-tree`, which writes a commit without running hooks.
     CommitTree,
     /// A git or shell alias whose definition holds a bypass.
@@ -53,10 +55,11 @@ impl fmt::Display for Finding {
                         write!(f, " (its -n is {canonical})")?;
                     }
                 }
+                let option = if written.starts_with("--") { written.as_str() } else { "-n" };
                 write!(
                     f,
                     " skips the repository's {hooks} ({GATE}). Run `{command}` without \
-                     {written} and fix what the hooks report."
+                     {option} and fix what the hooks report."
                 )
             }
             Self::HooksPath { setting } => write!(
@@ -84,6 +87,11 @@ impl fmt::Display for Finding {
                 f,
                 "`{command}` removes the repository's client-side git hooks, so commits and \
                  pushes skip them ({GATE}). Keep the hooks installed and fix what they report."
+            ),
+            Self::Embedded { program, option } => write!(
+                f,
+                "`{program}` runs git with {option}, which skips the repository's client-side \
+                 git hooks ({GATE}). Run git without {option} and fix what the hooks report."
             ),
             Self::CommitTree => write!(
                 f,

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 /// The value of the text between `$'` and `'`.
-pub(super) fn decode(raw: &str) -> Cow<'_, str> {
+pub fn decode(raw: &str) -> Cow<'_, str> {
     if !raw.contains('\\') {
         return Cow::Borrowed(raw);
     }

@@ -14,6 +14,7 @@ mod word;
 
 use std::borrow::Cow;
 
+pub use ansi_c::decode as decode_escapes;
 pub use parser::parse;
 
 /// A parsed command text.
@@ -52,6 +53,8 @@ pub struct Simple<'a> {
 pub struct Assignment<'a> {
     pub name: &'a str,
     pub value: AssignedValue<'a>,
+    /// `name+=value`.
+    pub append: bool,
 }
 
 #[derive(Debug)]
@@ -157,7 +160,8 @@ pub enum SyntaxError {
 impl std::fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Unclosed(what) => write!(f, "unclosed {what}"),
+            Self::Unclosed(what) if what.contains("quote") => write!(f, "unclosed {what}"),
+            Self::Unclosed(what) => write!(f, "unclosed `{what}`"),
             Self::Unexpected(token) => write!(f, "unexpected `{token}`"),
             Self::MissingRedirectTarget => f.write_str("a redirection without a target"),
             Self::Incomplete => f.write_str("the command ends where more was expected"),

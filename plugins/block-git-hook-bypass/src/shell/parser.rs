@@ -11,7 +11,7 @@ use super::{
 type Result<T> = std::result::Result<T, SyntaxError>;
 
 /// How deep commands and substitutions may nest before the reader gives up.
-const MAX_DEPTH: u32 = 100;
+const MAX_DEPTH: u32 = 64;
 
 /// Reads `source` as a shell program.
 pub fn parse(source: &str) -> Result<Program<'_>> {
@@ -603,7 +603,8 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
         }
-        if self.starts_with("+=") {
+        let append = self.starts_with("+=");
+        if append {
             self.pos += 2;
         } else if self.peek() == Some(b'=') {
             self.pos += 1;
@@ -617,7 +618,7 @@ impl<'a> Parser<'a> {
         } else {
             AssignedValue::Scalar(self.word(Context::Normal)?)
         };
-        Ok(Some(Assignment { name, value }))
+        Ok(Some(Assignment { name, value, append }))
     }
 
     fn array_elements(&mut self) -> Result<Vec<Word<'a>>> {

@@ -212,7 +212,10 @@ impl<'a> Parser<'a> {
             }
             Some(b'{') => {
                 self.pos += 2;
-                self.braced_parameter(parts, quoted)?;
+                self.enter()?;
+                let parameter = self.braced_parameter(parts, quoted);
+                self.leave();
+                parameter?;
             }
             Some(b'\'') if unquoted => {
                 self.pos += 1;
@@ -300,7 +303,9 @@ impl<'a> Parser<'a> {
             _ => opaque = true,
         }
         let name = self.slice(start, self.pos);
-        if self.peek() == Some(b'[') {
+        if self.starts_with("[@]") || self.starts_with("[*]") {
+            self.pos += 3;
+        } else if self.peek() == Some(b'[') {
             opaque = true;
         }
         let operator = if self.starts_with(":-") || self.starts_with(":=") {

@@ -1,0 +1,75 @@
+//! The session record a one-event run publishes, so other tools can see
+//! which agents and sessions Tama decides for and what it decided last.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::dispatch::Decision;
+use crate::registry::Loaded;
+
+const SCHEMA: &str = "ai.wisent.tama.session-control.v2";
+/// How many recent decisions a record keeps.
+const RECENT: usize = 20;
+
+/// The session-control folder: `$TAMA_HOME/session-control`.
+pub fn control_dir() -> PathBuf {
+    crate::paths::tama_home().join("session-control")
+}
+
+/// The key that names a session's files: sha256 of agent and session.
+pub fn control_key(agent: &str, session: &str) -> String {
+    crate::registry::checksum::sha256_hex(format!("{agent}\0{session}").as_bytes())
+}
+
+/// Writes or updates `<controlKey>.session.json` for the decision's agent
+/// and session. A run without a session id publishes nothing.
+pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std::io::Result<()> {
+    let (Some(agent), Some(session)) = (decision.agent_id.as_deref(), decision.session_id.as_deref()) else {
+        return Ok(());
+    };
+    let dir = control_dir();
+    let key = control_key(agent, session);
+    let path = dir.join(format!("{key}.session.json"));
+    let previous: Value = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null);
+    let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
+    let mut recent: Vec<Value> = previous["semanticRuntime"]["recentEvents"].as_array().cloned().unwrap_or_default();
+    recent.push(json!({
+        "event": decision.event,
+        "timestamp": now,
+        "decision": if decision.is_block() { "block" } else { "allow" },
+        "blockedHookId": decision.hook_id,
+        "reason": decision.reason,
+    }));
+    let skip = recent.len().saturating_sub(RECENT);
+    let record = json!({
+        "schema": SCHEMA,
+        "agentId": agent,
+        "sessionId": session,
+        "controlKey": key,
+        "pid": std::os::unix::process::parent_id(),
+        "cwd": cwd.unwrap_or_default(),
+        "livenessMode": "process",
+        "globallyDisabled": previous["globallyDisabled"].as_bool().unwrap_or(false),
+        "disabledHookIds": previous.get("disabledHookIds").cloned().unwrap_or(json!([])),
+        "enabledHookIds": previous.get("enabledHookIds").cloned().unwrap_or(json!([])),
+        "runtime": {
+            "loadedReleaseId": registry.registry.release_id,
+            "catalogChecksum": registry.registry.catalog_checksum,
+            "registeredHookCount": registry.registry.hook_ids().len(),
+        },
+        "semanticRuntime": {"recentEvents": recent.split_off(skip)},
+        "updatedAt": now,
+    });
+    write_private(&dir, &path, record.to_string().as_bytes())
+}
+
+/// Writes whole or not at all, in a folder only the user can read.
+fn write_private(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    let partial = path.with_extension(format!("tmp.{}", std::process::id()));
+    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&partial)?;
+    std::io::Write::write_all(&mut file, bytes)?;
+    std::fs::rename(&partial, path)
+}

@@ -1,0 +1,303 @@
+//! Commands that run other commands or code given as arguments, strings or
+//! standard input: `env`, shells, `xargs`, `find -exec`, `ssh`, `su -c`,
+//! and interpreters' `-c`/`-e` code.
+
+use super::simple::Env;
+use super::wrappers::{skip_options, split_assignment};
+use super::{Frame, Result, Walker, files, git_call};
+use crate::field::{Field, UNKNOWN, shown};
+use crate::finding::Finding;
+
+const INTERPRETERS: &[&str] = &[
+    "python", "python3", "python2", "node", "nodejs", "ruby", "perl", "php", "deno", "bun",
+];
+
+impl Walker {
+    /// `env [-i] [-u NAME] [NAME=value]… [command]`.
+    pub(super) fn env_command(
+        &mut self,
+        frame: &mut Frame<'_>,
+        args: &[Field],
+        env: &Env,
+        stdin: Option<&str>,
+    ) -> Result<Option<String>> {
+        let mut env = env.clone();
+        let mut index = 0;
+        while let Some(arg) = args.get(index) {
+            let text = arg.text.as_str();
+            index += 1;
+            match text {
+                "-i" | "--ignore-environment" | "-" => {
+                    env.cleared = true;
+                    env.assigned.clear();
+                }
+                "-u" | "--unset" | "-C" | "--chdir" => {
+                    if matches!(text, "-u" | "--unset")
+                        && let Some(name) = args.get(index)
+                    {
+                        env.unset(&name.text);
+                    }
+                    index += 1;
+                }
+                "-S" | "--split-string" => {
+                    let mut split: Vec<Field> = args
+                        .get(index)
+                        .map(|arg| arg.text.split_whitespace().map(Field::new).collect())
+                        .unwrap_or_default();
+                    split.extend_from_slice(args.get(index + 1..).unwrap_or_default());
+                    return self.env_command(frame, &split, &env, stdin);
+                }
+                "--" => {}
+                _ if text.starts_with("--unset=") => env.unset(text.trim_start_matches("--unset=")),
+                _ if text.starts_with("-u") => env.unset(text.trim_start_matches("-u")),
+                _ if text.starts_with('-') => {}
+                _ => match split_assignment(text) {
+                    Some((name, value)) => {
+                        git_call::check_assignment(name, value)?;
+                        env.assigned.push((name.to_owned(), value.to_owned()));
+                    }
+                    None => {
+                        index -= 1;
+                        break;
+                    }
+                },
+            }
+        }
+        match args.get(index..) {
+            Some(inner) if !inner.is_empty() => self.run(frame, inner, &env, stdin),
+            _ => Ok(None),
+        }
+    }
+
+    /// `sh -c 'string' [name args…]`, `bash script`, `… | sh`, `bash <<EOF`.
+    pub(super) fn shell(&mut self, args: &[Field], env: &Env, stdin: Option<&str>) -> Result<Option<String>> {
+        let mut index = 0;
+        let mut command_string = false;
+        while let Some(arg) = args.get(index) {
+            let text = arg.text.as_str();
+            if text == "--" || text == "-" {
+                index += 1;
+                break;
+            }
+            let Some(options) = text.strip_prefix('-').or_else(|| text.strip_prefix('+')) else {
+                break;
+            };
+            index += 1;
+            if options.starts_with('-') {
+                index += usize::from(matches!(text, "--rcfile" | "--init-file"));
+                continue;
+            }
+            command_string |= options.contains('c');
+            index += usize::from(options.contains(['o', 'O']));
+        }
+        let script = if command_string {
+            args.get(index).map(|code| code.text.clone())
+        } else if let Some(file) = args.get(index) {
+            self.file_content(&file.text).map(str::to_owned)
+        } else {
+            stdin.map(str::to_owned)
+        };
+        let Some(script) = script else {
+            return Ok(None);
+        };
+        let skip = if command_string { 2 } else { 1 };
+        let positional = args.get(index + skip..).map(<[Field]>::to_vec);
+        let saved = self.snapshot();
+        self.enter_environment(env);
+        let output = self.child_source(&script, positional);
+        self.restore(saved);
+        output
+    }
+
+    /// Makes `env` the shell's variables, as a child process sees them.
+    fn enter_environment(&mut self, env: &Env) {
+        if env.cleared {
+            self.variables.clear();
+        }
+        for name in &env.unset {
+            self.unset_variable(name);
+        }
+        for (name, value) in &env.assigned {
+            self.set_variable(name, value.clone());
+        }
+    }
+
+    /// `xargs [options] command [args]`, fed from a known pipe when there is one.
+    pub(super) fn xargs(
+        &mut self,
+        frame: &mut Frame<'_>,
+        args: &[Field],
+        env: &Env,
+        stdin: Option<&str>,
+    ) -> Result<Option<String>> {
+        let long_values = [
+            "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
+            "--process-slot-var",
+        ];
+        let start = skip_options(args, "ILnPsdEa", &long_values);
+        let options = args.get(..start).unwrap_or_default();
+        let replace = options.iter().enumerate().find_map(|(at, arg)| {
+            let text = arg.text.as_str();
+            match text {
+                "-I" => options.get(at + 1).map(|next| next.text.clone()),
+                "-i" | "--replace" => Some("{}".to_owned()),
+                _ if text.starts_with("--replace=") => Some(text.trim_start_matches("--replace=").to_owned()),
+                _ if text.starts_with("-I") || text.starts_with("-i") => text.get(2..).map(str::to_owned),
+                _ => None,
+            }
+        });
+        let mut argv: Vec<Field> = args.get(start..).unwrap_or_default().to_vec();
+        if argv.is_empty() {
+            argv.push(Field::new("echo"));
+        }
+        let items: Vec<&str> = stdin.map(|input| input.split_whitespace().collect()).unwrap_or_default();
+        match replace {
+            Some(token) if !token.is_empty() => {
+                let item = items.first().map_or_else(|| UNKNOWN.to_string(), |item| (*item).to_owned());
+                for arg in &mut argv {
+                    arg.text = arg.text.replace(&token, &item);
+                }
+            }
+            _ if stdin.is_none() => argv.push(Field::new(UNKNOWN)),
+            _ => argv.extend(items.into_iter().map(Field::new)),
+        }
+        self.run(frame, &argv, env, None)
+    }
+
+    /// `find paths… [expression]`: its `-exec` commands run, `-delete` deletes.
+    pub(super) fn find(&mut self, frame: &mut Frame<'_>, argv: &[Field], env: &Env) -> Result<Option<String>> {
+        let args = argv.get(1..).unwrap_or_default();
+        let starts = args
+            .iter()
+            .take_while(|arg| !arg.text.starts_with('-') && arg.text != "(" && arg.text != "!")
+            .count();
+        let (paths, expression) = args.split_at(starts);
+        let hooks = paths.iter().any(|path| files::is_hook_path(&path.text, self.in_hooks_dir()))
+            || (paths.iter().any(|path| path.text.contains(".git") || path.text.contains(".husky"))
+                && expression.iter().any(|arg| names_hooks(&arg.text)));
+        let found = if hooks { ".git/hooks/pre-commit" } else { paths.first().map_or(".", |path| path.text.as_str()) };
+        let as_find = |finding: Finding| match finding {
+            Finding::HookFiles { effect, .. } => Finding::HookFiles {
+                command: shown(argv),
+                effect,
+            },
+            other => other,
+        };
+        let mut index = 0;
+        while let Some(arg) = expression.get(index) {
+            index += 1;
+            match arg.text.as_str() {
+                "-delete" if hooks => {
+                    return Err(self.hook_files(shown(argv), "deletes"));
+                }
+                "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                    let mut command = Vec::new();
+                    while let Some(word) = expression.get(index) {
+                        index += 1;
+                        if matches!(word.text.as_str(), ";" | "+") {
+                            break;
+                        }
+                        command.push(Field::new(word.text.replace("{}", found)));
+                    }
+                    self.run(frame, &command, env, None).map_err(as_find)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// `tee files…`: writes what it reads to each file.
+    pub(super) fn tee(&mut self, argv: &[Field], stdin: Option<&str>) -> Result<()> {
+        let files = argv.iter().skip(1).filter(|arg| !arg.text.starts_with('-'));
+        for file in files {
+            if files::is_hook_path(&file.text, self.in_hooks_dir()) && stdin.is_some_and(files::is_neutered) {
+                return Err(self.hook_files(shown(argv), "swaps a no-op in for"));
+            }
+            self.record_written(file.text.clone(), false, stdin);
+        }
+        Ok(())
+    }
+
+    /// `cat`: its input, or files this command wrote.
+    pub(super) fn cat(&self, args: &[Field], stdin: Option<&str>) -> Option<String> {
+        let mut files = args.iter().filter(|arg| !arg.text.starts_with('-') || arg.text == "-").peekable();
+        if files.peek().is_none() {
+            return stdin.map(str::to_owned);
+        }
+        let mut out = String::new();
+        for file in files {
+            out.push_str(if file.text == "-" { stdin? } else { self.file_content(&file.text)? });
+        }
+        Some(out)
+    }
+
+    /// Code strings run by other programs: `ssh host cmd`, `su -c`,
+    /// `script -c`, `nix-shell --run`, and `python -c` or `node -e` code.
+    /// `None` when `name` runs no such code.
+    pub(super) fn runs_code(
+        &mut self,
+        name: &str,
+        argv: &[Field],
+        stdin: Option<&str>,
+    ) -> Result<Option<Option<String>>> {
+        let args = argv.get(1..).unwrap_or_default();
+        let after = |flags: &[&str]| {
+            args.iter()
+                .position(|arg| flags.contains(&arg.text.as_str()))
+                .and_then(|at| args.get(at + 1))
+                .map(|code| code.text.clone())
+        };
+        let code = match name {
+            "ssh" => {
+                let host = skip_options(args, "BbcDEeFIiJLlmOoPpQRSWw", &[]);
+                let remote = args.get(host + 1..).unwrap_or_default();
+                let remote_shell_reads_stdin = remote.first().is_none_or(|first| {
+                    super::run::SHELLS.contains(&first.text.as_str()) && !remote.iter().any(|arg| arg.text == "-c")
+                });
+                if remote_shell_reads_stdin {
+                    stdin.map(str::to_owned)
+                } else {
+                    Some(super::output::joined(remote))
+                }
+            }
+            // `npm pkg set scripts.name='command'` stores a command for later runs.
+            "npm" if args.first().is_some_and(|arg| arg.text == "pkg") => args
+                .iter()
+                .find_map(|arg| arg.text.strip_prefix("scripts."))
+                .and_then(|script| script.split_once('='))
+                .map(|(_, command)| command.to_owned()),
+            "su" | "runuser" | "script" => after(&["-c", "--command"]),
+            "nix-shell" => after(&["--run", "--command"]),
+            _ if INTERPRETERS.contains(&name) => {
+                let code = after(&["-c", "-e", "--eval", "-E", "-p", "--print"]).unwrap_or_default();
+                let runs_programs = ["subprocess", "system", "popen", "exec", "spawn", "`"]
+                    .iter()
+                    .any(|call| code.contains(call));
+                if runs_programs && code.contains("git") && code.contains("--no-verify") {
+                    return Err(Finding::Embedded {
+                        program: format!("{name} {}", args.first().map_or("", |arg| arg.text.as_str())),
+                        option: "--no-verify",
+                    });
+                }
+                return Ok(None);
+            }
+            _ => return Ok(None),
+        };
+        match code {
+            Some(code) => self.child_source(&code, None).map(Some),
+            None => Ok(Some(None)),
+        }
+    }
+}
+
+fn names_hooks(pattern: &str) -> bool {
+    pattern.contains("hook") || pattern.starts_with("pre-") || pattern.contains("commit-msg")
+}
+
+impl Env {
+    fn unset(&mut self, name: &str) {
+        self.assigned.retain(|(assigned, _)| assigned != name);
+        self.unset.push(name.to_owned());
+    }
+}

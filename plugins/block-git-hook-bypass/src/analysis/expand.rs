@@ -1,0 +1,208 @@
+//! Word expansion: parameters, substitutions (which run), quote removal and
+//! field splitting of unquoted expansions.
+
+use super::{Frame, Result, Walker, braces};
+use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN};
+use crate::shell::{List, ParameterOperator, Part, Word};
+
+/// Collects the fields a word expands to.
+struct Fields<'o> {
+    out: &'o mut Vec<Field>,
+    current: String,
+    started: bool,
+    split: bool,
+}
+
+impl Fields<'_> {
+    fn push_quoted(&mut self, text: &str) {
+        self.current.push_str(text);
+        self.started = true;
+    }
+
+    /// Text from an unquoted expansion: blanks separate fields.
+    fn push_unquoted(&mut self, text: &str) {
+        if !self.split {
+            self.push_quoted(text);
+            return;
+        }
+        for c in text.chars() {
+            if matches!(c, ' ' | '\t' | '\n') {
+                self.end_field();
+            } else {
+                self.current.push(c);
+                self.started = true;
+            }
+        }
+    }
+
+    fn push(&mut self, text: &str, quoted: bool) {
+        if quoted {
+            self.push_quoted(text);
+        } else {
+            self.push_unquoted(text);
+        }
+    }
+
+    fn end_field(&mut self) {
+        if self.started {
+            self.out.push(Field {
+                text: std::mem::take(&mut self.current),
+            });
+            self.started = false;
+        }
+    }
+}
+
+impl Walker {
+    /// Expands a command word into its fields.
+    pub(super) fn expand_into<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        word: &'p Word<'p>,
+        out: &mut Vec<Field>,
+    ) -> Result<()> {
+        let first_new = out.len();
+        let mut fields = Fields {
+            out,
+            current: String::new(),
+            started: false,
+            split: true,
+        };
+        for part in &word.parts {
+            self.expand_part(frame, part, &mut fields)?;
+        }
+        fields.end_field();
+        let unquoted_brace = word.parts.iter().any(|part| {
+            matches!(part, Part::Text { text, quoted: false } if text.contains('{'))
+        });
+        if unquoted_brace {
+            let new: Vec<Field> = out.drain(first_new..).collect();
+            for field in new {
+                braces::expand(&field.text, out);
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands a word to one value, as for an assignment or a redirection.
+    pub(super) fn expand_joined<'p>(&mut self, frame: &mut Frame<'p>, word: &'p Word<'p>) -> Result<Field> {
+        let mut out = Vec::with_capacity(1);
+        let mut fields = Fields {
+            out: &mut out,
+            current: String::new(),
+            started: false,
+            split: false,
+        };
+        for part in &word.parts {
+            self.expand_part(frame, part, &mut fields)?;
+        }
+        Ok(Field {
+            text: fields.current,
+        })
+    }
+
+    fn expand_part<'p>(&mut self, frame: &mut Frame<'p>, part: &'p Part<'p>, fields: &mut Fields<'_>) -> Result<()> {
+        match part {
+            Part::Text { text, .. } => fields.push_quoted(text),
+            Part::Parameter {
+                name: "@",
+                quoted: true,
+                operator: ParameterOperator::None,
+            } => match &self.positional {
+                Some(positional) => {
+                    for (index, value) in positional.iter().enumerate() {
+                        if index > 0 {
+                            fields.end_field();
+                        }
+                        fields.push_quoted(&value.text);
+                    }
+                }
+                None => fields.push_quoted(&UNKNOWN.to_string()),
+            },
+            Part::Parameter {
+                name,
+                quoted,
+                operator,
+            } => {
+                let value = self.parameter(name);
+                let set = value.as_deref().is_some_and(|value| !value.is_empty());
+                let value = match operator {
+                    ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN.to_string()),
+                    ParameterOperator::Default(word) if !set => self.expand_joined(frame, word)?.text,
+                    ParameterOperator::Default(_) => value.unwrap_or_default(),
+                    ParameterOperator::Alternative(word) if set => self.expand_joined(frame, word)?.text,
+                    ParameterOperator::Alternative(_) => String::new(),
+                };
+                if !value.contains(ARRAY_SEPARATOR) {
+                    fields.push(&value, *quoted);
+                } else if *quoted && fields.split {
+                    for (index, element) in value.split(ARRAY_SEPARATOR).enumerate() {
+                        if index > 0 {
+                            fields.end_field();
+                        }
+                        fields.push_quoted(element);
+                    }
+                } else {
+                    fields.push(&value.replace(ARRAY_SEPARATOR, " "), *quoted);
+                }
+            }
+            Part::Substitution { list, quoted } => {
+                let output = self.substitution(frame, list)?;
+                fields.push(&output, *quoted);
+            }
+            Part::Backquoted { source, quoted } => {
+                let output = self.child_source(source, None)?;
+                fields.push(&substitution_value(output), *quoted);
+            }
+            Part::Opaque { inner, quoted } => {
+                if let Some(inner) = inner {
+                    self.expand_joined(frame, inner)?;
+                }
+                fields.push(&UNKNOWN.to_string(), *quoted);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a `$(…)` list in a subshell and returns its output.
+    fn substitution<'p>(&mut self, frame: &mut Frame<'p>, list: &'p List<'p>) -> Result<String> {
+        let saved = self.snapshot();
+        let output = self.list(frame, list);
+        self.restore(saved);
+        Ok(substitution_value(output?))
+    }
+
+    fn parameter(&self, name: &str) -> Option<String> {
+        match name {
+            "@" | "*" => self.positional.as_ref().map(|positional| {
+                let values: Vec<&str> = positional.iter().map(|field| field.text.as_str()).collect();
+                values.join(" ")
+            }),
+            "0" => None,
+            _ if name.bytes().all(|byte| byte.is_ascii_digit()) => {
+                let index: usize = name.parse().ok()?;
+                let positional = self.positional.as_ref()?;
+                Some(
+                    index
+                        .checked_sub(1)
+                        .and_then(|index| positional.get(index))
+                        .map(|field| field.text.clone())
+                        .unwrap_or_default(),
+                )
+            }
+            _ => self.variable(name).map(str::to_owned),
+        }
+    }
+}
+
+/// A substitution's value: its output without trailing newlines.
+fn substitution_value(output: Option<String>) -> String {
+    match output {
+        Some(mut text) => {
+            let kept = text.trim_end_matches('\n').len();
+            text.truncate(kept);
+            text
+        }
+        None => UNKNOWN.to_string(),
+    }
+}

@@ -1,0 +1,238 @@
+//! Hook files: where they live, and the commands that delete, move, empty or
+//! disarm them.
+
+use crate::field::{Field, UNKNOWN};
+
+/// Client-side hooks git runs, by file name.
+const HOOK_NAMES: &[&str] = &[
+    "pre-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "pre-merge-commit",
+    "pre-push",
+    "pre-rebase",
+    "post-rewrite",
+    "applypatch-msg",
+    "pre-applypatch",
+    "post-applypatch",
+    "post-checkout",
+    "post-merge",
+    "pre-auto-gc",
+    "reference-transaction",
+    "push-to-checkout",
+    "sendemail-validate",
+];
+
+/// Directories that only hold hooks.
+const HOOK_DIRS: &[&str] = &[".husky", ".githooks", "githooks", ".git-hooks", "git-hooks"];
+
+/// Sources that turn a hook into a no-op when copied or linked over it.
+const NO_OPS: &[&str] = &["/dev/null", "/bin/true", "/usr/bin/true", "true"];
+
+/// Whether `path` is a hooks directory or an active hook in one:
+/// `.git/hooks`, `.git/hooks/pre-commit`, `.husky/pre-commit`, `.husky/_`,
+/// `$GIT_DIR/hooks`, a glob over hooks, or a hook name in a `hooks`
+/// directory. Backups and samples (`pre-commit.bak`, `*.sample`) are not
+/// active hooks.
+pub fn is_hook_path(path: &str, in_hooks_dir: bool) -> bool {
+    let path = path.trim_end_matches('/');
+    if path.is_empty() || path.ends_with(".sample") {
+        return false;
+    }
+    let mut parent = "";
+    let mut last = "";
+    let mut after_git_dir = false;
+    let mut inside_hooks_dir: Option<usize> = None;
+    let mut husky_internals = false;
+    for component in path.split('/').filter(|part| !part.is_empty() && *part != ".") {
+        if let Some(depth) = inside_hooks_dir.as_mut() {
+            *depth += 1;
+            husky_internals |= component == "_";
+        } else if HOOK_DIRS.contains(&component)
+            || (component == "hooks"
+                && (after_git_dir || last == "git" || last.contains(UNKNOWN)))
+        {
+            inside_hooks_dir = Some(0);
+        }
+        after_git_dir |= component == ".git" || component.ends_with(".git");
+        parent = last;
+        last = component;
+    }
+    match inside_hooks_dir {
+        Some(0) => true,
+        Some(_) => husky_internals || is_active_hook_name(last),
+        None => {
+            let relative = !path.starts_with('/') && !path.starts_with("..") && !path.starts_with('~');
+            (in_hooks_dir && relative && is_active_hook_name(last))
+                || (parent == "hooks" && HOOK_NAMES.contains(&last))
+        }
+    }
+}
+
+/// A hook's file name, or a pattern that may match one.
+fn is_active_hook_name(name: &str) -> bool {
+    HOOK_NAMES.contains(&name) || name.contains(['*', '?', '[', UNKNOWN])
+}
+
+/// Whether a hook with this content does nothing: only a shebang, comments,
+/// blank lines, `exit 0`, `true` or `:`.
+pub fn is_neutered(content: &str) -> bool {
+    content.lines().all(|line| {
+        let line = line.trim();
+        line.is_empty()
+            || line.starts_with('#')
+            || matches!(line, "exit" | "exit 0" | "exit 0;" | "true" | ":")
+    })
+}
+
+/// Shell startup files: what is written there runs in later shells.
+pub fn is_shell_startup_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(
+        name,
+        ".bashrc" | ".bash_profile" | ".bash_aliases" | ".profile" | ".zshrc" | ".zprofile"
+            | ".zshenv" | ".envrc" | "config.fish"
+    )
+}
+
+/// Files git reads its configuration from.
+pub fn is_git_config_file(path: &str) -> bool {
+    let path = path.to_ascii_lowercase();
+    path.ends_with(".gitconfig")
+        || path.ends_with("git/config")
+        || (path.contains(".git/") && path.ends_with("/config"))
+}
+
+/// A path without leading `./`, for matching files written earlier.
+pub fn normalize(path: &str) -> &str {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    path
+}
+
+/// What `name args` does to hook files, if it deletes, moves, empties or
+/// disarms one. `content_of` gives what files written earlier hold.
+pub fn tampering<'c>(
+    name: &str,
+    args: &[Field],
+    in_hooks_dir: bool,
+    content_of: impl Fn(&str) -> Option<&'c str>,
+) -> Option<&'static str> {
+    let hook = |field: &Field| is_hook_path(&field.text, in_hooks_dir);
+    let no_op = |field: &Field| {
+        NO_OPS.contains(&field.text.as_str()) || content_of(&field.text).is_some_and(is_neutered)
+    };
+    match name {
+        "rm" | "unlink" | "rmdir" | "shred" | "srm" | "trash" | "trash-put" => {
+            operands(args, &[]).any(hook).then_some("deletes")
+        }
+        "mv" | "cp" | "install" | "ln" => {
+            let with_value: &[&str] = &["-t", "--target-directory", "-S", "--suffix", "-m", "-o", "-g", "--mode"];
+            let operands: Vec<&Field> = operands(args, with_value).collect();
+            let into_dir = args.iter().any(|arg| arg.text == "-t" || arg.text.starts_with("--target-directory"));
+            let (sources, destination) = match operands.split_last() {
+                _ if into_dir => (operands.as_slice(), None),
+                Some((last, sources)) => (sources, Some(*last)),
+                None => return None,
+            };
+            if name == "mv" && sources.iter().any(|source| hook(source)) {
+                return Some("moves away");
+            }
+            (destination.is_some_and(hook) && sources.iter().any(|source| no_op(source)))
+                .then_some("swaps a no-op in for")
+        }
+        "chmod" => {
+            let mode = args.iter().find(|arg| is_mode(&arg.text))?;
+            (removes_owner_execute(&mode.text)
+                && args.iter().any(|arg| !std::ptr::eq(arg, mode) && hook(arg)))
+            .then_some("takes the execute bit off")
+        }
+        "truncate" => operands(args, &["-s", "--size", "-r", "--reference"])
+            .any(hook)
+            .then_some("empties"),
+        "sed" | "gsed" | "perl" => {
+            let in_place = args.iter().any(|arg| {
+                let text = arg.text.as_str();
+                text.starts_with("--in-place")
+                    || (text.starts_with('-') && !text.starts_with("--") && text.contains('i'))
+            });
+            (in_place && args.iter().any(hook)).then_some("rewrites")
+        }
+        "dd" => args
+            .iter()
+            .filter_map(|arg| arg.text.strip_prefix("of="))
+            .any(|path| is_hook_path(path, in_hooks_dir))
+            .then_some("rewrites"),
+        _ => None,
+    }
+}
+
+/// Arguments that are not options or option values.
+fn operands<'f>(args: &'f [Field], with_value: &'f [&str]) -> impl Iterator<Item = &'f Field> {
+    let mut skip_next = false;
+    let mut options_ended = false;
+    args.iter().filter(move |arg| {
+        if std::mem::take(&mut skip_next) {
+            return false;
+        }
+        let text = arg.text.as_str();
+        if options_ended || !text.starts_with('-') || text == "-" {
+            return true;
+        }
+        if text == "--" {
+            options_ended = true;
+            return false;
+        }
+        skip_next = with_value.contains(&text);
+        false
+    })
+}
+
+/// Whether a `chmod` argument is a mode: octal, or symbolic like `-x`, `a-x`, `u=rw`.
+fn is_mode(text: &str) -> bool {
+    if text.is_empty() {
+        return false;
+    }
+    if text.bytes().all(|byte| byte.is_ascii_digit()) {
+        return true;
+    }
+    text.bytes().all(|byte| b"ugoa+-=,rwxXst".contains(&byte))
+        && text.bytes().any(|byte| b"+-=".contains(&byte))
+        && text.bytes().any(|byte| b"rwxXst".contains(&byte) || byte == b'=')
+}
+
+/// Whether a mode leaves the file's owner unable to execute it.
+fn removes_owner_execute(mode: &str) -> bool {
+    if mode.bytes().all(|byte| byte.is_ascii_digit()) {
+        let owner = mode.len().checked_sub(3).and_then(|at| mode.as_bytes().get(at));
+        return owner.is_none_or(|digit| (digit - b'0') & 1 == 0);
+    }
+    mode.split(',').any(|clause| {
+        let who_end = clause.find(['+', '-', '=']).unwrap_or(clause.len());
+        let who = clause.get(..who_end).unwrap_or("");
+        let owner = who.is_empty() || who.contains(['u', 'a']);
+        let actions = clause.get(who_end..).unwrap_or("");
+        owner && removes_execute(actions)
+    })
+}
+
+/// Whether `-x`, `=rw` and the like among `actions` drop the execute bit.
+fn removes_execute(actions: &str) -> bool {
+    let mut operator = b'+';
+    let mut permissions = String::new();
+    let mut removes = false;
+    for byte in actions.bytes().chain(std::iter::once(b'+')) {
+        if b"+-=".contains(&byte) {
+            let has_x = permissions.contains(['x', 'X']);
+            removes |= (operator == b'-' && has_x) || (operator == b'=' && !has_x);
+            operator = byte;
+            permissions.clear();
+        } else {
+            permissions.push(char::from(byte));
+        }
+    }
+    removes
+}

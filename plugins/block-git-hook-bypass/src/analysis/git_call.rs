@@ -1,0 +1,226 @@
+//! A git command in context: config that moves hooks, options that skip
+//! them, hook managers' switches in its environment, and the commands git
+//! itself goes on to run (`rebase --exec`, aliases, `submodule foreach`).
+
+use super::simple::Env;
+use super::{Frame, Result, Walker, files, output};
+use crate::field::{Field, UNKNOWN, shown};
+use crate::finding::Finding;
+use crate::git::{self, ConfigArg, config};
+use crate::hook_env;
+
+/// Refuses an assignment that sets core.hooksPath through the environment
+/// (`GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`), whether or not git runs
+/// in the same command: the variable has no other use.
+pub(super) fn check_assignment(name: &str, value: &str) -> Result<()> {
+    let sets_hooks_path = (name.starts_with("GIT_CONFIG_KEY_") && config::is_hooks_path(value.trim()))
+        || (name == "GIT_CONFIG_PARAMETERS" && value.to_ascii_lowercase().contains("core.hookspath"));
+    if sets_hooks_path {
+        return Err(Finding::HooksPath {
+            setting: format!("{name}={}", value.replace(UNKNOWN, "…")),
+        });
+    }
+    Ok(())
+}
+
+impl Walker {
+    /// `git [global options] <subcommand> …`, `args` following `git`.
+    pub(super) fn git(&mut self, frame: &mut Frame<'_>, args: &[Field], env: &Env) -> Result<Option<String>> {
+        let globals = git::global_options(args);
+        let mut aliases = Vec::new();
+        for setting in &globals.config {
+            let (key, value, setting) = match setting {
+                ConfigArg::Value(field) => {
+                    let (key, value) = field.text.split_once('=').unwrap_or((&field.text, "true"));
+                    (key, value, format!("git -c {}", field.shown()))
+                }
+                ConfigArg::FromEnvironment(field) => {
+                    let spec = field.text.trim_start_matches("--config-env=");
+                    let key = spec.split_once('=').map_or(spec, |(key, _)| key);
+                    let written = if field.text.starts_with("--config-env=") {
+                        format!("git {}", field.shown())
+                    } else {
+                        format!("git --config-env {}", field.shown())
+                    };
+                    (key, "", written)
+                }
+            };
+            if config::is_hooks_path(key) {
+                return Err(Finding::HooksPath { setting });
+            }
+            if let Some(alias) = config::alias_name(key) {
+                self.check_alias(alias, value)?;
+                aliases.push((alias, value));
+            }
+        }
+        let Some(index) = globals.subcommand else {
+            return Ok(None);
+        };
+        let Some(subcommand) = args.get(index).and_then(Field::exact) else {
+            return Ok(None);
+        };
+        let rest = args.get(index + 1..).unwrap_or_default();
+        if let Some((_, definition)) = aliases.iter().find(|(alias, _)| *alias == subcommand)
+            && !definition.starts_with('!')
+        {
+            let mut expanded: Vec<Field> = definition.split_whitespace().map(Field::new).collect();
+            expanded.extend_from_slice(rest);
+            if let Some((first, tail)) = expanded.split_first() {
+                return self.git_subcommand(frame, &first.text, tail, env);
+            }
+        }
+        self.git_subcommand(frame, subcommand, rest, env)
+    }
+
+    fn git_subcommand(
+        &mut self,
+        frame: &mut Frame<'_>,
+        subcommand: &str,
+        args: &[Field],
+        env: &Env,
+    ) -> Result<Option<String>> {
+        if git::runs_hooks(subcommand) {
+            self.check_hook_environment(subcommand, env)?;
+            let options = git::hook_options(subcommand, args);
+            let skip = |written, canonical, hooks| Finding::SkipOption {
+                command: format!("git {subcommand}"),
+                written,
+                canonical,
+                hooks,
+            };
+            if let Some(written) = options.no_verify {
+                return Err(skip(written, "--no-verify", git::verified_hooks(subcommand)));
+            }
+            if let Some(written) = options.no_post_rewrite {
+                return Err(skip(written, "--no-post-rewrite", "post-rewrite hook"));
+            }
+            for script in &options.exec {
+                self.child_source(script, None)?;
+            }
+            return Ok(None);
+        }
+        match subcommand {
+            "config" => self.git_config(args),
+            "commit-tree" => Err(Finding::CommitTree),
+            "rm" | "mv" => {
+                let cached = args.iter().any(|arg| arg.text == "--cached");
+                let paths: Vec<&Field> = args.iter().filter(|arg| !arg.text.starts_with('-')).collect();
+                let sources = if subcommand == "mv" {
+                    paths.split_last().map_or(&[][..], |(_, sources)| sources)
+                } else {
+                    &paths[..]
+                };
+                if !cached && sources.iter().any(|path| files::is_hook_path(&path.text, self.in_hooks_dir())) {
+                    let effect = if subcommand == "rm" { "deletes" } else { "moves away" };
+                    return Err(self.hook_files(format!("git {subcommand} {}", shown(args)), effect));
+                }
+                Ok(None)
+            }
+            "submodule" => match args.iter().position(|arg| arg.text == "foreach") {
+                Some(at) => {
+                    let script: Vec<Field> = args
+                        .iter()
+                        .skip(at + 1)
+                        .skip_while(|arg| arg.text.starts_with('-'))
+                        .cloned()
+                        .collect();
+                    self.child_source(&output::joined(&script), None)
+                }
+                None => Ok(None),
+            },
+            "bisect" if args.first().is_some_and(|arg| arg.text == "run") => {
+                self.run(frame, args.get(1..).unwrap_or_default(), env, None)
+            }
+            "rev-parse" => Ok(rev_parse_output(args)),
+            // An alias or add-on (`git ci`, `git cz`) given git's own spelling
+            // of the option passes it on to the commit it makes.
+            _ if !git::is_git_command(subcommand) && args.iter().any(|arg| arg.text == "--no-verify") => {
+                Err(Finding::SkipOption {
+                    command: format!("git {subcommand}"),
+                    written: "--no-verify".to_owned(),
+                    canonical: "--no-verify",
+                    hooks: "client-side hooks",
+                })
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn git_config(&mut self, args: &[Field]) -> Result<Option<String>> {
+        let Some(write) = config::config_write(args) else {
+            let reads_hooks_path = args.iter().any(|arg| config::is_hooks_path(&arg.text));
+            return Ok(reads_hooks_path.then(|| ".git/hooks".to_owned()));
+        };
+        let Some(key) = write.key.exact() else {
+            return Ok(None);
+        };
+        if config::is_hooks_path(key) {
+            return Err(Finding::HooksPath {
+                setting: format!("git config {}", shown(args)),
+            });
+        }
+        if let Some(alias) = config::alias_name(key)
+            && let Some(value) = write.value.and_then(Field::exact)
+        {
+            self.check_alias(alias, value)?;
+        }
+        Ok(None)
+    }
+
+    /// A git alias whose definition holds a bypass is refused where it is defined.
+    fn check_alias(&mut self, alias: &str, definition: &str) -> Result<()> {
+        let script = match definition.strip_prefix('!') {
+            Some(shell) => shell.to_owned(),
+            None => format!("git {definition}"),
+        };
+        match self.child_source(&script, None) {
+            Ok(_) | Err(Finding::Unreadable { .. }) => Ok(()),
+            Err(inner) => Err(Finding::InAlias {
+                alias: alias.to_owned(),
+                inner: Box::new(inner),
+            }),
+        }
+    }
+
+    /// Refuses a hook manager's off switch in the environment of a git
+    /// command that runs hooks. Plain shell variables count as well as
+    /// exported ones: assigning to a variable the environment already
+    /// exports changes what the hook sees.
+    fn check_hook_environment(&self, subcommand: &str, env: &Env) -> Result<()> {
+        let assigned = env.assigned.iter().map(|(name, value)| (name.as_str(), value.as_str()));
+        let inherited = self
+            .variables
+            .iter()
+            .filter(|_| !env.cleared)
+            .filter(|variable| !env.unset.contains(&variable.name))
+            .filter(|variable| !env.assigned.iter().any(|(name, _)| *name == variable.name))
+            .map(|variable| (variable.name.as_str(), variable.value.as_str()));
+        for (name, value) in assigned.chain(inherited) {
+            if let Some(manager) = hook_env::switched_off_by(name, value) {
+                return Err(Finding::HookVariable {
+                    assignment: format!("{name}={}", value.replace(UNKNOWN, "…")),
+                    manager,
+                    command: format!("git {subcommand}"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What `git rev-parse` prints for the options that name git's directories,
+/// so that `rm -rf "$(git rev-parse --git-dir)/hooks"` is read as `.git/hooks`.
+fn rev_parse_output(args: &[Field]) -> Option<String> {
+    let mut out = String::new();
+    for (index, arg) in args.iter().enumerate() {
+        let line = match arg.text.as_str() {
+            "--git-dir" | "--git-common-dir" | "--absolute-git-dir" => ".git".to_owned(),
+            "--git-path" => format!(".git/{}", args.get(index + 1).map_or("", |path| path.text.as_str())),
+            "--show-toplevel" => ".".to_owned(),
+            _ => continue,
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    (!out.is_empty()).then_some(out)
+}

@@ -1,0 +1,268 @@
+//! Walks a parsed command in the order the shell would run it, tracking what
+//! later commands depend on: variables, functions, files written, the
+//! directory, and what each command prints.
+
+mod braces;
+mod execs;
+mod expand;
+mod files;
+mod git_call;
+mod output;
+mod run;
+mod simple;
+mod wrappers;
+
+use crate::field::{Field, UNKNOWN};
+use crate::finding::Finding;
+use crate::shell::{self, Command, Compound, HereDoc, List, Pipeline, Program};
+
+type Result<T> = std::result::Result<T, Finding>;
+
+/// How deep strings re-read as shell (`sh -c`, `eval`, backquotes, aliases)
+/// and function calls may nest before the gate stops following them.
+const MAX_DEPTH: u32 = 12;
+
+/// How many values of a `for` list are walked one by one.
+const MAX_LOOP_VALUES: usize = 4;
+
+/// The first bypass in `command`, if there is one.
+pub fn find_bypass(command: &str) -> Option<Finding> {
+    Walker::default().source(command).err()
+}
+
+#[derive(Default)]
+struct Walker {
+    variables: Vec<Variable>,
+    /// `$1`, `$2`, … when known.
+    positional: Option<Vec<Field>>,
+    /// Files this command writes, with what it writes to them.
+    written_files: Vec<(String, String)>,
+    /// The hooks directory the command has changed into, if it has.
+    hooks_dir: Option<String>,
+    depth: u32,
+}
+
+#[derive(Clone)]
+struct Variable {
+    name: String,
+    value: String,
+}
+
+/// Shell state a subshell gets a copy of and the parent keeps.
+struct Snapshot {
+    variables: Vec<Variable>,
+    positional: Option<Vec<Field>>,
+    hooks_dir: Option<String>,
+}
+
+/// What one parsed program holds for the commands inside it.
+struct Frame<'p> {
+    heredocs: &'p [HereDoc<'p>],
+    functions: Vec<FunctionEntry<'p>>,
+}
+
+struct FunctionEntry<'p> {
+    name: &'p str,
+    body: &'p Command<'p>,
+    called: bool,
+    running: bool,
+}
+
+impl Walker {
+    /// Reads `text` as shell and walks it; returns what it prints when known.
+    fn source(&mut self, text: &str) -> Result<Option<String>> {
+        self.depth += 1;
+        let result = if self.depth > MAX_DEPTH {
+            Err(unreadable("shells and substitutions nest too deep to follow"))
+        } else {
+            match shell::parse(text) {
+                Ok(program) => self.program(&program),
+                Err(error) => Err(unreadable(&error.to_string())),
+            }
+        };
+        self.depth -= 1;
+        result
+    }
+
+    /// Walks `text` in a child shell, which leaves this one's state alone.
+    fn child_source(&mut self, text: &str, positional: Option<Vec<Field>>) -> Result<Option<String>> {
+        let saved = self.snapshot();
+        if positional.is_some() {
+            self.positional = positional;
+        }
+        let output = self.source(text);
+        self.restore(saved);
+        output
+    }
+
+    fn program<'p>(&mut self, program: &'p Program<'p>) -> Result<Option<String>> {
+        let mut frame = Frame {
+            heredocs: &program.heredocs,
+            functions: Vec::new(),
+        };
+        let output = self.list(&mut frame, &program.list)?;
+        // A function defined and never called may be called later from the
+        // same shell session: its body counts.
+        let mut index = 0;
+        while index < frame.functions.len() {
+            if !frame.functions.get(index).is_some_and(|entry| entry.called) {
+                self.call_function(&mut frame, index, None)?;
+            }
+            index += 1;
+        }
+        Ok(output)
+    }
+
+    fn list<'p>(&mut self, frame: &mut Frame<'p>, list: &'p List<'p>) -> Result<Option<String>> {
+        let mut output = None;
+        for pipeline in list {
+            output = self.pipeline(frame, pipeline)?;
+        }
+        Ok(output)
+    }
+
+    fn pipeline<'p>(&mut self, frame: &mut Frame<'p>, pipeline: &'p Pipeline<'p>) -> Result<Option<String>> {
+        let mut piped = None;
+        for command in &pipeline.commands {
+            piped = self.command(frame, command, piped.as_deref())?;
+        }
+        Ok(piped)
+    }
+
+    fn command<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        command: &'p Command<'p>,
+        input: Option<&str>,
+    ) -> Result<Option<String>> {
+        match command {
+            Command::Simple(simple) => self.simple(frame, simple, input),
+            Command::Compound(compound) => self.compound(frame, compound),
+            Command::Function(function) => {
+                frame.functions.push(FunctionEntry {
+                    name: &function.name,
+                    body: &function.body,
+                    called: false,
+                    running: false,
+                });
+                Ok(Some(String::new()))
+            }
+        }
+    }
+
+    fn compound<'p>(&mut self, frame: &mut Frame<'p>, compound: &'p Compound<'p>) -> Result<Option<String>> {
+        let saved = compound.subshell.then(|| self.snapshot());
+        let mut values = Vec::new();
+        for word in &compound.words {
+            self.expand_into(frame, word, &mut values)?;
+        }
+        let mut output = None;
+        match compound.loop_variable {
+            Some(name) if (1..=MAX_LOOP_VALUES).contains(&values.len()) => {
+                for value in values {
+                    self.set_variable(name, value.text);
+                    output = self.lists(frame, &compound.lists)?;
+                }
+            }
+            Some(name) => {
+                self.set_variable(name, UNKNOWN.to_string());
+                output = self.lists(frame, &compound.lists)?;
+            }
+            None => output = self.lists(frame, &compound.lists)?,
+        }
+        self.redirects(frame, &compound.redirects, output.as_deref(), &[])?;
+        if let Some(saved) = saved {
+            self.restore(saved);
+        }
+        Ok(output)
+    }
+
+    fn lists<'p>(&mut self, frame: &mut Frame<'p>, lists: &'p [List<'p>]) -> Result<Option<String>> {
+        let mut output = None;
+        for list in lists {
+            output = self.list(frame, list)?;
+        }
+        Ok(output)
+    }
+
+    /// Runs a function's body with `args` as its positional parameters; a
+    /// function already running is not entered again.
+    fn call_function(&mut self, frame: &mut Frame<'_>, index: usize, args: Option<Vec<Field>>) -> Result<Option<String>> {
+        let Some(entry) = frame.functions.get_mut(index) else {
+            return Ok(None);
+        };
+        if entry.running || self.depth >= MAX_DEPTH {
+            return Ok(None);
+        }
+        entry.called = true;
+        entry.running = true;
+        let body = entry.body;
+        let saved = std::mem::replace(&mut self.positional, args);
+        self.depth += 1;
+        let output = self.command(frame, body, None);
+        self.depth -= 1;
+        self.positional = saved;
+        if let Some(entry) = frame.functions.get_mut(index) {
+            entry.running = false;
+        }
+        output
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            variables: self.variables.clone(),
+            positional: self.positional.clone(),
+            hooks_dir: self.hooks_dir.clone(),
+        }
+    }
+
+    fn restore(&mut self, saved: Snapshot) {
+        self.variables = saved.variables;
+        self.positional = saved.positional;
+        self.hooks_dir = saved.hooks_dir;
+    }
+
+    fn in_hooks_dir(&self) -> bool {
+        self.hooks_dir.is_some()
+    }
+
+    /// A hook-file finding, naming the hooks directory a relative path is in.
+    fn hook_files(&self, command: String, effect: &'static str) -> Finding {
+        let command = match &self.hooks_dir {
+            Some(dir) => format!("cd {dir} && {command}"),
+            None => command,
+        };
+        Finding::HookFiles { command, effect }
+    }
+
+    fn variable(&self, name: &str) -> Option<&str> {
+        self.variables
+            .iter()
+            .rev()
+            .find(|variable| variable.name == name)
+            .map(|variable| variable.value.as_str())
+    }
+
+    fn set_variable(&mut self, name: &str, value: String) {
+        match self.variables.iter_mut().find(|variable| variable.name == name) {
+            Some(variable) => variable.value = value,
+            None => self.variables.push(Variable {
+                name: name.to_owned(),
+                value,
+            }),
+        }
+    }
+
+    fn unset_variable(&mut self, name: &str) {
+        self.variables.retain(|variable| variable.name != name);
+    }
+}
+
+fn unreadable(problem: &str) -> Finding {
+    Finding::Unreadable {
+        problem: problem.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

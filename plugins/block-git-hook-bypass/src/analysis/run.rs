@@ -1,0 +1,233 @@
+//! Running one command: shell builtins that change what later commands see,
+//! and the dispatch to git, shells, wrappers and file tools.
+
+use super::simple::Env;
+use super::{Frame, Result, Walker, files, git_call, output, wrappers};
+use crate::field::{Field, shown};
+use crate::finding::Finding;
+
+pub(super) const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish",
+];
+
+/// Commands that print, read or test their arguments and never run them.
+const INERT: &[&str] = &[
+    "echo", "printf", "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag",
+    "ack", "man", "info", "help", "which", "whereis", "type", "whatis", "apropos", "wc", "sort",
+    "uniq", "cut", "tr", "diff", "cmp", "ls", "stat", "file", "touch", "mkdir", "test", "[",
+    "true", "false", ":", "read", "logger", "jq", "yq", "printenv", "basename", "dirname",
+    "realpath", "readlink", "date", "sleep", "pwd", "wait", "exit", "return", "shift", "trap",
+];
+
+/// Hook managers and the argument that makes them remove their hooks.
+const UNINSTALLS: &[(&str, &str)] = &[
+    ("pre-commit", "uninstall"),
+    ("lefthook", "uninstall"),
+    ("husky", "uninstall"),
+    ("overcommit", "--uninstall"),
+];
+
+impl Walker {
+    /// Runs `argv` with `env` added to its environment; returns its output
+    /// when known.
+    pub(super) fn run(
+        &mut self,
+        frame: &mut Frame<'_>,
+        argv: &[Field],
+        env: &Env,
+        stdin: Option<&str>,
+    ) -> Result<Option<String>> {
+        let Some((first, args)) = argv.split_first() else {
+            return Ok(None);
+        };
+        let Some(path) = first.exact() else {
+            return self.unknown_command(frame, argv, env);
+        };
+        if path.contains('/')
+            && let Some(script) = self.file_content(path).map(str::to_owned)
+        {
+            return self.child_source(&script, Some(args.to_vec()));
+        }
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let name = name.strip_suffix(".exe").unwrap_or(name);
+        if let Some(index) = frame.functions.iter().rposition(|function| function.name == name) {
+            return self.call_function(frame, index, Some(args.to_vec()));
+        }
+        let done = Ok(Some(String::new()));
+        match name {
+            "git" | "hub" => self.git(frame, args, env),
+            "echo" => Ok(Some(output::echo(args))),
+            "printf" => Ok(Some(output::printf(args))),
+            "cat" => Ok(self.cat(args, stdin)),
+            ":" | "true" => done,
+            "export" | "declare" | "typeset" | "local" | "readonly" => {
+                self.declare(args)?;
+                done
+            }
+            "unset" => {
+                for arg in args.iter().filter(|arg| !arg.text.starts_with('-')) {
+                    self.unset_variable(&arg.text);
+                }
+                done
+            }
+            "set" => {
+                self.set_builtin(args)?;
+                done
+            }
+            "cd" | "pushd" => {
+                let directory = args.iter().find(|arg| !arg.text.starts_with('-'));
+                self.hooks_dir = directory
+                    .filter(|directory| files::is_hook_path(&directory.text, self.in_hooks_dir()))
+                    .map(|directory| directory.shown());
+                done
+            }
+            "eval" => self.source(&output::joined(args)),
+            "source" | "." => match args.first().and_then(|file| self.file_content(&file.text)) {
+                Some(script) => self.source(&script.to_owned()),
+                None => Ok(None),
+            },
+            "alias" => {
+                self.shell_aliases(args)?;
+                done
+            }
+            "env" => self.env_command(frame, args, env, stdin),
+            "xargs" => self.xargs(frame, args, env, stdin),
+            "find" => self.find(frame, argv, env),
+            "tee" => {
+                self.tee(argv, stdin)?;
+                Ok(stdin.map(str::to_owned))
+            }
+            "command" if args.first().is_some_and(|arg| arg.text.starts_with("-v") || arg.text.starts_with("-V")) => {
+                Ok(None)
+            }
+            _ if SHELLS.contains(&name) => self.shell(args, env, stdin),
+            _ if name.starts_with("git-") => {
+                let mut git_args = vec![Field::new(name.trim_start_matches("git-"))];
+                git_args.extend_from_slice(args);
+                self.git(frame, &git_args, env)
+            }
+            _ => self.other(frame, name, argv, env, stdin),
+        }
+    }
+
+    fn other(
+        &mut self,
+        frame: &mut Frame<'_>,
+        name: &str,
+        argv: &[Field],
+        env: &Env,
+        stdin: Option<&str>,
+    ) -> Result<Option<String>> {
+        let args = argv.get(1..).unwrap_or_default();
+        if let Some(start) = wrappers::inner_command(name, args) {
+            let inner = args.get(start..).unwrap_or_default();
+            if name == "flock" && inner.first().is_some_and(|arg| arg.text == "-c") {
+                let script = inner.get(1).map_or("", |arg| arg.text.as_str());
+                return self.child_source(script, None);
+            }
+            let (env, inner) = leading_assignments(env, inner)?;
+            return self.run(frame, inner, &env, stdin);
+        }
+        let content_of = |path: &str| self.file_content(path);
+        if let Some(effect) = files::tampering(name, args, self.in_hooks_dir(), content_of) {
+            return Err(self.hook_files(shown(argv), effect));
+        }
+        if UNINSTALLS
+            .iter()
+            .any(|(manager, word)| *manager == name && args.iter().any(|arg| arg.text == *word))
+        {
+            return Err(Finding::Uninstall { command: shown(argv) });
+        }
+        if let Some(output) = self.runs_code(name, argv, stdin)? {
+            return Ok(output);
+        }
+        if INERT.contains(&name) {
+            return Ok(None);
+        }
+        self.scan_arguments(frame, args, env)
+    }
+
+    /// A command whose name is unknown (`$GIT commit -n`): read as git when
+    /// its first argument is a subcommand that runs hooks.
+    fn unknown_command(&mut self, frame: &mut Frame<'_>, argv: &[Field], env: &Env) -> Result<Option<String>> {
+        let args = argv.get(1..).unwrap_or_default();
+        if args.first().and_then(Field::exact).is_some_and(crate::git::runs_hooks) {
+            return self.git(frame, args, env);
+        }
+        self.scan_arguments(frame, args, env)
+    }
+
+    /// For commands not modelled here (`docker exec c git …`, `uv run git …`):
+    /// runs from the first argument that names git or a shell with `-c`.
+    fn scan_arguments(&mut self, frame: &mut Frame<'_>, args: &[Field], env: &Env) -> Result<Option<String>> {
+        for (index, arg) in args.iter().enumerate() {
+            let Some(text) = arg.exact() else { continue };
+            let name = text.rsplit('/').next().unwrap_or(text);
+            let shell_string = SHELLS.contains(&name)
+                && args
+                    .get(index + 1)
+                    .is_some_and(|next| next.text.starts_with('-') && next.text.contains('c'));
+            if matches!(name, "git" | "hub" | "env") || shell_string {
+                return self.run(frame, args.get(index..).unwrap_or_default(), env, None);
+            }
+        }
+        Ok(None)
+    }
+
+    /// `set -- args` sets the positional parameters. `set NAME=value`
+    /// (cmd.exe) and `set -x NAME value` (fish) are read as assignments, as
+    /// a harness running those shells would.
+    fn set_builtin(&mut self, args: &[Field]) -> Result<()> {
+        match args {
+            [first, rest @ ..] if first.text == "--" => self.positional = Some(rest.to_vec()),
+            [flags, name, value, ..] if flags.text.starts_with('-') && flags.text.contains('x') => {
+                git_call::check_assignment(&name.text, &value.text)?;
+                self.set_variable(&name.text, value.text.clone());
+            }
+            _ => self.declare(args)?,
+        }
+        Ok(())
+    }
+
+    fn declare(&mut self, args: &[Field]) -> Result<()> {
+        for arg in args {
+            if let Some((name, value)) = wrappers::split_assignment(&arg.text) {
+                git_call::check_assignment(name, value)?;
+                self.set_variable(name, value.to_owned());
+            }
+        }
+        Ok(())
+    }
+
+    /// `alias name='…'`: a definition that holds a bypass is refused.
+    fn shell_aliases(&mut self, args: &[Field]) -> Result<()> {
+        for arg in args {
+            let Some((name, value)) = arg.text.split_once('=') else {
+                continue;
+            };
+            match self.child_source(value, None) {
+                Err(Finding::Unreadable { .. }) | Ok(_) => {}
+                Err(inner) => {
+                    return Err(Finding::InAlias {
+                        alias: name.to_owned(),
+                        inner: Box::new(inner),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `NAME=value` words at the start of a wrapped command (`sudo A=1 cmd`),
+/// added to the environment.
+fn leading_assignments<'f>(env: &Env, argv: &'f [Field]) -> Result<(Env, &'f [Field])> {
+    let mut env = env.clone();
+    let mut start = 0;
+    while let Some((name, value)) = argv.get(start).and_then(|arg| wrappers::split_assignment(&arg.text)) {
+        git_call::check_assignment(name, value)?;
+        env.assigned.push((name.to_owned(), value.to_owned()));
+        start += 1;
+    }
+    Ok((env, argv.get(start..).unwrap_or_default()))
+}

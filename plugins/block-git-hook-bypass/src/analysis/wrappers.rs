@@ -1,0 +1,94 @@
+//! Commands that run the command given in their arguments (`sudo`, `timeout`,
+//! `nice`, …): where that command starts.
+
+use crate::field::Field;
+
+/// How a wrapper's arguments read: its options that take a value, and how
+/// many operands come before the command (`timeout 10 cmd` has one).
+struct Spec {
+    short_values: &'static str,
+    long_values: &'static [&'static str],
+    operands: usize,
+}
+
+const fn spec(short_values: &'static str, long_values: &'static [&'static str], operands: usize) -> Spec {
+    Spec {
+        short_values,
+        long_values,
+        operands,
+    }
+}
+
+fn wrapper(name: &str) -> Option<Spec> {
+    Some(match name {
+        "sudo" => spec(
+            "CDghpRrtTUu",
+            &[
+                "--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot", "--role",
+                "--type", "--command-timeout", "--other-user", "--user",
+            ],
+            0,
+        ),
+        "doas" => spec("uC", &[], 0),
+        "nice" => spec("n", &["--adjustment"], 0),
+        "time" => spec("fo", &["--format", "--output"], 0),
+        "timeout" => spec("sk", &["--signal", "--kill-after"], 1),
+        "stdbuf" => spec("ioe", &["--input", "--output", "--error"], 0),
+        "ionice" => spec("cn", &["--class", "--classdata"], 0),
+        "chrt" | "taskset" => spec("", &[], 1),
+        "exec" => spec("a", &[], 0),
+        "flock" => spec("wE", &["--timeout", "--conflict-exit-code"], 1),
+        "watch" => spec("nd", &["--interval", "--differences"], 0),
+        "strace" | "ltrace" => spec("abeEIoOpPsSuUX", &["--output"], 0),
+        "proxychains" | "proxychains4" => spec("f", &[], 0),
+        "npx" | "bunx" | "pnpx" => spec("p", &["--package"], 0),
+        "env-cmd" => spec("f", &["--file"], 0),
+        "command" | "builtin" | "nohup" | "unbuffer" | "chronic" | "ifne" | "catchsegv"
+        | "torsocks" | "tsocks" | "cross-env" | "caffeinate" | "faketime" => spec("", &[], 0),
+        _ => return None,
+    })
+}
+
+/// Where the wrapped command starts in a wrapper's arguments.
+pub fn inner_command(name: &str, args: &[Field]) -> Option<usize> {
+    let spec = wrapper(name)?;
+    let start = skip_options(args, spec.short_values, spec.long_values);
+    Some(start + spec.operands)
+}
+
+/// The index of the first argument after the leading options.
+pub fn skip_options(args: &[Field], short_values: &str, long_values: &[&str]) -> usize {
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        let text = arg.text.as_str();
+        if text == "--" {
+            return index + 1;
+        }
+        if !text.starts_with('-') || text == "-" {
+            return index;
+        }
+        index += 1;
+        if text.starts_with("--") {
+            if long_values.contains(&text) {
+                index += 1;
+            }
+            continue;
+        }
+        let cluster = text.get(1..).unwrap_or("");
+        if let Some(at) = cluster.find(|c| short_values.contains(c))
+            && at + 1 == cluster.len()
+        {
+            index += 1;
+        }
+    }
+    index
+}
+
+/// Whether a word is `NAME=value` with a valid variable name.
+pub fn split_assignment(text: &str) -> Option<(&str, &str)> {
+    let (name, value) = text.split_once('=')?;
+    let mut bytes = name.bytes();
+    let valid = bytes.next().is_some_and(|byte| byte.is_ascii_alphabetic() || byte == b'_')
+        && bytes.all(|byte| byte.is_ascii_alphanumeric() || byte == b'_');
+    valid.then_some((name, value))
+}

@@ -1,0 +1,142 @@
+use super::*;
+
+fn words(source: &str) -> Vec<Vec<String>> {
+    let program = parse(source).expect("parses");
+    let mut out = Vec::new();
+    collect(&program.list, &mut out);
+    out
+}
+
+fn collect(list: &List<'_>, out: &mut Vec<Vec<String>>) {
+    for pipeline in list {
+        for command in &pipeline.commands {
+            match command {
+                Command::Simple(simple) => out.push(simple.words.iter().map(text).collect()),
+                Command::Compound(compound) => {
+                    for list in &compound.lists {
+                        collect(list, out);
+                    }
+                }
+                Command::Function(function) => {
+                    if let Command::Compound(compound) = function.body.as_ref() {
+                        for list in &compound.lists {
+                            collect(list, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn text(word: &Word<'_>) -> String {
+    word.parts
+        .iter()
+        .map(|part| match part {
+            Part::Text { text, .. } => text.to_string(),
+            Part::Parameter { name, .. } => format!("${name}"),
+            Part::Substitution { .. } => "$(…)".to_owned(),
+            Part::Backquoted { source, .. } => format!("`{source}`"),
+            Part::Opaque { .. } => "$?".to_owned(),
+        })
+        .collect()
+}
+
+#[test]
+fn quotes_and_escapes_are_removed() {
+    assert_eq!(
+        words(r#"g\it "comm"'it' $'--no-\x76erify' --no-"verify""#),
+        [["git", "commit", "--no-verify", "--no-verify"]]
+    );
+}
+
+#[test]
+fn line_continuations_join_words() {
+    assert_eq!(words("git commit \\\n --no-verify"), [["git", "commit", "--no-verify"]]);
+    assert_eq!(words("gi\\\nt status"), [["git", "status"]]);
+}
+
+#[test]
+fn lists_and_compounds_are_walked() {
+    let source = "a && b || c; d & e | f\n(g); { h; }; if i; then j; elif k; then l; else m; fi; \
+                  while n; do o; done; for x in p q; do r; done; case s in t|u) v;; *) w;; esac";
+    let names: Vec<String> = words(source).into_iter().map(|words| words[0].clone()).collect();
+    assert_eq!(
+        names,
+        ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "r", "v", "w"]
+    );
+}
+
+#[test]
+fn comments_are_skipped_but_hash_inside_words_is_text() {
+    assert_eq!(words("echo a#b # git commit -n\nls"), [vec!["echo", "a#b"], vec!["ls"]]);
+}
+
+#[test]
+fn heredoc_bodies_are_read_after_the_line() {
+    let program = parse("cat > f <<EOF && echo done\ngit commit -n\nEOF\nls").expect("parses");
+    assert_eq!(program.heredocs.len(), 1);
+    assert_eq!(text(&program.heredocs[0].body), "git commit -n\n");
+    assert_eq!(program.list.len(), 3);
+}
+
+#[test]
+fn quoted_heredoc_delimiters_keep_the_body_literal() {
+    let program = parse("cat <<'EOF'\n$(rm x)\nEOF").expect("parses");
+    assert!(matches!(program.heredocs[0].body.parts.as_slice(), [Part::Text { .. }]));
+    let program = parse("cat <<-EOF\n\t$(rm x)\n\tEOF").expect("parses");
+    assert!(
+        program.heredocs[0]
+            .body
+            .parts
+            .iter()
+            .any(|part| matches!(part, Part::Substitution { .. }))
+    );
+}
+
+#[test]
+fn functions_are_parsed() {
+    let program = parse("f() { git commit \"$@\"; }; function g { ls; }; f -n").expect("parses");
+    assert!(matches!(program.list[0].commands[0], Command::Function(_)));
+    assert!(matches!(program.list[1].commands[0], Command::Function(_)));
+}
+
+#[test]
+fn substitutions_nest() {
+    let program = parse(r#"echo "$(echo `echo \`ls\``) $(case x in a) b;; esac)""#).expect("parses");
+    assert_eq!(program.list.len(), 1);
+}
+
+#[test]
+fn syntax_errors_are_reported() {
+    for (source, error) in [
+        ("git commit -m 'x", SyntaxError::Unclosed("single quote")),
+        ("git commit -m \"x", SyntaxError::Unclosed("double quote")),
+        ("echo $(git commit", SyntaxError::Unclosed("$(")),
+        ("echo `git commit", SyntaxError::Unclosed("backquote")),
+        ("echo ${x", SyntaxError::Unclosed("${")),
+        ("(git commit", SyntaxError::Unclosed("(")),
+        ("{ git commit;", SyntaxError::Unclosed("{")),
+        ("if true; then ls", SyntaxError::Unclosed("if")),
+        ("git add &&", SyntaxError::Incomplete),
+        ("echo >", SyntaxError::MissingRedirectTarget),
+    ] {
+        assert_eq!(parse(source).err(), Some(error), "{source}");
+    }
+    assert!(matches!(parse("ls )"), Err(SyntaxError::Unexpected(_))));
+    assert!(matches!(parse("fi"), Err(SyntaxError::Unexpected(_))));
+}
+
+#[test]
+fn deep_nesting_is_refused_not_overflowed() {
+    let source = format!("{}ls{}", "$(".repeat(5000), ")".repeat(5000));
+    assert_eq!(parse(&source).err(), Some(SyntaxError::TooDeep));
+    let source = format!("{}ls{}", "( ".repeat(5000), ")".repeat(5000));
+    assert_eq!(parse(&source).err(), Some(SyntaxError::TooDeep));
+}
+
+#[test]
+fn ansi_c_escapes_decode() {
+    assert_eq!(decode_escapes(r"\x2d-no\055verify\n\t\\\'"), "--no-verify\n\t\\'");
+    assert_eq!(decode_escapes(r"\u00e9\x"), "é\\x");
+}

@@ -1,0 +1,78 @@
+//! The analysis decides every input without panicking, however broken or
+//! large, and fails closed on what it cannot read.
+
+use block_git_hook_bypass::refusal_reason;
+
+/// A deterministic generator, so that a failure reproduces.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, bound: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(self.0 >> 33).unwrap_or(0) % bound
+    }
+}
+
+const PIECES: &[&str] = &[
+    "git", " ", "commit", "--no-verify", "-n", "'", "\"", "\\", "$(", ")", "`", "${", "}", "{",
+    "(", ";", "&&", "|", "\n", "<<EOF", "EOF", "<<-'X'", "X", "$'", "\\x2d", "#", "=", "HUSKY=0",
+    "sh -c", "eval", "f()", "f", "if", "then", "fi", "case", "in", "esac", ";;", "for", "do",
+    "done", "[[", "]]", "((", "))", ">", ".git/hooks/pre-commit", "*", "é", "\t", "$@", "$1",
+    "xargs", "find", "-exec", "\\;", "alias", "a=(", "+=", "${a[@]}", "$env:", "{,.bak}", "<(",
+    "set --", "export", "cd", "bash <<<", "function", "&", "2>&1", "$((", "!", "time",
+];
+
+#[test]
+fn random_inputs_never_panic() {
+    let mut random = Lcg(42);
+    for _ in 0..20_000 {
+        let mut command = String::new();
+        for _ in 0..random.below(24) {
+            command.push_str(PIECES[random.below(PIECES.len())]);
+        }
+        let _ = refusal_reason(&command);
+    }
+}
+
+#[test]
+fn every_prefix_of_every_case_is_decided() {
+    let cases: serde_json::Value =
+        serde_json::from_str(include_str!("cases.json")).expect("cases.json is JSON");
+    for case in cases.as_array().expect("an array") {
+        let command = case["command"].as_str().expect("a command");
+        for (end, _) in command.char_indices() {
+            let _ = refusal_reason(&command[..end]);
+        }
+    }
+}
+
+#[test]
+fn deep_and_large_inputs_are_decided() {
+    let large = "git status && npm test; ".repeat(5_000);
+    assert_eq!(refusal_reason(&large), None);
+    let bypass_at_the_end = format!("{large}git commit --no-verify -m x");
+    assert!(refusal_reason(&bypass_at_the_end).is_some());
+    for opener in ["$(", "( ", "{ ", "\"$(", "f() { ", "if x; then ", "<(", "${x:-"] {
+        let deep = format!("{}git status", opener.repeat(2_000));
+        let reason = refusal_reason(&deep).unwrap_or_else(|| panic!("{opener} is refused"));
+        assert!(reason.contains("could not be read"), "{opener}: {reason}");
+    }
+    let nested_shells = (0..40).fold("git commit -n -m x".to_owned(), |inner, _| {
+        format!("sh -c {}", shell_quote(&inner))
+    });
+    assert!(refusal_reason(&nested_shells).is_some());
+}
+
+#[test]
+fn recursive_functions_terminate() {
+    assert_eq!(refusal_reason("f() { f; }; f"), None);
+    assert_eq!(refusal_reason("f() { g; }; g() { f; }; f"), None);
+    assert!(refusal_reason("f() { f; git push --no-verify; }; f").is_some());
+}
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}

@@ -1,0 +1,237 @@
+//! `tama run-hook` for Claude Code and Codex through the built binary: golden
+//! payloads in, exact stdout, stderr and exit codes out; command hooks as
+//! real process groups; rejected registries.
+
+mod common;
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::{run_tama_with, text};
+
+fn payload(name: &str) -> String {
+    std::fs::read_to_string(support::repo_file(&format!("tests/payloads/{name}.json"))).unwrap()
+}
+
+fn run_hook(home: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> std::process::Output {
+    let mut all = vec!["run-hook"];
+    all.extend_from_slice(args);
+    run_tama_with(home, &all, stdin, env)
+}
+
+const REFUSAL: &str = "block-git-hook-bypass: `git commit --no-verify` skips the repository's pre-commit and commit-msg hooks (block-git-hook-bypass). Run `git commit` without --no-verify and fix what the hooks report.";
+
+#[test]
+fn claude_gets_the_decision_on_stdout_exit_2_and_the_reason_on_stderr() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run_hook(home.path(), &["--provider", "claude", "PreToolUse", "agent-1"], &payload("claude-PreToolUse"), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), format!("{REFUSAL}\n"));
+    let decision: Value = serde_json::from_str(&text(&out.stdout)).expect("the decision is JSON");
+    assert_eq!(decision["decision"], "block");
+    assert_eq!(decision["hookId"], "block-git-hook-bypass");
+    assert_eq!(decision["reason"], REFUSAL);
+    assert_eq!(decision["sessionId"], "3b5ed1ce-edc8-4d14-b62e-32bb4b70db6a");
+    assert_eq!(decision["agentId"], "agent-1");
+    let record = &decision["results"][0];
+    assert_eq!((record["hookId"].as_str(), record["decision"].as_str()), (Some("block-git-hook-bypass"), Some("block")));
+    assert!(record["ms"].is_u64() && record["startMs"].is_u64(), "{record}");
+}
+
+#[test]
+fn codex_gets_its_minimal_block_and_exit_0() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run_hook(home.path(), &["PreToolUse", "agent-1"], &payload("codex-PreToolUse"), &[("TAMA_PROVIDER", "codex")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), format!("{}\n", json!({"decision": "block", "reason": REFUSAL})));
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn a_passing_event_prints_nothing_for_either_harness() {
+    let home = tempfile::tempdir().unwrap();
+    for (provider, file, event) in [
+        ("claude", "claude-PostToolUse", "post_tool_use"),
+        ("codex", "codex-PostToolUse", "PostToolUse"),
+        ("claude", "claude-Stop", "Stop"),
+        ("codex", "codex-Stop", "stop"),
+    ] {
+        let out = run_hook(home.path(), &["--provider", provider, event, "agent-1"], &payload(file), &[]);
+        assert_eq!((out.status.code(), text(&out.stdout), text(&out.stderr)), (Some(0), String::new(), String::new()), "{file}");
+    }
+    let harmless = support::shell_payload("git status");
+    let out = run_hook(home.path(), &["pre_tool_use", "agent-1"], &harmless, &[]);
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), String::new()));
+}
+
+#[test]
+fn without_an_agent_id_the_run_is_refused_exactly() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run_hook(home.path(), &["pre_tool_use"], &payload("claude-PreToolUse"), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "TAMA_HOOK_INFRASTRUCTURE: tama run-hook needs an agent id: pass it after the event or set TAMA_AGENT_ID\n"
+    );
+    let with_env = run_hook(home.path(), &["pre_tool_use"], &payload("claude-PreToolUse"), &[("TAMA_AGENT_ID", "agent-9")]);
+    assert_eq!(with_env.status.code(), Some(2));
+}
+
+#[test]
+fn a_variable_that_is_not_text_is_refused_by_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let home = tempfile::tempdir().unwrap();
+    for name in ["TAMA_AGENT_ID", "TAMA_PROVIDER", "TAMA_ONLY_HOOK_ID", "TAMA_DISABLED_HOOKS", "TAMA_ENABLED_HOOKS"] {
+        let out = std::process::Command::new(support::tama())
+            .args(["run-hook", "pre_tool_use", "agent-1"])
+            .env("HOME", home.path())
+            .env("TAMA_HOME", home.path().join(".tama"))
+            .env(name, std::ffi::OsStr::from_bytes(b"\xff\xfe"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with(&format!("TAMA_HOOK_INFRASTRUCTURE: {name} cannot be read: ")), "{stderr}");
+    }
+}
+
+/// A registry of command hooks in `dir`, sealed by the built `tama`.
+fn registry(home: &Path, events: Value) -> PathBuf {
+    let dir = home.join("hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("registry.json");
+    std::fs::write(&path, json!({"version": 1, "events": events}).to_string()).unwrap();
+    let sealed = run_tama_with(home, &["registry", "seal", path.to_str().unwrap()], "", &[]);
+    assert_eq!(sealed.status.code(), Some(0), "{}", text(&sealed.stderr));
+    path
+}
+
+fn script(home: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = home.join("hooks").join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn command_hooks_run_in_registry_order_and_the_first_refusal_ends_the_dispatch() {
+    let home = tempfile::tempdir().unwrap();
+    let log = home.path().join("ran.log");
+    script(home.path(), "first.sh", &format!("cat > /dev/null; echo first >> {}", log.display()));
+    script(home.path(), "refuse.sh", &format!("cat > /dev/null; echo refuse >> {}; echo 'no edits today' >&2; exit 2", log.display()));
+    script(home.path(), "never.sh", &format!("echo never >> {}", log.display()));
+    let path = registry(home.path(), json!({
+        "pre_tool_use": {"blocking": true, "hooks": [
+            {"id": "first", "type": "command", "command": "./first.sh", "timeout": 5},
+            {"id": "refuse", "type": "command", "command": "./refuse.sh", "timeout": 5},
+            {"id": "never", "type": "command", "command": "./never.sh", "timeout": 5}
+        ]}
+    }));
+    let out = run_hook(home.path(), &["--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"], &support::shell_payload("ls"), &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "refuse: no edits today\n");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "first\nrefuse\n");
+    let decision: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let ids: Vec<&str> = decision["results"].as_array().unwrap().iter().map(|r| r["hookId"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["first", "refuse"]);
+
+    let selected = run_hook(home.path(), &["--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"], &support::shell_payload("ls"), &[("TAMA_DISABLED_HOOKS", "refuse")]);
+    assert_eq!(selected.status.code(), Some(0), "{}", text(&selected.stderr));
+}
+
+#[test]
+fn tool_suffixes_match_through_the_tool_declaration() {
+    let home = tempfile::tempdir().unwrap();
+    script(home.path(), "no-shell.sh", "cat >/dev/null; echo 'shell refused' >&2; exit 2");
+    let path = registry(home.path(), json!({
+        "pre_tool_use:bash": {"blocking": true, "hooks": [{"id": "no-shell", "command": "./no-shell.sh", "timeout": 5}]}
+    }));
+    let registry_arg = path.to_str().unwrap();
+    for name in ["Bash", "exec_command", "functions.bash", "run_command"] {
+        let call = json!({"tool_name": name, "tool_input": {"command": "ls"}}).to_string();
+        let out = run_hook(home.path(), &["--registry", registry_arg, "pre_tool_use", "agent-1"], &call, &[]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+    }
+    let read = json!({"tool_name": "Read", "tool_input": {"file_path": "/a"}}).to_string();
+    assert_eq!(run_hook(home.path(), &["--registry", registry_arg, "pre_tool_use", "agent-1"], &read, &[]).status.code(), Some(0));
+}
+
+#[test]
+fn a_hook_past_its_timeout_and_its_stubborn_grandchild_are_ended_as_a_group() {
+    let home = tempfile::tempdir().unwrap();
+    let pids = home.path().join("pids");
+    script(home.path(), "slow.sh", &format!("(trap '' TERM; echo $$ > {}.child; sleep 30) & echo $$ > {}; sleep 30", pids.display(), pids.display()));
+    let path = registry(home.path(), json!({
+        "pre_tool_use": {"blocking": true, "hooks": [{"id": "slow", "command": "./slow.sh", "timeout": 1}]}
+    }));
+    let started = Instant::now();
+    let out = run_hook(home.path(), &["--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"], &support::shell_payload("ls"), &[]);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(2) + Duration::from_millis(900), "returned after {took:?}");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), "TAMA_HOOK_INFRASTRUCTURE: hook slow ran past its timeout of 1 s\n");
+    let decision: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let group = decision["results"][0]["processGroup"].as_i64().expect("the record names the process group") as i32;
+    common::assert_group_gone(group, Duration::from_secs(1));
+}
+
+#[test]
+fn a_command_that_resolves_nowhere_names_the_hook_the_registry_and_every_path_tried() {
+    let home = tempfile::tempdir().unwrap();
+    let path = registry(home.path(), json!({
+        "stop": {"blocking": true, "hooks": [{"id": "ghost", "command": "scripts/ghost.sh --strict", "timeout": 5}]}
+    }));
+    let out = run_hook(home.path(), &["--registry", path.to_str().unwrap(), "stop", "agent-1"], &payload("claude-Stop"), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with(&format!("TAMA_HOOK_INFRASTRUCTURE: hook ghost of hook registry {} cannot start", path.display())), "{stderr}");
+    assert!(stderr.contains("scripts/ghost.sh --strict"), "{stderr}");
+    assert!(stderr.contains(&home.path().join("hooks/scripts/ghost.sh").display().to_string()), "{stderr}");
+    assert!(stderr.contains(&home.path().join("hooks/ghost.sh").display().to_string()), "{stderr}");
+}
+
+#[test]
+fn rejected_registries_keep_their_named_diagnostic_and_run_no_hook() {
+    let home = tempfile::tempdir().unwrap();
+    let marker = home.path().join("ran");
+    script(home.path(), "mark.sh", &format!("touch {}", marker.display()));
+    let path = registry(home.path(), json!({
+        "pre_tool_use": {"blocking": true, "hooks": [{"id": "mark", "command": "./mark.sh", "timeout": 5}]}
+    }));
+    let sealed = std::fs::read_to_string(&path).unwrap();
+    let declared = serde_json::from_str::<Value>(&sealed).unwrap()["catalogChecksum"].as_str().unwrap().to_string();
+    let cases = [
+        ("not json", "{\n  \"version\": 1,\n".to_string(), format!("parsing hook registry {}: EOF while parsing a value at line 3 column 0", path.display())),
+        ("tampered", sealed.replace("mark.sh", "mark.sh --again"), format!("hook registry {} checksum mismatch: expected {declared}, actual ", path.display())),
+        ("wrong shape", json!({"version": 1, "events": {"pre_tool_use": {"hooks": 3}}}).to_string(), String::new()),
+    ];
+    for (what, content, expected) in cases {
+        std::fs::write(&path, &content).unwrap();
+        if what == "wrong shape" {
+            run_tama_with(home.path(), &["registry", "seal", path.to_str().unwrap()], "", &[]);
+        }
+        let out = run_hook(home.path(), &["--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"], &support::shell_payload("ls"), &[]);
+        assert_eq!(out.status.code(), Some(1), "{what}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with(&format!("TAMA_HOOK_INFRASTRUCTURE: {expected}")), "{what}: {stderr}");
+        assert!(!marker.exists(), "{what}: a hook ran");
+    }
+}
+
+#[test]
+fn a_run_publishes_its_session_record() {
+    let home = tempfile::tempdir().unwrap();
+    run_hook(home.path(), &["PreToolUse", "agent-1"], &payload("claude-PreToolUse"), &[]);
+    let dir = home.path().join(".tama/session-control");
+    let records: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(&records[0]).unwrap()).unwrap();
+    assert_eq!(record["agentId"], "agent-1");
+    assert_eq!(record["sessionId"], "3b5ed1ce-edc8-4d14-b62e-32bb4b70db6a");
+    assert_eq!(record["semanticRuntime"]["recentEvents"][0]["blockedHookId"], "block-git-hook-bypass");
+}
