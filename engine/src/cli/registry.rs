@@ -14,12 +14,18 @@ pub enum RegistryCommand {
     Seal { path: PathBuf },
     /// Verify the registry, its checksum and every component's digest, and print what it holds.
     Check { path: PathBuf },
+    /// Print the registry's JSON Schema (registry-schema/registry.schema.json).
+    Schema,
 }
 
 pub fn run(command: RegistryCommand) -> u8 {
     let result = match command {
         RegistryCommand::Seal { path } => seal(&path),
         RegistryCommand::Check { path } => check(&path),
+        RegistryCommand::Schema => {
+            print!("{}", crate::registry::schema());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => exit::PASS,

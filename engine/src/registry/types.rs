@@ -5,10 +5,12 @@ use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// A Tama hook registry: which hooks run for which event, sealed by `catalogChecksum`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Registry {
     /// Registry schema version: 1.
@@ -28,7 +30,7 @@ pub struct Registry {
     pub other: BTreeMap<String, Value>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct EventHooks {
     /// Whether a hook's failure refuses; an entry's own `blocking` comes first.
     #[serde(default)]
@@ -36,7 +38,7 @@ pub struct EventHooks {
     pub hooks: Vec<HookEntry>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum HookKind {
     /// An external command, run in its own process group.
@@ -45,7 +47,7 @@ pub enum HookKind {
     Wasm,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct HookEntry {
     pub id: String,
     /// `command` when absent.
@@ -75,7 +77,7 @@ pub struct HookEntry {
     pub other: BTreeMap<String, Value>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Catalog {
     #[serde(default)]
@@ -134,4 +136,10 @@ impl Registry {
         }
         Ok(())
     }
+}
+
+/// The registry's JSON Schema, generated from these types.
+pub fn schema() -> String {
+    let schema = schemars::schema_for!(Registry);
+    serde_json::to_string_pretty(&schema).expect("a schema serializes") + "\n"
 }

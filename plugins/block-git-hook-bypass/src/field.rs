@@ -7,19 +7,31 @@ pub const UNKNOWN: char = '\u{FFFC}';
 /// Separates the elements of an array variable's value.
 pub const ARRAY_SEPARATOR: char = '\u{1E}';
 
+/// [`UNKNOWN`] as text.
+pub const UNKNOWN_TEXT: &str = "\u{FFFC}";
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Field {
     pub text: String,
+    /// Whether every part of the value is known.
+    known: bool,
 }
 
 impl Field {
     pub fn new(text: impl Into<String>) -> Self {
-        Self { text: text.into() }
+        let text = text.into();
+        let known = !text.contains(UNKNOWN);
+        Self { text, known }
+    }
+
+    /// A field built by expansion, which knows whether it met an unknown part.
+    pub const fn expanded(text: String, known: bool) -> Self {
+        Self { text, known }
     }
 
     /// The value, when every part of it is known.
     pub fn exact(&self) -> Option<&str> {
-        (!self.text.contains(UNKNOWN)).then_some(self.text.as_str())
+        self.known.then_some(self.text.as_str())
     }
 
     /// The value for a message, unknown parts shown as `…`.

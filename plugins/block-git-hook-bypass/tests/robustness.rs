@@ -60,10 +60,25 @@ fn deep_and_large_inputs_are_decided() {
         let reason = refusal_reason(&deep).unwrap_or_else(|| panic!("{opener} is refused"));
         assert!(reason.contains("could not be read"), "{opener}: {reason}");
     }
-    let nested_shells = (0..40).fold("git commit -n -m x".to_owned(), |inner, _| {
-        format!("sh -c {}", shell_quote(&inner))
-    });
-    assert!(refusal_reason(&nested_shells).is_some());
+    // Each `eval` reads its arguments as shell once more.
+    let nested = |depth: usize| format!("{}git commit -n -m x", "eval ".repeat(depth));
+    assert!(refusal_reason(&nested(8)).is_some_and(|reason| reason.contains("-n")));
+    assert!(refusal_reason(&nested(40)).is_some());
+}
+
+#[test]
+fn multiplying_loops_and_calls_stay_bounded() {
+    let loops = format!("{}git status{}", "for a in 1 2 3 4; do ".repeat(12), "; done".repeat(12));
+    assert!(refusal_reason(&loops).is_some_and(|reason| reason.contains("could not be read")));
+    let mut calls = String::from("f0() { git status; }; ");
+    for level in 1..12 {
+        let previous = level - 1;
+        calls.push_str(&format!("f{level}() {{ f{previous}; f{previous}; f{previous}; f{previous}; }}; "));
+    }
+    calls.push_str("f11");
+    assert!(refusal_reason(&calls).is_some());
+    let doubling = format!("a=x; {}echo \"$a\"", "a=\"$a$a\"; ".repeat(40));
+    assert_eq!(refusal_reason(&doubling), None);
 }
 
 #[test]
@@ -71,8 +86,4 @@ fn recursive_functions_terminate() {
     assert_eq!(refusal_reason("f() { f; }; f"), None);
     assert_eq!(refusal_reason("f() { g; }; g() { f; }; f"), None);
     assert!(refusal_reason("f() { f; git push --no-verify; }; f").is_some());
-}
-
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
 }

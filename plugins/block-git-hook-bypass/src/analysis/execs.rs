@@ -155,7 +155,7 @@ impl Walker {
             Some(token) if !token.is_empty() => {
                 let item = items.first().map_or_else(|| UNKNOWN.to_string(), |item| (*item).to_owned());
                 for arg in &mut argv {
-                    arg.text = arg.text.replace(&token, &item);
+                    *arg = Field::new(arg.text.replace(&token, &item));
                 }
             }
             _ if stdin.is_none() => argv.push(Field::new(UNKNOWN)),
@@ -253,7 +253,7 @@ impl Walker {
                 let host = skip_options(args, "BbcDEeFIiJLlmOoPpQRSWw", &[]);
                 let remote = args.get(host + 1..).unwrap_or_default();
                 let remote_shell_reads_stdin = remote.first().is_none_or(|first| {
-                    super::run::SHELLS.contains(&first.text.as_str()) && !remote.iter().any(|arg| arg.text == "-c")
+                    super::run::is_shell(&first.text) && !remote.iter().any(|arg| arg.text == "-c")
                 });
                 if remote_shell_reads_stdin {
                     stdin.map(str::to_owned)

@@ -2,7 +2,7 @@
 //! field splitting of unquoted expansions.
 
 use super::{Frame, Result, Walker, braces};
-use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN};
+use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, UNKNOWN_TEXT};
 use crate::shell::{List, ParameterOperator, Part, Word};
 
 /// Collects the fields a word expands to.
@@ -10,6 +10,8 @@ struct Fields<'o> {
     out: &'o mut Vec<Field>,
     current: String,
     started: bool,
+    /// Whether the current field holds an unknown part.
+    unknown: bool,
     split: bool,
 }
 
@@ -17,6 +19,11 @@ impl Fields<'_> {
     fn push_quoted(&mut self, text: &str) {
         self.current.push_str(text);
         self.started = true;
+    }
+
+    /// Notes an expansion's value, which may hold unknown parts.
+    fn note(&mut self, value: &str) {
+        self.unknown |= value.contains(UNKNOWN);
     }
 
     /// Text from an unquoted expansion: blanks separate fields.
@@ -36,6 +43,7 @@ impl Fields<'_> {
     }
 
     fn push(&mut self, text: &str, quoted: bool) {
+        self.note(text);
         if quoted {
             self.push_quoted(text);
         } else {
@@ -45,10 +53,10 @@ impl Fields<'_> {
 
     fn end_field(&mut self) {
         if self.started {
-            self.out.push(Field {
-                text: std::mem::take(&mut self.current),
-            });
+            let text = std::mem::take(&mut self.current);
+            self.out.push(Field::expanded(text, !self.unknown));
             self.started = false;
+            self.unknown = false;
         }
     }
 }
@@ -66,13 +74,14 @@ impl Walker {
             out,
             current: String::new(),
             started: false,
+            unknown: false,
             split: true,
         };
-        for part in &word.parts {
+        for part in word.parts() {
             self.expand_part(frame, part, &mut fields)?;
         }
         fields.end_field();
-        let unquoted_brace = word.parts.iter().any(|part| {
+        let unquoted_brace = word.parts().iter().any(|part| {
             matches!(part, Part::Text { text, quoted: false } if text.contains('{'))
         });
         if unquoted_brace {
@@ -91,14 +100,13 @@ impl Walker {
             out: &mut out,
             current: String::new(),
             started: false,
+            unknown: false,
             split: false,
         };
-        for part in &word.parts {
+        for part in word.parts() {
             self.expand_part(frame, part, &mut fields)?;
         }
-        Ok(Field {
-            text: fields.current,
-        })
+        Ok(Field::expanded(fields.current, !fields.unknown))
     }
 
     fn expand_part<'p>(&mut self, frame: &mut Frame<'p>, part: &'p Part<'p>, fields: &mut Fields<'_>) -> Result<()> {
@@ -114,10 +122,10 @@ impl Walker {
                         if index > 0 {
                             fields.end_field();
                         }
-                        fields.push_quoted(&value.text);
+                        fields.push(&value.text, true);
                     }
                 }
-                None => fields.push_quoted(&UNKNOWN.to_string()),
+                None => fields.push(UNKNOWN_TEXT, true),
             },
             Part::Parameter {
                 name,
@@ -127,7 +135,7 @@ impl Walker {
                 let value = self.parameter(name);
                 let set = value.as_deref().is_some_and(|value| !value.is_empty());
                 let value = match operator {
-                    ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN.to_string()),
+                    ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
                     ParameterOperator::Default(word) if !set => self.expand_joined(frame, word)?.text,
                     ParameterOperator::Default(_) => value.unwrap_or_default(),
                     ParameterOperator::Alternative(word) if set => self.expand_joined(frame, word)?.text,
@@ -140,7 +148,7 @@ impl Walker {
                         if index > 0 {
                             fields.end_field();
                         }
-                        fields.push_quoted(element);
+                        fields.push(element, true);
                     }
                 } else {
                     fields.push(&value.replace(ARRAY_SEPARATOR, " "), *quoted);
@@ -158,7 +166,7 @@ impl Walker {
                 if let Some(inner) = inner {
                     self.expand_joined(frame, inner)?;
                 }
-                fields.push(&UNKNOWN.to_string(), *quoted);
+                fields.push(UNKNOWN_TEXT, *quoted);
             }
         }
         Ok(())
@@ -203,6 +211,6 @@ fn substitution_value(output: Option<String>) -> String {
             text.truncate(kept);
             text
         }
-        None => UNKNOWN.to_string(),
+        None => UNKNOWN_TEXT.to_owned(),
     }
 }

@@ -134,7 +134,7 @@ impl Walker {
             "rev-parse" => Ok(rev_parse_output(args)),
             // An alias or add-on (`git ci`, `git cz`) given git's own spelling
             // of the option passes it on to the commit it makes.
-            _ if !git::is_git_command(subcommand) && args.iter().any(|arg| arg.text == "--no-verify") => {
+            _ if args.iter().any(|arg| arg.text == "--no-verify") && !git::is_git_command(subcommand) => {
                 Err(Finding::SkipOption {
                     command: format!("git {subcommand}"),
                     written: "--no-verify".to_owned(),

@@ -25,6 +25,14 @@ const MAX_DEPTH: u32 = 12;
 /// How many values of a `for` list are walked one by one.
 const MAX_LOOP_VALUES: usize = 4;
 
+/// How many commands one analysis walks before it gives up: loops and
+/// function calls can multiply a short text into exponentially many.
+const MAX_STEPS: u32 = 20_000;
+
+/// Longer variable values are treated as unknown, so that doubling a
+/// variable in a loop cannot exhaust memory.
+const MAX_VALUE_LEN: usize = 16 * 1024;
+
 /// The first bypass in `command`, if there is one.
 pub fn find_bypass(command: &str) -> Option<Finding> {
     Walker::default().source(command).err()
@@ -40,6 +48,8 @@ struct Walker {
     /// The hooks directory the command has changed into, if it has.
     hooks_dir: Option<String>,
     depth: u32,
+    /// Commands walked so far.
+    steps: u32,
 }
 
 #[derive(Clone)]
@@ -135,6 +145,10 @@ impl Walker {
         command: &'p Command<'p>,
         input: Option<&str>,
     ) -> Result<Option<String>> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Err(unreadable("it runs more commands than the gate follows"));
+        }
         match command {
             Command::Simple(simple) => self.simple(frame, simple, input),
             Command::Compound(compound) => self.compound(frame, compound),
@@ -244,6 +258,11 @@ impl Walker {
     }
 
     fn set_variable(&mut self, name: &str, value: String) {
+        let value = if value.len() > MAX_VALUE_LEN {
+            UNKNOWN.to_string()
+        } else {
+            value
+        };
         match self.variables.iter_mut().find(|variable| variable.name == name) {
             Some(variable) => variable.value = value,
             None => self.variables.push(Variable {

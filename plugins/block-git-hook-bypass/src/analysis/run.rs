@@ -6,18 +6,34 @@ use super::{Frame, Result, Walker, files, git_call, output, wrappers};
 use crate::field::{Field, shown};
 use crate::finding::Finding;
 
-pub(super) const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish",
-];
+pub(super) fn is_shell(name: &str) -> bool {
+    matches!(
+        name,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish"
+    )
+}
 
 /// Commands that print, read or test their arguments and never run them.
-const INERT: &[&str] = &[
-    "echo", "printf", "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag",
-    "ack", "man", "info", "help", "which", "whereis", "type", "whatis", "apropos", "wc", "sort",
-    "uniq", "cut", "tr", "diff", "cmp", "ls", "stat", "file", "touch", "mkdir", "test", "[",
-    "true", "false", ":", "read", "logger", "jq", "yq", "printenv", "basename", "dirname",
-    "realpath", "readlink", "date", "sleep", "pwd", "wait", "exit", "return", "shift", "trap",
-];
+fn is_inert(name: &str) -> bool {
+    matches!(
+        name,
+        "echo" | "printf" | "cat" | "less" | "more" | "head" | "tail" | "grep" | "egrep"
+            | "fgrep" | "rg" | "ag" | "ack" | "man" | "info" | "help" | "which" | "whereis"
+            | "type" | "whatis" | "apropos" | "wc" | "sort" | "uniq" | "cut" | "tr" | "diff"
+            | "cmp" | "ls" | "stat" | "file" | "touch" | "mkdir" | "test" | "[" | "true"
+            | "false" | ":" | "read" | "logger" | "jq" | "yq" | "printenv" | "basename"
+            | "dirname" | "realpath" | "readlink" | "date" | "sleep" | "pwd" | "wait" | "exit"
+            | "return" | "shift" | "trap"
+    )
+}
+
+/// A command path's file name: `/usr/bin/git` is `git`.
+pub(super) fn basename(path: &str) -> &str {
+    match path.bytes().rposition(|byte| byte == b'/' || byte == b'\\') {
+        Some(at) => path.get(at + 1..).unwrap_or(path),
+        None => path,
+    }
+}
 
 /// Hook managers and the argument that makes them remove their hooks.
 const UNINSTALLS: &[(&str, &str)] = &[
@@ -48,7 +64,7 @@ impl Walker {
         {
             return self.child_source(&script, Some(args.to_vec()));
         }
-        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let name = basename(path);
         let name = name.strip_suffix(".exe").unwrap_or(name);
         if let Some(index) = frame.functions.iter().rposition(|function| function.name == name) {
             return self.call_function(frame, index, Some(args.to_vec()));
@@ -100,7 +116,7 @@ impl Walker {
             "command" if args.first().is_some_and(|arg| arg.text.starts_with("-v") || arg.text.starts_with("-V")) => {
                 Ok(None)
             }
-            _ if SHELLS.contains(&name) => self.shell(args, env, stdin),
+            _ if is_shell(name) => self.shell(args, env, stdin),
             _ if name.starts_with("git-") => {
                 let mut git_args = vec![Field::new(name.trim_start_matches("git-"))];
                 git_args.extend_from_slice(args);
@@ -141,7 +157,7 @@ impl Walker {
         if let Some(output) = self.runs_code(name, argv, stdin)? {
             return Ok(output);
         }
-        if INERT.contains(&name) {
+        if is_inert(name) {
             return Ok(None);
         }
         self.scan_arguments(frame, args, env)
@@ -162,8 +178,8 @@ impl Walker {
     fn scan_arguments(&mut self, frame: &mut Frame<'_>, args: &[Field], env: &Env) -> Result<Option<String>> {
         for (index, arg) in args.iter().enumerate() {
             let Some(text) = arg.exact() else { continue };
-            let name = text.rsplit('/').next().unwrap_or(text);
-            let shell_string = SHELLS.contains(&name)
+            let name = basename(text);
+            let shell_string = is_shell(name)
                 && args
                     .get(index + 1)
                     .is_some_and(|next| next.text.starts_with('-') && next.text.contains('c'));

@@ -176,7 +176,7 @@ impl Walker {
 /// harness runs its shell tool in PowerShell.
 fn powershell_assignment<'f>(simple: &Simple<'_>, argv: &'f [Field]) -> Option<(&'f str, &'f str)> {
     let [field] = argv else { return None };
-    let first = simple.words.first()?.parts.first()?;
+    let first = simple.words.first()?.parts().first()?;
     if !matches!(first, crate::shell::Part::Parameter { name: "env", .. }) {
         return None;
     }

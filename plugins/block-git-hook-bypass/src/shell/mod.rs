@@ -9,10 +9,13 @@
 //! is exercised by the tests here and by the gate's case table.
 
 mod ansi_c;
+mod inline;
 mod parser;
 mod word;
 
 use std::borrow::Cow;
+
+pub use inline::Inline;
 
 pub use ansi_c::decode as decode_escapes;
 pub use parser::parse;
@@ -31,7 +34,7 @@ pub type List<'a> = Vec<Pipeline<'a>>;
 
 #[derive(Debug)]
 pub struct Pipeline<'a> {
-    pub commands: Vec<Command<'a>>,
+    pub commands: Inline<Command<'a>>,
 }
 
 #[derive(Debug)]
@@ -114,7 +117,7 @@ pub struct HereDoc<'a> {
 /// A shell word: the pieces that make its value once expanded.
 #[derive(Debug, Default)]
 pub struct Word<'a> {
-    pub parts: Vec<Part<'a>>,
+    parts: Inline<Part<'a>>,
 }
 
 #[derive(Debug)]
@@ -134,16 +137,19 @@ pub enum Part<'a> {
     Backquoted { source: String, quoted: bool },
     /// An expansion whose value cannot be known here (`$((…))`, `${#x}`,
     /// `${x/a/b}`), with any word inside it whose substitutions still run.
-    Opaque { inner: Option<Word<'a>>, quoted: bool },
+    Opaque {
+        inner: Option<Box<Word<'a>>>,
+        quoted: bool,
+    },
 }
 
 #[derive(Debug)]
 pub enum ParameterOperator<'a> {
     None,
     /// `${x:-w}`, `${x-w}`, `${x:=w}`, `${x=w}`.
-    Default(Word<'a>),
+    Default(Box<Word<'a>>),
     /// `${x:+w}`, `${x+w}`.
-    Alternative(Word<'a>),
+    Alternative(Box<Word<'a>>),
 }
 
 /// Why a command text is not valid shell.
@@ -170,11 +176,31 @@ impl std::fmt::Display for SyntaxError {
     }
 }
 
-impl Word<'_> {
+impl<'a> Word<'a> {
+    pub fn parts(&self) -> &[Part<'a>] {
+        &self.parts
+    }
+
+    fn push(&mut self, part: Part<'a>) {
+        self.parts.push(part);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
     /// The word's text when it is one unquoted literal, as reserved words are.
     pub fn as_bare(&self) -> Option<&str> {
-        match self.parts.as_slice() {
+        match self.parts() {
             [Part::Text { text, quoted: false }] => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The word's text when it is one piece of text, quoted or not.
+    fn into_text(self) -> Option<Cow<'a, str>> {
+        match self.parts.into_single() {
+            Some(Part::Text { text, .. }) => Some(text),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::word::Context;
 use super::{
-    AssignedValue, Assignment, Command, Compound, Function, HereDoc, List, Pipeline, Program,
+    AssignedValue, Inline, Assignment, Command, Compound, Function, HereDoc, List, Pipeline, Program,
     Redirect, RedirectKind, Simple, SyntaxError, Word,
 };
 
@@ -73,10 +73,6 @@ impl Stop {
     }
 }
 
-const RESERVED: &[&str] = &[
-    "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "for", "select", "case",
-    "esac", "function", "coproc", "{", "}", "!", "[[", "time",
-];
 
 pub(super) const fn is_meta(byte: u8) -> bool {
     matches!(
@@ -196,7 +192,23 @@ impl<'a> Parser<'a> {
     }
 
     fn peek_keyword(&self) -> Option<&'static str> {
-        RESERVED.iter().copied().find(|keyword| self.at_keyword(keyword))
+        let candidates: &[&'static str] = match self.peek()? {
+            b'i' => &["if"],
+            b't' => &["then", "time"],
+            b'e' => &["elif", "else", "esac"],
+            b'f' => &["fi", "for", "function"],
+            b'w' => &["while"],
+            b'u' => &["until"],
+            b'd' => &["do", "done"],
+            b's' => &["select"],
+            b'c' => &["case", "coproc"],
+            b'{' => &["{"],
+            b'}' => &["}"],
+            b'!' => &["!"],
+            b'[' => &["[["],
+            _ => return None,
+        };
+        candidates.iter().copied().find(|keyword| self.at_keyword(keyword))
     }
 
     fn eat_keyword(&mut self, keyword: &str) -> bool {
@@ -286,7 +298,7 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        let mut commands = Vec::new();
+        let mut commands = Inline::default();
         loop {
             commands.push(self.command()?);
             self.skip_blanks();
@@ -503,12 +515,10 @@ impl<'a> Parser<'a> {
     fn function_body(&mut self, name: Word<'a>) -> Result<Command<'a>> {
         self.skip_linebreaks()?;
         let body = Box::new(self.command()?);
-        let name = match name.as_bare() {
-            Some(_) => match name.parts.into_iter().next() {
-                Some(super::Part::Text { text, .. }) => text,
-                _ => Cow::Borrowed(""),
-            },
-            None => Cow::Borrowed(""),
+        let name = if name.as_bare().is_some() {
+            name.into_text().unwrap_or_default()
+        } else {
+            Cow::Borrowed("")
         };
         Ok(Command::Function(Function { name, body }))
     }
@@ -540,7 +550,10 @@ impl<'a> Parser<'a> {
     }
 
     fn simple_or_function(&mut self) -> Result<Command<'a>> {
-        let mut simple = Simple::default();
+        let mut simple = Simple {
+            words: Vec::with_capacity(6),
+            ..Simple::default()
+        };
         loop {
             self.skip_blanks();
             let Some(byte) = self.peek() else { break };
@@ -637,6 +650,12 @@ impl<'a> Parser<'a> {
     }
 
     fn redirect(&mut self) -> Result<Option<Redirect<'a>>> {
+        if !self
+            .peek()
+            .is_some_and(|byte| byte.is_ascii_digit() || matches!(byte, b'<' | b'>' | b'&' | b'{'))
+        {
+            return Ok(None);
+        }
         let start = self.pos;
         while self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
             self.pos += 1;
@@ -670,7 +689,7 @@ impl<'a> Parser<'a> {
             return self.heredoc(operator == "<<-").map(Some);
         }
         let target = self.word(Context::Normal)?;
-        if target.parts.is_empty() {
+        if target.is_empty() {
             return Err(SyntaxError::MissingRedirectTarget);
         }
         let kind = match operator {
@@ -692,10 +711,10 @@ impl<'a> Parser<'a> {
         }
         let raw = self.slice(start, self.pos);
         let literal = raw.contains(['\'', '"', '\\']);
-        let delimiter = match word.parts.as_slice() {
-            [super::Part::Text { text, .. }] => text.clone(),
-            _ if literal => Cow::Owned(raw.replace(['\'', '"', '\\'], "")),
-            _ => Cow::Borrowed(raw),
+        let delimiter = match word.into_text() {
+            Some(text) => text,
+            None if literal => Cow::Owned(raw.replace(['\'', '"', '\\'], "")),
+            None => Cow::Borrowed(raw),
         };
         let index = self.heredocs.len();
         self.heredocs.push(HereDoc::default());
@@ -718,12 +737,12 @@ impl<'a> Parser<'a> {
             let body_start = self.pos;
             let (body_end, next) = self.find_heredoc_end(&doc);
             let body = if doc.literal {
-                Word {
-                    parts: vec![super::Part::Text {
-                        text: Cow::Borrowed(self.slice(body_start, body_end)),
-                        quoted: true,
-                    }],
-                }
+                let mut body = Word::default();
+                body.push(super::Part::Text {
+                    text: Cow::Borrowed(self.slice(body_start, body_end)),
+                    quoted: true,
+                });
+                body
             } else {
                 let outer_end = self.end;
                 self.end = body_end;

@@ -30,7 +30,7 @@ fn collect(list: &List<'_>, out: &mut Vec<Vec<String>>) {
 }
 
 fn text(word: &Word<'_>) -> String {
-    word.parts
+    word.parts()
         .iter()
         .map(|part| match part {
             Part::Text { text, .. } => text.to_string(),
@@ -83,12 +83,12 @@ fn heredoc_bodies_are_read_after_the_line() {
 #[test]
 fn quoted_heredoc_delimiters_keep_the_body_literal() {
     let program = parse("cat <<'EOF'\n$(rm x)\nEOF").expect("parses");
-    assert!(matches!(program.heredocs[0].body.parts.as_slice(), [Part::Text { .. }]));
+    assert!(matches!(program.heredocs[0].body.parts(), [Part::Text { .. }]));
     let program = parse("cat <<-EOF\n\t$(rm x)\n\tEOF").expect("parses");
     assert!(
         program.heredocs[0]
             .body
-            .parts
+            .parts()
             .iter()
             .any(|part| matches!(part, Part::Substitution { .. }))
     );

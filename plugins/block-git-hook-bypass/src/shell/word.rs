@@ -24,7 +24,7 @@ impl<'a> Parser<'a> {
     pub(super) fn word(&mut self, context: Context) -> Result<Word<'a>> {
         let start = self.pos;
         let quoted = context == Context::HereDoc;
-        let mut parts = Vec::new();
+        let mut parts = Word::default();
         let mut literal = self.pos;
         while let Some(byte) = self.peek() {
             let special = match byte {
@@ -62,10 +62,10 @@ impl<'a> Parser<'a> {
             literal = self.pos;
         }
         self.flush(&mut parts, literal, quoted);
-        Ok(Word { parts })
+        Ok(parts)
     }
 
-    fn flush(&self, parts: &mut Vec<Part<'a>>, from: usize, quoted: bool) {
+    fn flush(&self, parts: &mut Word<'a>, from: usize, quoted: bool) {
         if from < self.pos {
             parts.push(Part::Text {
                 text: Cow::Borrowed(self.slice(from, self.pos)),
@@ -106,7 +106,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `\c` quotes `c`; `\newline` disappears; a final `\` stays.
-    fn backslash(&mut self, parts: &mut Vec<Part<'a>>) {
+    fn backslash(&mut self, parts: &mut Word<'a>) {
         self.pos += 1;
         let Some(next) = self.peek() else {
             parts.push(text("\\", true));
@@ -132,7 +132,7 @@ impl<'a> Parser<'a> {
             .map_or(1, char::len_utf8)
     }
 
-    fn single_quoted(&mut self, parts: &mut Vec<Part<'a>>) -> Result<()> {
+    fn single_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
         let start = self.pos + 1;
         let close = self
             .slice(start, self.end)
@@ -146,9 +146,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn double_quoted(&mut self, parts: &mut Vec<Part<'a>>) -> Result<()> {
+    fn double_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
         self.pos += 1;
-        let first_part = parts.len();
+        let had_parts = parts.parts().len();
         let mut literal = self.pos;
         loop {
             let byte = self.peek().ok_or(SyntaxError::Unclosed("double quote"))?;
@@ -188,13 +188,13 @@ impl<'a> Parser<'a> {
                 _ => self.pos += 1,
             }
         }
-        if parts.len() == first_part {
+        if parts.parts().len() == had_parts {
             parts.push(text("", true));
         }
         Ok(())
     }
 
-    fn dollar(&mut self, parts: &mut Vec<Part<'a>>, quoted: bool, context: Context) -> Result<()> {
+    fn dollar(&mut self, parts: &mut Word<'a>, quoted: bool, context: Context) -> Result<()> {
         let unquoted = !quoted && context != Context::HereDoc;
         match self.peek_at(1) {
             Some(b'(') if self.peek_at(2) == Some(b'(') => {
@@ -266,7 +266,7 @@ impl<'a> Parser<'a> {
         Ok(list)
     }
 
-    fn process_substitution(&mut self, parts: &mut Vec<Part<'a>>) -> Result<()> {
+    fn process_substitution(&mut self, parts: &mut Word<'a>) -> Result<()> {
         let opener = if self.peek() == Some(b'<') { "<(" } else { ">(" };
         self.pos += 2;
         let list = self.nested_list(opener)?;
@@ -278,7 +278,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After `${`: a parameter, maybe with a default or alternative.
-    fn braced_parameter(&mut self, parts: &mut Vec<Part<'a>>, quoted: bool) -> Result<()> {
+    fn braced_parameter(&mut self, parts: &mut Word<'a>, quoted: bool) -> Result<()> {
         let mut opaque = false;
         if matches!(self.peek(), Some(b'#' | b'!')) && self.peek_at(1) != Some(b'}') {
             opaque = true;
@@ -328,13 +328,13 @@ impl<'a> Parser<'a> {
             return Err(SyntaxError::Unclosed("${"));
         }
         self.pos += 1;
-        let inner = mark_quoted(inner, quoted);
+        let inner = Box::new(mark_quoted(inner, quoted));
         parts.push(match operator {
             _ if opaque => Part::Opaque {
                 inner: Some(inner),
                 quoted,
             },
-            None if inner.parts.is_empty() => Part::Parameter {
+            None if inner.is_empty() => Part::Parameter {
                 name,
                 quoted,
                 operator: ParameterOperator::None,
@@ -357,7 +357,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn ansi_c_quoted(&mut self, parts: &mut Vec<Part<'a>>) -> Result<()> {
+    fn ansi_c_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
         let start = self.pos + 1;
         let mut at = start;
         loop {
@@ -377,7 +377,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn backquoted(&mut self, parts: &mut Vec<Part<'a>>, quoted: bool) -> Result<()> {
+    fn backquoted(&mut self, parts: &mut Word<'a>, quoted: bool) -> Result<()> {
         self.pos += 1;
         let mut source = Vec::new();
         loop {
@@ -417,7 +417,7 @@ const fn text(value: &'static str, quoted: bool) -> Part<'static> {
 /// Marks a word found inside double quotes as quoted throughout.
 fn mark_quoted(mut word: Word<'_>, quoted: bool) -> Word<'_> {
     if quoted {
-        for part in &mut word.parts {
+        for part in word.parts.as_mut_slice() {
             match part {
                 Part::Text { quoted, .. }
                 | Part::Parameter { quoted, .. }

@@ -15,4 +15,7 @@ impl Guest for MissingImport {
     }
 }
 
+// Exported only in the component: a native build (for the tests) has
+// no component-model symbol names to export.
+#[cfg(target_arch = "wasm32")]
 export!(MissingImport);

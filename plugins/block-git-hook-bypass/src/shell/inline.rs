@@ -1,0 +1,64 @@
+//! A list that keeps a single element inline: most words have one part and
+//! most pipelines one command, and reading them should not allocate.
+
+#[derive(Debug)]
+pub enum Inline<T> {
+    Empty,
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T> Default for Inline<T> {
+    fn default() -> Self {
+        Self::Empty
+    }
+}
+
+impl<T> Inline<T> {
+    pub fn push(&mut self, item: T) {
+        *self = match std::mem::take(self) {
+            Self::Empty => Self::One(item),
+            Self::One(first) => Self::Many(vec![first, item]),
+            Self::Many(mut items) => {
+                items.push(item);
+                Self::Many(items)
+            }
+        };
+    }
+
+    pub fn into_single(self) -> Option<T> {
+        match self {
+            Self::One(item) => Some(item),
+            _ => None,
+        }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        match self {
+            Self::Empty => &mut [],
+            Self::One(item) => std::slice::from_mut(item),
+            Self::Many(items) => items,
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Inline<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match self {
+            Self::Empty => &[],
+            Self::One(item) => std::slice::from_ref(item),
+            Self::Many(items) => items,
+        }
+    }
+}
+
+impl<'i, T> IntoIterator for &'i Inline<T> {
+    type Item = &'i T;
+    type IntoIter = std::slice::Iter<'i, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
