@@ -121,12 +121,19 @@ fn main() {
         spawn(&tama, &["hook", "block-git-hook-bypass"], &one_kb, &env)
     })
     .report(Some(&floor));
+    Sample::measure("tama run-hook pre_tool_use (Claude payload)", 300, || {
+        spawn(&tama, &["run-hook", "pre_tool_use", "bench"], &one_kb, &env)
+    })
+    .report(Some(&floor));
     let baselines = root().join("bench/baselines");
-    for (name, program, script, runs) in [
+    let baselines_list: [(&str, &str, &str, usize); 3] = [
         ("script gate: bash + jq + grep", "bash", "gate.sh", 40),
         ("script gate: python3", "python3", "gate.py", 40),
         ("script gate: node", "node", "gate.mjs", 20),
-    ] {
+    ];
+    let python = python();
+    for (name, program, script, runs) in baselines_list {
+        let program = if program == "python3" { python.as_str() } else { program };
         if name.contains("jq") && !available("jq") || !available(program) {
             println!("{name:<44} skipped: {program} or jq is not installed");
             continue;
@@ -134,6 +141,18 @@ fn main() {
         let script = baselines.join(script);
         Sample::measure(name, runs, || spawn(Path::new(program), &[script.to_str().unwrap()], &one_kb, &[])).report(Some(&floor));
     }
+}
+
+/// The interpreter itself, not a version manager's shim in front of it,
+/// which would add its own start-up to the baseline.
+fn python() -> String {
+    Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| "python3".into())
 }
 
 fn floor_binary_path() -> PathBuf {

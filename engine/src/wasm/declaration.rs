@@ -1,10 +1,12 @@
 //! The tool declaration component, run by the host for the engine and on
 //! behalf of every gate that asks it.
 
+use std::sync::Mutex;
+
 use wasmtime::Store;
 use wasmtime::component::Component;
 
-use super::bindings::declaration::ToolDeclarationPre;
+use super::bindings::declaration::{ToolDeclaration, ToolDeclarationPre};
 use super::bindings::declaration::exports::tama::gate::declaration as wit;
 use super::sandbox::{FUEL_BOUND, Sandboxed};
 use super::{Host, fault};
@@ -21,28 +23,43 @@ pub enum ClassifyError {
     Failed(String),
 }
 
+/// The tool declaration is Tama's own pure function of its input, so unlike
+/// a gate it keeps an idle instance between calls: instantiating costs more
+/// than classifying. A call that fails drops its instance; the next call
+/// gets a fresh one.
 pub struct Declaration {
     pre: ToolDeclarationPre<Sandboxed<()>>,
+    idle: Mutex<Vec<Instance>>,
 }
+
+type Instance = (Store<Sandboxed<()>>, ToolDeclaration);
 
 impl Declaration {
     pub fn new(host: &Host, component: &Component) -> wasmtime::Result<Self> {
         let pre = host.declaration_linker().instantiate_pre(component)?;
-        Ok(Declaration { pre: ToolDeclarationPre::new(pre)? })
+        Ok(Declaration { pre: ToolDeclarationPre::new(pre)?, idle: Mutex::new(Vec::new()) })
     }
 
-    /// Classifies one tool call in a fresh instance.
+    /// Classifies one tool call.
     pub fn classify(&self, tool_name: &str, tool_input: &str) -> Result<ToolCall, ClassifyError> {
-        let mut store = Store::new(self.pre.engine(), Sandboxed::new(()));
-        store.limiter(|s| &mut s.bounds);
-        store.set_fuel(FUEL_BOUND).map_err(|e| ClassifyError::Failed(format!("{e:#}")))?;
-        let answer = self
-            .pre
-            .instantiate(&mut store)
-            .and_then(|d| d.tama_gate_declaration().call_classify(&mut store, tool_name, tool_input));
+        let failed = |e: wasmtime::Error| ClassifyError::Failed(format!("{e:#}"));
+        let idle = self.idle.lock().expect("declaration pool lock").pop();
+        let (mut store, declaration) = match idle {
+            Some(instance) => instance,
+            None => {
+                let mut store = Store::new(self.pre.engine(), Sandboxed::new(()));
+                store.limiter(|s| &mut s.bounds);
+                let declaration = self.pre.instantiate(&mut store).map_err(failed)?;
+                (store, declaration)
+            }
+        };
+        store.set_fuel(FUEL_BOUND).map_err(failed)?;
+        let answer = declaration.tama_gate_declaration().call_classify(&mut store, tool_name, tool_input);
         match answer {
-            Ok(Ok(call)) => Ok(from_wit(call)),
-            Ok(Err(protocol)) => Err(ClassifyError::Protocol(protocol)),
+            Ok(answer) => {
+                self.idle.lock().expect("declaration pool lock").push((store, declaration));
+                answer.map(from_wit).map_err(ClassifyError::Protocol)
+            }
             Err(err) => Err(ClassifyError::Failed(fault(err, store.data()).to_string())),
         }
     }
