@@ -68,6 +68,24 @@ fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
     child.wait().unwrap();
 }
 
+/// The peak resident set of one run, from the kernel's accounting of that child.
+fn peak_rss(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> i64 {
+    let mut child = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tama starts");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is plain data, and the pid is our own unreaped child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    usage.ru_maxrss
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -113,18 +131,20 @@ fn main() {
     println!("\nwhole process, one payload each (components cached)");
     let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
     let env: [(&str, &Path); 2] = [("TAMA_CACHE_DIR", cache.path()), ("TAMA_HOME", cache.path())];
-    let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || {
-        spawn(&floor_binary_path(), &[], &one_kb, &[])
-    });
-    floor.report(Some(&floor));
-    Sample::measure("tama hook block-git-hook-bypass", 300, || {
+    let floor = floor_binary_path();
+    let tama_hook = Sample::measure("tama hook block-git-hook-bypass", 300, || {
         spawn(&tama, &["hook", "block-git-hook-bypass"], &one_kb, &env)
-    })
-    .report(Some(&floor));
-    Sample::measure("tama run-hook pre_tool_use (Claude payload)", 300, || {
+    });
+    let tama_run_hook = Sample::measure("tama run-hook pre_tool_use (Claude payload)", 300, || {
         spawn(&tama, &["run-hook", "pre_tool_use", "bench"], &one_kb, &env)
-    })
-    .report(Some(&floor));
+    });
+    let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || spawn(&floor, &[], &one_kb, &[]));
+    floor.report(Some(&floor));
+    tama_hook.report(Some(&floor));
+    tama_run_hook.report(Some(&floor));
+    for args in [&["hook", "block-git-hook-bypass"][..], &["run-hook", "pre_tool_use", "bench"][..]] {
+        println!("{:<44} {} KiB", format!("peak RSS: tama {}", args[0]), peak_rss(&tama, args, &one_kb, &env));
+    }
     let baselines = root().join("bench/baselines");
     let baselines_list: [(&str, &str, &str, usize); 3] = [
         ("script gate: bash + jq + grep", "bash", "gate.sh", 40),

@@ -49,6 +49,7 @@ impl Declaration {
             None => {
                 let mut store = Store::new(self.pre.engine(), Sandboxed::new(()));
                 store.limiter(|s| &mut s.bounds);
+                store.set_fuel(FUEL_BOUND).map_err(failed)?;
                 let declaration = self.pre.instantiate(&mut store).map_err(failed)?;
                 (store, declaration)
             }
