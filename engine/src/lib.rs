@@ -12,6 +12,7 @@ pub mod log;
 pub mod oko;
 pub mod paths;
 pub mod registry;
+pub mod serve;
 pub mod session;
 pub mod setup;
 pub mod tool;

@@ -73,3 +73,24 @@ fn write_private(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::io::Write::write_all(&mut file, bytes)?;
     std::fs::rename(&partial, path)
 }
+
+/// `base` with the session's overrides, `<controlKey>.override.json`
+/// (`globallyDisabled`, `disabledHookIds`, `enabledHookIds`), read for each event.
+pub fn selection_for(base: &crate::dispatch::Selection, agent: &str, session: Option<&str>) -> crate::dispatch::Selection {
+    let mut selection = base.clone();
+    let Some(session) = session else { return selection };
+    let path = control_dir().join(format!("{}.override.json", control_key(agent, session)));
+    let Ok(text) = std::fs::read_to_string(&path) else { return selection };
+    let Ok(overrides) = serde_json::from_str::<Value>(&text) else {
+        crate::log::write("session", &format!("ignoring unreadable overrides {}", path.display()));
+        return selection;
+    };
+    let ids = |key: &str| -> Vec<String> {
+        overrides[key].as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    };
+    selection.disabled.extend(ids("disabledHookIds"));
+    if overrides["globallyDisabled"].as_bool() == Some(true) {
+        selection.enabled = Some(ids("enabledHookIds"));
+    }
+    selection
+}

@@ -22,7 +22,8 @@ use crate::registry::Loaded;
 #[command(verbatim_doc_comment)]
 pub struct RunHookArgs {
     /// The event, in registry spelling (pre_tool_use) or the harness's (PreToolUse).
-    event: String,
+    #[arg(required_unless_present = "serve")]
+    event: Option<String>,
     /// The agent this run is for; else TAMA_AGENT_ID.
     agent_id: Option<String>,
     /// The harness that asks (else TAMA_PROVIDER; default claude).
@@ -31,9 +32,15 @@ pub struct RunHookArgs {
     /// The registry to use (default: $TAMA_REGISTRY, ~/.shared-hooks/registry.json, the embedded default).
     #[arg(long, value_name = "PATH")]
     registry: Option<PathBuf>,
+    /// Serve every event of a harness session over stdin/stdout instead (one JSON object per line).
+    #[arg(long, value_name = "HARNESS", value_parser = ["omp"], conflicts_with_all = ["event", "agent_id", "provider"])]
+    serve: Option<String>,
 }
 
 pub fn run(args: RunHookArgs) -> u8 {
+    if args.serve.is_some() {
+        return crate::serve::serve(args.registry);
+    }
     let answer = answer(args);
     let _ = std::io::stdout().write_all(answer.stdout.as_bytes());
     let _ = std::io::stderr().write_all(answer.stderr.as_bytes());
@@ -41,11 +48,12 @@ pub fn run(args: RunHookArgs) -> u8 {
 }
 
 fn answer(args: RunHookArgs) -> Answer {
+    let event_arg = args.event.clone().unwrap_or_default();
     let provider = match provider(args.provider) {
         Ok(provider) => provider,
-        Err(why) => return Provider::Claude.infrastructure(&args.event, &why),
+        Err(why) => return Provider::Claude.infrastructure(&event_arg, &why),
     };
-    let fail = |why: String| provider.infrastructure(&args.event, &why);
+    let fail = |why: String| provider.infrastructure(&event_arg, &why);
     let agent = match text_var("TAMA_AGENT_ID") {
         Ok(from_env) => args.agent_id.clone().or(from_env).filter(|a| !a.is_empty()),
         Err(why) => return fail(why),
@@ -65,10 +73,11 @@ fn answer(args: RunHookArgs) -> Answer {
     if let Err(err) = std::io::stdin().read_to_string(&mut payload) {
         return fail(format!("tama run-hook cannot read the payload on stdin: {err}"));
     }
-    let mut event = match Event::decode(&payload, Some(&args.event)) {
+    let mut event = match Event::decode(&payload, Some(&event_arg)) {
         Ok(event) => event,
-        Err(err) => return fail(format!("tama run-hook cannot read the {} payload: {err}", args.event)),
+        Err(err) => return fail(format!("tama run-hook cannot read the {event_arg} payload: {err}")),
     };
+    let selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
     event.agent_id = Some(agent);
     let cwd = event.payload.get("cwd").and_then(|c| c.as_str()).map(str::to_string);
     if let Err(err) = crate::command::init_supervision() {

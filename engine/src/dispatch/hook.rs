@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Dispatcher, HookOutcome, HookRecord};
+use super::{Dispatcher, HookOutcome, HookRecord, Watch};
 use crate::INFRASTRUCTURE;
 use crate::command::{self, CommandSpec, HookVerdict};
 use crate::registry::{HookEntry, HookKind, Origin};
@@ -14,7 +14,15 @@ use crate::wasm::{GateEvent, Verdict};
 /// A command hook's deadline when its entry names none, as the existing registry has it.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-pub fn run(dispatcher: &Dispatcher, hook: &HookEntry, blocking: bool, event: &Arc<GateEvent>, payload: &[u8], dispatch_start: Instant) -> HookRecord {
+pub fn run(
+    dispatcher: &Dispatcher,
+    hook: &HookEntry,
+    blocking: bool,
+    event: &Arc<GateEvent>,
+    payload: &[u8],
+    dispatch_start: Instant,
+    watch: &dyn Watch,
+) -> HookRecord {
     let start = Instant::now();
     let mut record = HookRecord {
         hook_id: hook.id.clone(),
@@ -30,9 +38,13 @@ pub fn run(dispatcher: &Dispatcher, hook: &HookEntry, blocking: bool, event: &Ar
         process_group: None,
     };
     let (outcome, reason) = match hook.kind() {
-        HookKind::Wasm => run_gate(dispatcher, hook, event),
-        HookKind::Command => run_command(dispatcher, hook, event, payload, &mut record),
+        HookKind::Wasm => {
+            watch.hook_started(&hook.id, None, None);
+            run_gate(dispatcher, hook, event)
+        }
+        HookKind::Command => run_command(dispatcher, hook, event, payload, &mut record, watch),
     };
+    watch.hook_ended(&hook.id);
     record.decision = outcome;
     record.reason = reason;
     record.ms = start.elapsed().as_millis() as u64;
@@ -51,7 +63,14 @@ fn run_gate(dispatcher: &Dispatcher, hook: &HookEntry, event: &Arc<GateEvent>) -
     }
 }
 
-fn run_command(dispatcher: &Dispatcher, hook: &HookEntry, event: &Arc<GateEvent>, payload: &[u8], record: &mut HookRecord) -> (HookOutcome, Option<String>) {
+fn run_command(
+    dispatcher: &Dispatcher,
+    hook: &HookEntry,
+    event: &Arc<GateEvent>,
+    payload: &[u8],
+    record: &mut HookRecord,
+    watch: &dyn Watch,
+) -> (HookOutcome, Option<String>) {
     let registry = dispatcher.registry();
     let written = hook.command.as_deref().unwrap_or_default();
     let registry_dir = match &registry.origin {
@@ -65,6 +84,7 @@ fn run_command(dispatcher: &Dispatcher, hook: &HookEntry, event: &Arc<GateEvent>
                 "{INFRASTRUCTURE}: hook {} of hook registry {} cannot start: {unresolved}; the call is refused because a registered hook that cannot start has not judged it",
                 hook.id, registry.origin
             );
+            watch.hook_started(&hook.id, None, None);
             return (HookOutcome::Error, Some(why));
         }
     };
@@ -86,9 +106,13 @@ fn run_command(dispatcher: &Dispatcher, hook: &HookEntry, event: &Arc<GateEvent>
     };
     let running = match command::spawn(&spec, payload) {
         Ok(running) => running,
-        Err(err) => return (HookOutcome::Error, Some(format!("{INFRASTRUCTURE}: {err}"))),
+        Err(err) => {
+            watch.hook_started(&hook.id, None, None);
+            return (HookOutcome::Error, Some(format!("{INFRASTRUCTURE}: {err}")));
+        }
     };
     record.process_group = Some(running.process_group());
+    watch.hook_started(&hook.id, Some(running.process_group()), Some(running.canceller()));
     let finished = running.wait();
     match command::verdict(&finished) {
         HookVerdict::Pass => (HookOutcome::Pass, None),

@@ -5,6 +5,7 @@
 mod decision;
 mod hook;
 pub mod select;
+mod watch;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -12,6 +13,7 @@ use std::time::Instant;
 
 pub use decision::{Decision, HookOutcome, HookRecord, Outcome};
 pub use select::Selection;
+pub use watch::{Unwatched, Watch};
 
 use crate::INFRASTRUCTURE;
 use crate::event::Event;
@@ -21,17 +23,25 @@ use crate::wasm::{ClassifyError, Gate, GateEvent, Host, StateSource};
 /// The tool declaration's id in records of a call it could not read.
 const DECLARATION_ID: &str = "tool-declaration";
 
+/// The wasm host, started on first use and shared by every generation of a
+/// serving engine, so a reload never recreates the engine.
+pub type SharedHost = Arc<OnceLock<Result<Host, String>>>;
+
 /// One registry generation with its loaded gates.
 pub struct Dispatcher {
     registry: Loaded,
-    host: OnceLock<Result<Host, String>>,
+    host: SharedHost,
     gates: Mutex<HashMap<String, Arc<Gate>>>,
     state: Arc<dyn StateSource>,
 }
 
 impl Dispatcher {
     pub fn new(registry: Loaded, state: Arc<dyn StateSource>) -> Self {
-        Dispatcher { registry, host: OnceLock::new(), gates: Mutex::new(HashMap::new()), state }
+        Self::with_host(registry, state, SharedHost::default())
+    }
+
+    pub fn with_host(registry: Loaded, state: Arc<dyn StateSource>, host: SharedHost) -> Self {
+        Dispatcher { registry, host, gates: Mutex::new(HashMap::new()), state }
     }
 
     pub fn registry(&self) -> &Loaded {
@@ -51,6 +61,11 @@ impl Dispatcher {
 
     /// Decides `event` with the hooks `selection` allows.
     pub fn dispatch(&self, event: Event, selection: &Selection) -> Decision {
+        self.dispatch_watched(event, selection, &Unwatched)
+    }
+
+    /// [`Dispatcher::dispatch`], telling `watch` what runs.
+    pub fn dispatch_watched(&self, event: Event, selection: &Selection, watch: &dyn Watch) -> Decision {
         let started = Instant::now();
         let mut decision = Decision {
             decision: Outcome::Allow,
@@ -75,30 +90,41 @@ impl Dispatcher {
             .collect();
         let payload = gate_event.event().payload.to_string();
         let run = |(hook, blocking): &(&crate::registry::HookEntry, bool)| {
-            hook::run(self, hook, *blocking, &gate_event, payload.as_bytes(), started)
+            hook::run(self, hook, *blocking, &gate_event, payload.as_bytes(), started, watch)
         };
         if decision.event == "stop" {
             // In-process gates first: a refusal there starts no command hook.
             let (gates, commands): (Vec<_>, Vec<_>) = hooks.iter().partition(|(h, _)| h.kind() == HookKind::Wasm);
             for gate in &gates {
+                if !watch.proceed() {
+                    break;
+                }
                 decision.results.push(run(gate));
                 if decision.results.last().is_some_and(blocks) {
+                    watch.hooks_ended();
                     return conclude(decision);
                 }
             }
-            let side_by_side: Vec<HookRecord> = std::thread::scope(|scope| {
-                let running: Vec<_> = commands.iter().map(|hook| scope.spawn(move || run(hook))).collect();
-                running.into_iter().map(|r| r.join().expect("a hook thread does not panic")).collect()
-            });
-            decision.results.extend(side_by_side);
+            if watch.proceed() {
+                let side_by_side: Vec<HookRecord> = std::thread::scope(|scope| {
+                    let running: Vec<_> = commands.iter().map(|hook| scope.spawn(move || run(hook))).collect();
+                    running.into_iter().map(|r| r.join().expect("a hook thread does not panic")).collect()
+                });
+                decision.results.extend(side_by_side);
+            }
+            watch.hooks_ended();
             return conclude(decision);
         }
         for hook in &hooks {
+            if !watch.proceed() {
+                break;
+            }
             decision.results.push(run(hook));
             if decision.results.last().is_some_and(blocks) {
                 break;
             }
         }
+        watch.hooks_ended();
         conclude(decision)
     }
 

@@ -72,14 +72,19 @@ impl Loaded {
     /// else `TAMA_REGISTRY`, else `~/.shared-hooks/registry.json` when it
     /// exists, else the embedded default.
     pub fn select(explicit: Option<&Path>) -> Result<Loaded, RegistryError> {
-        let from_env = std::env::var_os("TAMA_REGISTRY").filter(|v| !v.is_empty()).map(PathBuf::from);
-        match explicit.map(Path::to_path_buf).or(from_env) {
+        match Loaded::source(explicit) {
             Some(path) => Loaded::from_file(&path),
-            None => {
-                let installed = crate::paths::home().join(".shared-hooks/registry.json");
-                if installed.is_file() { Loaded::from_file(&installed) } else { Loaded::embedded() }
-            }
+            None => Loaded::embedded(),
         }
+    }
+
+    /// The file [`Loaded::select`] reads; `None` for the embedded default.
+    pub fn source(explicit: Option<&Path>) -> Option<PathBuf> {
+        let from_env = std::env::var_os("TAMA_REGISTRY").filter(|v| !v.is_empty()).map(PathBuf::from);
+        explicit.map(Path::to_path_buf).or(from_env).or_else(|| {
+            let installed = crate::paths::home().join(".shared-hooks/registry.json");
+            installed.is_file().then_some(installed)
+        })
     }
 
     /// The component of a wasm hook, its digest checked.

@@ -9,6 +9,7 @@ use wasmtime::component::Component;
 use super::bindings::declaration::{ToolDeclaration, ToolDeclarationPre};
 use super::bindings::declaration::exports::tama::gate::declaration as wit;
 use super::sandbox::{FUEL_BOUND, Sandboxed};
+use super::slots::Slots;
 use super::{Host, fault};
 use crate::tool::{ToolCall, ToolKind, WriteTarget};
 
@@ -30,19 +31,22 @@ pub enum ClassifyError {
 pub struct Declaration {
     pre: ToolDeclarationPre<Sandboxed<()>>,
     idle: Mutex<Vec<Instance>>,
+    slots: Slots,
 }
 
 type Instance = (Store<Sandboxed<()>>, ToolDeclaration);
 
 impl Declaration {
-    pub fn new(host: &Host, component: &Component) -> wasmtime::Result<Self> {
+    /// At most `concurrent` calls run at once, each in an instance of its own.
+    pub fn new(host: &Host, component: &Component, concurrent: usize) -> wasmtime::Result<Self> {
         let pre = host.declaration_linker().instantiate_pre(component)?;
-        Ok(Declaration { pre: ToolDeclarationPre::new(pre)?, idle: Mutex::new(Vec::new()) })
+        Ok(Declaration { pre: ToolDeclarationPre::new(pre)?, idle: Mutex::new(Vec::new()), slots: Slots::new(concurrent) })
     }
 
     /// Classifies one tool call.
     pub fn classify(&self, tool_name: &str, tool_input: &str) -> Result<ToolCall, ClassifyError> {
         let failed = |e: wasmtime::Error| ClassifyError::Failed(format!("{e:#}"));
+        let _slot = self.slots.take();
         let idle = self.idle.lock().expect("declaration pool lock").pop();
         let (mut store, declaration) = match idle {
             Some(instance) => instance,

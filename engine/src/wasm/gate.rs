@@ -9,6 +9,7 @@ use super::bindings::gate::tama::gate::{declaration as wit_decl, log, state as w
 use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
 use super::declaration::{ClassifyError, Declaration};
 use super::sandbox::{FUEL_BOUND, MEMORY_BOUND, STACK_BOUND, Sandboxed};
+use super::slots::Slots;
 use super::state::StateSource;
 use super::{ComponentBytes, Host, fault};
 use crate::event::Event;
@@ -49,6 +50,7 @@ pub struct Gate {
     config: String,
     grants: Arc<[String]>,
     declaration: Arc<Declaration>,
+    slots: Arc<Slots>,
 }
 
 /// An event prepared once for every gate that evaluates it.
@@ -119,6 +121,7 @@ impl Gate {
             config: config.to_string(),
             grants: grants.into(),
             declaration: host.declaration().clone(),
+            slots: host.gate_slots.clone(),
         };
         let probe = Arc::new(GateEvent::new(Event {
             name: "validate_config".into(),
@@ -144,6 +147,7 @@ impl Gate {
 
     /// Decides `event` in a fresh instance.
     pub fn evaluate(&self, event: &Arc<GateEvent>, state: Arc<dyn StateSource>) -> Result<Verdict, GateFault> {
+        let _slot = self.slots.take();
         let (mut store, instance) = self.instantiate(event.clone(), state)?;
         let answer = instance.call_evaluate(&mut store, &event.wit, &self.config);
         self.forward_output(&store);

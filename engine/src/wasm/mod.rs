@@ -7,6 +7,7 @@ mod cache;
 mod declaration;
 mod gate;
 mod sandbox;
+mod slots;
 mod state;
 
 use std::borrow::Cow;
@@ -55,6 +56,7 @@ pub struct Host {
     gate_linker: Linker<Sandboxed<gate::GateContext>>,
     declaration_linker: Linker<Sandboxed<()>>,
     declaration: Option<Arc<Declaration>>,
+    gate_slots: Arc<slots::Slots>,
 }
 
 impl Host {
@@ -67,9 +69,10 @@ impl Host {
         bindings::gate::Gate::add_to_linker::<_, HasSelf<_>>(&mut gate_linker, |s| s)?;
         let mut declaration_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut declaration_linker)?;
-        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None };
+        let gate_slots = Arc::new(slots::Slots::new(CONCURRENT_CALLS));
+        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None, gate_slots };
         let component = host.component(declaration)?;
-        host.declaration = Some(Arc::new(Declaration::new(&host, &component)?));
+        host.declaration = Some(Arc::new(Declaration::new(&host, &component, CONCURRENT_CALLS)?));
         Ok(host)
     }
 
@@ -96,8 +99,11 @@ impl Host {
     }
 }
 
-/// Component instances alive at once, at most.
-const POOL_INSTANCES: u32 = 64;
+/// Gate calls, and separately tool declaration calls, running at once; more wait.
+const CONCURRENT_CALLS: usize = 32;
+/// Component instances alive at once, at most: every concurrent call of
+/// both kinds, idle declaration instances, and loads validating a config.
+const POOL_INSTANCES: u32 = 3 * CONCURRENT_CALLS as u32;
 
 /// One configuration for every process, so artifacts compiled by one are
 /// valid in all: fuel bounds execution, the pooling allocator gives each

@@ -1,0 +1,159 @@
+//! Dispatches in flight: where each spends its life, which hooks it runs, and
+//! the handles that end them.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::runtime::now_ms;
+use crate::command::Canceller;
+use crate::dispatch::Watch;
+
+struct Hook {
+    id: String,
+    process_group: Option<i32>,
+    canceller: Option<Canceller>,
+    started: Instant,
+}
+
+/// One dispatch in flight.
+pub struct Flight {
+    pub id: String,
+    pub event: String,
+    pub session: Option<String>,
+    cancelled: AtomicBool,
+    /// Each stage reached: its wall-clock time and its instant.
+    stages: Mutex<Vec<(&'static str, u64, Instant)>>,
+    hooks: Mutex<Vec<Hook>>,
+}
+
+impl Flight {
+    pub fn new(id: String, event: String, session: Option<String>, received: Instant) -> Flight {
+        Flight {
+            id,
+            event,
+            session,
+            cancelled: AtomicBool::new(false),
+            stages: Mutex::new(vec![("received", now_ms(), received)]),
+            hooks: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn stage(&self, stage: &'static str) {
+        self.stages.lock().expect("stage lock").push((stage, now_ms(), Instant::now()));
+    }
+
+    /// Ends every hook this dispatch runs and starts no further one.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        for hook in self.hooks.lock().expect("hook lock").iter() {
+            if let Some(canceller) = &hook.canceller {
+                canceller.cancel();
+            }
+        }
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// The hooks running now, for `runningHooks.dispatched`.
+    pub fn running_hooks(&self) -> Vec<Value> {
+        self.hooks
+            .lock()
+            .expect("hook lock")
+            .iter()
+            .map(|h| {
+                json!({
+                    "session": self.session, "event": self.event, "hook": h.id,
+                    "processGroup": h.process_group, "runningForMs": h.started.elapsed().as_millis() as u64,
+                })
+            })
+            .collect()
+    }
+
+    /// The stage it is in now, for `dispatchStages.running`.
+    pub fn now(&self) -> Value {
+        let stages = self.stages.lock().expect("stage lock");
+        let (stage, _, since) = stages.last().expect("a flight starts received");
+        json!({"id": self.id, "event": self.event, "session": self.session, "stage": stage, "inStageForMs": since.elapsed().as_millis() as u64})
+    }
+
+    /// Every stage with when it was reached and how long it took, and the slowest.
+    pub fn summary(&self) -> Value {
+        let stages = self.stages.lock().expect("stage lock");
+        let mut out = serde_json::Map::new();
+        let mut slowest = ("received", 0u64);
+        for (i, (stage, at_ms, at)) in stages.iter().enumerate() {
+            let took = if i == 0 { 0 } else { at.duration_since(stages[i - 1].2).as_millis() as u64 };
+            if took > slowest.1 {
+                slowest = (stage, took);
+            }
+            out.insert(stage.to_string(), json!({"atMs": at_ms, "tookMs": took}));
+        }
+        json!({"id": self.id, "stages": out, "slowestStage": slowest.0})
+    }
+}
+
+impl Watch for Flight {
+    fn proceed(&self) -> bool {
+        !self.is_cancelled()
+    }
+
+    fn hook_started(&self, hook_id: &str, process_group: Option<i32>, canceller: Option<Canceller>) {
+        if self.is_cancelled() {
+            if let Some(canceller) = &canceller {
+                canceller.cancel();
+            }
+        }
+        self.hooks.lock().expect("hook lock").push(Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now() });
+    }
+
+    fn hook_ended(&self, hook_id: &str) {
+        self.hooks.lock().expect("hook lock").retain(|h| h.id != hook_id);
+    }
+
+    fn hooks_ended(&self) {
+        self.stage("hooksEnded");
+    }
+}
+
+/// Every dispatch in flight, by request id, and the last finished one of each event.
+#[derive(Default)]
+pub struct Flights {
+    running: Mutex<HashMap<String, std::sync::Arc<Flight>>>,
+    last_by_event: Mutex<HashMap<String, Value>>,
+}
+
+impl Flights {
+    pub fn start(&self, flight: std::sync::Arc<Flight>) {
+        self.running.lock().expect("flight lock").insert(flight.id.clone(), flight);
+    }
+
+    pub fn finish(&self, flight: &Flight) {
+        self.running.lock().expect("flight lock").remove(&flight.id);
+        self.last_by_event.lock().expect("flight lock").insert(flight.event.clone(), flight.summary());
+    }
+
+    pub fn get(&self, id: &str) -> Option<std::sync::Arc<Flight>> {
+        self.running.lock().expect("flight lock").get(id).cloned()
+    }
+
+    pub fn all(&self) -> Vec<std::sync::Arc<Flight>> {
+        self.running.lock().expect("flight lock").values().cloned().collect()
+    }
+
+    pub fn dispatched(&self) -> Vec<Value> {
+        self.all().iter().flat_map(|f| f.running_hooks()).collect()
+    }
+
+    pub fn stages(&self) -> Value {
+        json!({
+            "running": self.all().iter().map(|f| f.now()).collect::<Vec<_>>(),
+            "lastByEvent": Value::Object(self.last_by_event.lock().expect("flight lock").iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+        })
+    }
+}

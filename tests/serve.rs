@@ -1,0 +1,245 @@
+//! `tama run-hook --serve omp` driven over real pipes.
+
+mod common;
+mod support;
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    frames: Receiver<Value>,
+    seen: HashMap<String, Value>,
+    ready: Value,
+}
+
+impl Engine {
+    fn start(home: &Path, registry: Option<&Path>) -> Engine {
+        let mut command = Command::new(support::tama());
+        command.args(["run-hook", "--serve", "omp"]);
+        if let Some(registry) = registry {
+            command.args(["--registry", registry.to_str().unwrap()]);
+        }
+        let mut child = command
+            .env("HOME", home)
+            .env("TAMA_HOME", home.join(".tama"))
+            .env("TAMA_CACHE_DIR", home.join("cache"))
+            .env_remove("TAMA_REGISTRY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (send, frames) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let line = line.unwrap();
+                assert!(!line.is_empty());
+                send.send(serde_json::from_str::<Value>(&line).expect("every frame is one JSON object")).ok();
+            }
+        });
+        let ready = frames.recv_timeout(Duration::from_secs(20)).expect("a ready frame");
+        Engine { stdin: child.stdin.take(), child, frames, seen: HashMap::new(), ready }
+    }
+
+    fn send(&mut self, request: Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{request}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send_raw(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+    }
+
+    /// The answer to `id`, waiting for it; answers to others are kept.
+    fn answer(&mut self, id: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !self.seen.contains_key(id) {
+            let frame = self.frames.recv_timeout(deadline - Instant::now()).unwrap_or_else(|_| panic!("no answer to {id}"));
+            let key = match &frame["id"] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            self.seen.insert(key, frame);
+        }
+        self.seen.remove(id).unwrap()
+    }
+
+    /// The next frame as it arrives.
+    fn next(&mut self) -> Value {
+        self.frames.recv_timeout(Duration::from_secs(30)).expect("a frame")
+    }
+
+    fn close(mut self) -> std::process::Output {
+        drop(self.stdin.take());
+        self.child.wait_with_output().unwrap()
+    }
+}
+
+fn dispatch(id: &str, command: &str) -> Value {
+    json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "bash", "tool_input": {"command": command}}})
+}
+
+fn registry(home: &Path, hooks: Value) -> PathBuf {
+    let path = home.join("registry.json");
+    std::fs::write(&path, json!({"version": 1, "releaseId": "r1", "events": hooks}).to_string()).unwrap();
+    assert_eq!(support::run_tama(home, &["registry", "seal", path.to_str().unwrap()], "").status.code(), Some(0));
+    path
+}
+
+#[test]
+fn the_ready_frame_and_the_seed_requests() {
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start(home.path(), None);
+    assert_eq!(engine.ready["ready"], true);
+    let state = &engine.ready["state"];
+    for key in ["processId", "generation", "loadedReleaseId", "catalogChecksum", "registeredHookCount", "reloadCount", "lastReloadAtMs", "lastReloadError", "coreReleaseId", "coreReplacedByRelease"] {
+        assert!(state.get(key).is_some(), "state lacks {key}: {state}");
+    }
+    assert_ne!(state["processId"].as_u64(), Some(std::process::id() as u64));
+    engine.send(json!({"id": "inspect", "op": "status"}));
+    let status = engine.answer("inspect");
+    assert_eq!(status["ok"], true);
+    assert!(status["result"]["runningHooks"]["dispatched"].is_array() && status["result"]["dispatchStages"]["lastByEvent"].is_object());
+    engine.send(json!({"id": "reload", "op": "reload"}));
+    assert_eq!(engine.answer("reload")["result"], json!({"reloaded": true, "changed": false}));
+    engine.send(json!({"id": "event", "op": "dispatch", "event": "pre_tool_use:read", "payload": {"session_id": "example-session", "tool_name": "read", "tool_input": {"path": "example.txt"}}}));
+    let answer = engine.answer("event");
+    assert_eq!((answer["ok"].as_bool(), answer["result"]["decision"].as_str()), (Some(true), Some("allow")));
+    engine.send(dispatch("bypass", "git commit --no-verify -m x"));
+    let answer = engine.answer("bypass");
+    assert_eq!(answer["result"]["hookId"], "block-git-hook-bypass");
+    engine.send(json!({"id": "stages", "op": "status"}));
+    let stages = engine.answer("stages")["result"]["dispatchStages"]["lastByEvent"]["pre_tool_use"].clone();
+    for stage in ["received", "runtimeLocked", "registryRefreshed", "threadStarted", "sessionStateRead", "hooksEnded", "answered"] {
+        assert!(stages["stages"][stage]["tookMs"].is_u64(), "{stage}: {stages}");
+    }
+    assert!(stages["slowestStage"].is_string());
+    assert_eq!(engine.close().status.code(), Some(0));
+}
+
+#[test]
+fn malformed_frames_get_errors_and_the_engine_keeps_serving() {
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start(home.path(), None);
+    engine.send_raw("{not json");
+    assert!(engine.next()["error"].as_str().unwrap().starts_with("the request is not JSON: "));
+    engine.send(json!({"op": "status"}));
+    assert!(engine.next()["error"].as_str().unwrap().contains("no id"));
+    engine.send(json!({"id": "x"}));
+    assert_eq!(engine.answer("x")["error"], "the request has no op");
+    engine.send(json!({"id": "y", "op": "explode"}));
+    assert!(engine.answer("y")["error"].as_str().unwrap().starts_with("unknown op `explode`"));
+    engine.send(json!({"id": "z", "op": "status"}));
+    assert_eq!(engine.answer("z")["ok"], true);
+}
+
+#[test]
+fn answers_arrive_as_dispatches_finish() {
+    let home = tempfile::tempdir().unwrap();
+    let path = registry(home.path(), json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "slow", "command": "sleep 2", "timeout": 10}]},
+        "pre_tool_use:bash": {"blocking": true, "hooks": [{"id": "b", "type": "wasm", "component": "bypass.wasm", "sha256": ""}]}}));
+    // A registry that mixes a command hook with the built gate.
+    let gate = std::fs::read(support::component("block-git-hook-bypass")).unwrap();
+    std::fs::write(home.path().join("bypass.wasm"), &gate).unwrap();
+    let mut raw: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    raw["events"]["pre_tool_use:bash"]["hooks"][0]["sha256"] = tama_engine::registry::checksum::sha256_hex(&gate).into();
+    std::fs::write(&path, raw.to_string()).unwrap();
+    support::run_tama(home.path(), &["registry", "seal", path.to_str().unwrap()], "");
+    let mut engine = Engine::start(home.path(), Some(&path));
+    engine.send(json!({"id": "slow", "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}}));
+    engine.send(dispatch("fast", "git status"));
+    let first = engine.next();
+    assert_eq!(first["id"], "fast", "the fast dispatch answered first: {first}");
+    assert_eq!(engine.answer("slow")["result"]["results"][0]["hookId"], "slow");
+}
+
+#[test]
+fn reloads_rejected_replacements_and_known_catalogs() {
+    let home = tempfile::tempdir().unwrap();
+    let marker = home.path().join("ran");
+    let path = registry(home.path(), json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "mark", "command": format!("touch {}", marker.display()), "timeout": 5}]}}));
+    let mut engine = Engine::start(home.path(), Some(&path));
+    let first = engine.ready["state"]["catalogChecksum"].as_str().unwrap().to_string();
+    engine.send(json!({"id": "r0", "op": "reload"}));
+    assert_eq!(engine.answer("r0")["result"]["changed"], false);
+
+    let good = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, "{\n  \"version\": 1,\n").unwrap();
+    let mut request = dispatch("bad", "ls");
+    request["knownCatalogChecksum"] = first.clone().into();
+    engine.send(request);
+    let answer = engine.answer("bad");
+    assert_eq!(answer["ok"], false);
+    assert_eq!(answer["error"], format!("parsing hook registry {}: EOF while parsing a value at line 3 column 0", path.display()));
+    assert!(!marker.exists(), "no hook ran");
+    assert_eq!(answer["state"]["catalogChecksum"], first.as_str(), "the old generation stays loaded");
+    assert!(answer.get("catalog").is_none(), "a client holding the loaded catalog gets none");
+    let mut stale = dispatch("stale", "ls");
+    stale["knownCatalogChecksum"] = "0000".into();
+    engine.send(stale);
+    assert_eq!(engine.answer("stale")["catalog"]["catalogChecksum"], first.as_str(), "also on a rejected replacement");
+
+    let mut changed: Value = serde_json::from_str(&good).unwrap();
+    changed["events"]["pre_tool_use"]["hooks"][0]["timeout"] = 6.into();
+    std::fs::write(&path, changed.to_string()).unwrap();
+    support::run_tama(home.path(), &["registry", "seal", path.to_str().unwrap()], "");
+    engine.send(dispatch("repaired", "ls"));
+    let answer = engine.answer("repaired");
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert!(marker.exists(), "the repaired registry's hook ran");
+    assert_ne!(answer["state"]["catalogChecksum"], first.as_str());
+    assert_eq!(answer["state"]["generation"], 2);
+    assert_eq!(answer["state"]["lastReloadError"], Value::Null);
+    assert_eq!(answer["result"]["sessionId"], "s1", "the event keeps its session");
+}
+
+#[test]
+fn closing_stdin_ends_every_hook_run_and_its_group() {
+    let home = tempfile::tempdir().unwrap();
+    let path = registry(home.path(), json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}));
+    let mut engine = Engine::start(home.path(), Some(&path));
+    engine.send(dispatch("held", "ls"));
+    let group = loop {
+        engine.send(json!({"id": "look", "op": "status"}));
+        let status = engine.answer("look");
+        if let Some(group) = status["result"]["runningHooks"]["dispatched"][0]["processGroup"].as_i64() {
+            assert_eq!(status["result"]["runningHooks"]["dispatched"][0]["hook"], "forever");
+            break group as i32;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let started = Instant::now();
+    let out = engine.close();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(out.status.code(), Some(0));
+    common::assert_group_gone(group, Duration::from_secs(1));
+}
+
+#[test]
+fn a_thousand_dispatches_with_one_that_never_ends() {
+    let home = tempfile::tempdir().unwrap();
+    let path = registry(home.path(), json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}));
+    let mut engine = Engine::start(home.path(), Some(&path));
+    engine.send(json!({"id": "stuck", "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}}));
+    for i in 0..1000 {
+        engine.send(dispatch(&format!("d{i}"), "ls -la"));
+    }
+    for i in 0..1000 {
+        let answer = engine.answer(&format!("d{i}"));
+        assert_eq!((answer["ok"].as_bool(), answer["result"]["decision"].as_str()), (Some(true), Some("allow")), "{answer}");
+    }
+    engine.send(json!({"id": "c", "op": "cancel", "dispatchId": "stuck"}));
+    assert_eq!(engine.answer("c")["result"]["cancelled"], true);
+    assert_eq!(engine.answer("stuck")["ok"], false);
+}
