@@ -68,6 +68,60 @@ fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
     child.wait().unwrap();
 }
 
+/// One serving engine: dispatch round trips over the pipe, one at a time,
+/// then a burst sent without waiting, and the idle engine's resident set.
+fn serve(cache: &tempfile::TempDir) {
+    use std::io::{BufRead, BufReader};
+    println!("\nserving engine (tama run-hook --serve omp), one client over pipes");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tama"))
+        .args(["run-hook", "--serve", "omp"])
+        .env("TAMA_CACHE_DIR", cache.path())
+        .env("TAMA_HOME", cache.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    output.read_line(&mut line).unwrap();
+    let idle_rss = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string()))
+        .unwrap_or_default();
+    let request = |id: usize| {
+        let payload = serde_json::json!({"session_id": "bench", "tool_name": "bash", "tool_input": {"command": "git commit --no-verify -m x"}});
+        format!("{}\n", serde_json::json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": payload}))
+    };
+    let mut id = 0;
+    Sample::measure("dispatch round trip, pre_tool_use, default gates", 3000, || {
+        id += 1;
+        input.write_all(request(id).as_bytes()).unwrap();
+        line.clear();
+        output.read_line(&mut line).unwrap();
+    })
+    .report(None);
+    let burst = 5000;
+    let start = Instant::now();
+    let writer = {
+        let requests: String = (0..burst).map(|i| request(100_000 + i)).collect();
+        std::thread::spawn(move || {
+            input.write_all(requests.as_bytes()).unwrap();
+            input
+        })
+    };
+    for _ in 0..burst {
+        line.clear();
+        output.read_line(&mut line).unwrap();
+    }
+    let took = start.elapsed();
+    println!("{:<44} {:.0} dispatches/s ({burst} sent without waiting)", "throughput", burst as f64 / took.as_secs_f64());
+    println!("{:<44} {idle_rss} KiB", "idle engine RSS after start");
+    drop(writer.join());
+    let _ = child.wait();
+}
+
 /// The peak resident set of one run, from the kernel's accounting of that child.
 fn peak_rss(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> i64 {
     let mut child = Command::new(program)
@@ -120,6 +174,16 @@ fn main() {
         host.classify("Bash", &input).unwrap();
     })
     .report(None);
+    // The cost of a fresh instance and one call, apart from any gate's own work.
+    let template_bytes = std::fs::read(Path::new(env!("TAMA_WASM_DIR")).join("gate_template.wasm")).expect("the template is built");
+    let template_sha = tama_engine::registry::checksum::sha256_hex(&template_bytes);
+    let template_source = tama_engine::wasm::ComponentBytes::checked(template_bytes, &template_sha).unwrap();
+    let template = Gate::load(&host, "gate-template", &template_source, &serde_json::json!({}), &[]).unwrap();
+    Sample::measure("gate-template (instance + call floor): 1 KB", 3000, || {
+        let event = Arc::new(GateEvent::new(Event::decode(&one_kb, None).unwrap()));
+        template.evaluate(&event, Arc::new(NoState)).unwrap();
+    })
+    .report(None);
     for (name, text) in [("block-git-hook-bypass: 1 KB payload", &one_kb), ("block-git-hook-bypass: 2 KB command", &two_kb_command)] {
         Sample::measure(name, 3000, || {
             let event = Arc::new(GateEvent::new(Event::decode(text, None).unwrap()));
@@ -127,6 +191,8 @@ fn main() {
         })
         .report(None);
     }
+
+    serve(&cache);
 
     println!("\nwhole process, one payload each (components cached)");
     let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
