@@ -243,3 +243,38 @@ fn a_thousand_dispatches_with_one_that_never_ends() {
     assert_eq!(engine.answer("c")["result"]["cancelled"], true);
     assert_eq!(engine.answer("stuck")["ok"], false);
 }
+
+#[test]
+fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
+    let home = tempfile::tempdir().unwrap();
+    let path = registry(home.path(), json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}));
+    let mut first = Engine::start(home.path(), Some(&path));
+    let first_pid = first.ready["state"]["processId"].as_i64().unwrap() as i32;
+    first.send(dispatch("held", "ls"));
+    let group = loop {
+        first.send(json!({"id": "look", "op": "status"}));
+        if let Some(group) = first.answer("look")["result"]["runningHooks"]["dispatched"][0]["processGroup"].as_i64() {
+            break group as i32;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let listed = support::run_tama(home.path(), &["hooks", "running"], "");
+    assert!(support::text(&listed.stdout).starts_with("forever (pre_tool_use, session s1, process group"), "{}", support::text(&listed.stdout));
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(first_pid), nix::sys::signal::Signal::SIGKILL).unwrap();
+    let _ = first.close();
+    let mut second = Engine::start(home.path(), Some(&path));
+    second.send(json!({"id": "s", "op": "status"}));
+    let running = second.answer("s")["result"]["runningHooks"]["running"].clone();
+    assert_eq!(running[0]["hook"], "forever", "{running}");
+    assert_eq!(running[0]["corePid"], first_pid);
+    assert_eq!(running[0]["processGroup"], group);
+    let listed = support::run_tama(home.path(), &["hooks", "running", "--json"], "");
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(listed["leftByGoneEngines"][0]["hook"], "forever");
+    std::fs::write(home.path().join(".tama/session-control/running.999999.json"), "{broken").unwrap();
+    let unreadable = support::run_tama(home.path(), &["hooks", "running"], "");
+    assert_eq!(unreadable.status.code(), Some(1));
+    assert!(support::text(&unreadable.stderr).contains("running.999999.json"), "{}", support::text(&unreadable.stderr));
+    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), nix::sys::signal::Signal::SIGKILL);
+    common::assert_group_gone(group, Duration::from_secs(2));
+}

@@ -1,6 +1,7 @@
 //! The `tama` command line.
 
 mod hook;
+mod hooks;
 mod registry;
 mod run_hook;
 mod setup;
@@ -33,6 +34,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Hook(hook::HookArgs),
+    #[command(subcommand)]
+    Hooks(hooks::HooksCommand),
     RunHook(run_hook::RunHookArgs),
     #[command(subcommand)]
     Registry(registry::RegistryCommand),
@@ -49,6 +52,7 @@ pub fn main() -> ExitCode {
     };
     ExitCode::from(match cli.command {
         Command::Hook(args) => hook::run(args),
+        Command::Hooks(command) => hooks::run(command),
         Command::RunHook(args) => run_hook::run(args),
         Command::Registry(command) => registry::run(command),
         Command::Setup(args) => setup::run(args),

@@ -2,7 +2,7 @@
 //! the handles that end them.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, Weak};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -17,6 +17,7 @@ struct Hook {
     process_group: Option<i32>,
     canceller: Option<Canceller>,
     started: Instant,
+    started_at_ms: u64,
 }
 
 /// One dispatch in flight.
@@ -28,10 +29,12 @@ pub struct Flight {
     /// Each stage reached: its wall-clock time and its instant.
     stages: Mutex<Vec<(&'static str, u64, Instant)>>,
     hooks: Mutex<Vec<Hook>>,
+    /// Told when a command hook starts or ends, to keep the record on disk.
+    flights: Weak<Flights>,
 }
 
 impl Flight {
-    pub fn new(id: String, event: String, session: Option<String>, received: Instant) -> Flight {
+    pub fn new(id: String, event: String, session: Option<String>, received: Instant, flights: Weak<Flights>) -> Flight {
         Flight {
             id,
             event,
@@ -39,6 +42,13 @@ impl Flight {
             cancelled: AtomicBool::new(false),
             stages: Mutex::new(vec![("received", now_ms(), received)]),
             hooks: Mutex::new(Vec::new()),
+            flights,
+        }
+    }
+
+    fn persist(&self) {
+        if let Some(flights) = self.flights.upgrade() {
+            flights.persist();
         }
     }
 
@@ -68,8 +78,8 @@ impl Flight {
             .iter()
             .map(|h| {
                 json!({
-                    "session": self.session, "event": self.event, "hook": h.id,
-                    "processGroup": h.process_group, "runningForMs": h.started.elapsed().as_millis() as u64,
+                    "session": self.session, "event": self.event, "hook": h.id, "processGroup": h.process_group,
+                    "runningForMs": h.started.elapsed().as_millis() as u64, "startedAtMs": h.started_at_ms,
                 })
             })
             .collect()
@@ -109,11 +119,21 @@ impl Watch for Flight {
                 canceller.cancel();
             }
         }
-        self.hooks.lock().expect("hook lock").push(Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now() });
+        let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms() };
+        self.hooks.lock().expect("hook lock").push(hook);
+        if process_group.is_some() {
+            self.persist();
+        }
     }
 
     fn hook_ended(&self, hook_id: &str) {
-        self.hooks.lock().expect("hook lock").retain(|h| h.id != hook_id);
+        let mut hooks = self.hooks.lock().expect("hook lock");
+        let had_group = hooks.iter().any(|h| h.id == hook_id && h.process_group.is_some());
+        hooks.retain(|h| h.id != hook_id);
+        drop(hooks);
+        if had_group {
+            self.persist();
+        }
     }
 
     fn hooks_ended(&self) {
@@ -148,6 +168,12 @@ impl Flights {
 
     pub fn dispatched(&self) -> Vec<Value> {
         self.all().iter().flat_map(|f| f.running_hooks()).collect()
+    }
+
+    /// Writes the command hooks running now to this engine's record.
+    fn persist(&self) {
+        let hooks: Vec<Value> = self.dispatched().into_iter().filter(|h| !h["processGroup"].is_null()).collect();
+        super::records::write(&hooks);
     }
 
     pub fn stages(&self) -> Value {

@@ -3,6 +3,7 @@
 //! way. Answers arrive as requests finish, matched by `id`.
 
 mod flight;
+pub mod records;
 mod runtime;
 
 use std::io::{BufRead, Write};
@@ -19,7 +20,7 @@ use runtime::{Refresh, Runtime};
 
 struct Server {
     runtime: Runtime,
-    flights: Flights,
+    flights: Arc<Flights>,
     selection: Selection,
     agent: String,
     out: Mutex<std::io::Stdout>,
@@ -38,7 +39,7 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         Ok(runtime) => runtime,
         Err(err) => return refuse_start(&err.to_string()),
     };
-    let server = Arc::new(Server { runtime, flights: Flights::default(), selection, agent, out: Mutex::new(std::io::stdout()) });
+    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()) });
     server.write(&json!({"ready": true, "state": server.state()}));
     let mut threads = Vec::new();
     for line in std::io::stdin().lock().lines() {
@@ -58,6 +59,7 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
     for thread in threads {
         let _ = thread.join();
     }
+    records::remove();
     0
 }
 
@@ -90,8 +92,9 @@ impl Server {
     }
 
     fn status(&self, id: &Value) {
+        let (_, running, unread) = records::others();
         let result = json!({
-            "runningHooks": {"dispatched": self.flights.dispatched(), "running": [], "recordsUnread": []},
+            "runningHooks": {"dispatched": self.flights.dispatched(), "running": running, "recordsUnread": unread},
             "dispatchStages": self.flights.stages(),
         });
         self.answer(id, Ok(result), None);
@@ -132,7 +135,7 @@ impl Server {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let flight = Arc::new(Flight::new(key, event_name.clone(), session, received));
+        let flight = Arc::new(Flight::new(key, event_name.clone(), session, received, Arc::downgrade(&self.flights)));
         self.flights.start(flight.clone());
         let refreshed = {
             let _lock = self.runtime.lock.lock().expect("runtime lock");

@@ -1,0 +1,49 @@
+//! `tama hooks running`: every hook a serving engine runs now, and the hooks
+//! engines that are gone left running, from their records on disk.
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::exit;
+use crate::serve::records;
+
+#[derive(Subcommand)]
+pub enum HooksCommand {
+    /// List the hooks still running.
+    Running(RunningArgs),
+}
+
+#[derive(Args)]
+pub struct RunningArgs {
+    /// Print JSON for tools.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(command: HooksCommand) -> u8 {
+    let HooksCommand::Running(args) = command;
+    let (live, gone, unread) = records::others();
+    if args.json {
+        println!("{}", json!({"running": live, "leftByGoneEngines": gone, "recordsUnread": unread}));
+    } else {
+        if live.is_empty() && gone.is_empty() {
+            println!("no hook is running");
+        }
+        for (hooks, whose) in [(&live, "running"), (&gone, "left running by an engine that is gone")] {
+            for hook in hooks {
+                println!(
+                    "{} ({}, session {}, process group {}, engine {}): {whose}",
+                    hook["hook"].as_str().unwrap_or("?"),
+                    hook["event"].as_str().unwrap_or("?"),
+                    hook["session"].as_str().unwrap_or("none"),
+                    hook["processGroup"],
+                    hook["corePid"],
+                );
+            }
+        }
+        for record in &unread {
+            eprintln!("tama: cannot read {}: {}", record["record"].as_str().unwrap_or("?"), record["reason"].as_str().unwrap_or("?"));
+        }
+    }
+    if unread.is_empty() { exit::PASS } else { exit::INFRASTRUCTURE }
+}

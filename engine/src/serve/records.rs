@@ -1,0 +1,74 @@
+//! Records of the hooks a serving engine runs, on disk, so a status of
+//! another engine, or `tama hooks running`, sees them after this one is gone.
+//!
+//! Each engine keeps `running.<pid>.json` in the session-control folder:
+//! `{"corePid": <pid>, "hooks": [{session, event, hook, processGroup, startedAtMs}]}`.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::session::control_dir;
+
+/// This engine's record file.
+pub fn own_path() -> PathBuf {
+    control_dir().join(format!("running.{}.json", std::process::id()))
+}
+
+/// Replaces this engine's record with `hooks`; a record that cannot be
+/// written is logged, never a reason to refuse.
+pub fn write(hooks: &[Value]) {
+    let path = own_path();
+    let record = json!({"corePid": std::process::id(), "hooks": hooks});
+    let result = std::fs::create_dir_all(control_dir()).and_then(|_| {
+        let partial = path.with_extension("tmp");
+        std::fs::write(&partial, record.to_string())?;
+        std::fs::rename(&partial, &path)
+    });
+    if let Err(err) = result {
+        crate::log::write("serve", &format!("cannot write {}: {err}", path.display()));
+    }
+}
+
+pub fn remove() {
+    let _ = std::fs::remove_file(own_path());
+}
+
+/// What other engines' records hold: `(live, gone, unread)`. Records of live
+/// engines list hooks running now; records of engines that are gone list
+/// hooks they left; `unread` names each record that could not be read, and why.
+pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
+    let (mut live, mut gone, mut unread) = (Vec::new(), Vec::new(), Vec::new());
+    let Ok(entries) = std::fs::read_dir(control_dir()) else { return (live, gone, unread) };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix("running.").and_then(|n| n.strip_suffix(".json")) else { continue };
+        let Ok(pid) = pid.parse::<i32>() else { continue };
+        if pid as u32 == std::process::id() {
+            continue;
+        }
+        let path = entry.path();
+        let record = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
+        match record {
+            Err(why) => unread.push(json!({"record": path.display().to_string(), "reason": why})),
+            Ok(record) => {
+                let hooks = record["hooks"].as_array().cloned().unwrap_or_default();
+                let hooks = hooks.into_iter().map(|mut h| {
+                    h["corePid"] = pid.into();
+                    h
+                });
+                if alive(pid) { live.extend(hooks) } else { gone.extend(hooks) }
+            }
+        }
+    }
+    (live, gone, unread)
+}
+
+/// Whether a process lives: signal 0 reaches it, or it exists but is not ours.
+pub fn alive(pid: i32) -> bool {
+    use nix::sys::signal::kill;
+    use nix::unistd::Pid;
+    matches!(kill(Pid::from_raw(pid), None), Ok(()) | Err(nix::errno::Errno::EPERM))
+}
