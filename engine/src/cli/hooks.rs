@@ -22,9 +22,11 @@ pub struct RunningArgs {
 
 pub fn run(command: HooksCommand) -> u8 {
     let HooksCommand::Running(args) = command;
-    let (live, gone, unread) = records::others();
+    let (live, gone, mut unread) = records::others();
+    let (abandoned, abandoned_unread) = records::abandoned();
+    unread.extend(abandoned_unread);
     if args.json {
-        println!("{}", json!({"running": live, "leftByGoneEngines": gone, "recordsUnread": unread}));
+        println!("{}", json!({"running": live, "leftByGoneEngines": gone, "abandoned": abandoned, "recordsUnread": unread}));
     } else {
         if live.is_empty() && gone.is_empty() {
             println!("no hook is running");
@@ -40,6 +42,9 @@ pub fn run(command: HooksCommand) -> u8 {
                     hook["corePid"],
                 );
             }
+        }
+        for record in &abandoned {
+            println!("abandoned in session {}: {}", record["session"].as_str().unwrap_or("?"), record["text"].as_str().unwrap_or("?"));
         }
         for record in &unread {
             eprintln!("tama: cannot read {}: {}", record["record"].as_str().unwrap_or("?"), record["reason"].as_str().unwrap_or("?"));

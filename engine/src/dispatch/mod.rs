@@ -94,9 +94,9 @@ impl Dispatcher {
         };
         if decision.event == "stop" {
             // In-process gates first: a refusal there starts no command hook.
-            let (gates, commands): (Vec<_>, Vec<_>) = hooks.iter().partition(|(h, _)| h.kind() == HookKind::Wasm);
+            let (gates, commands): (Vec<&(&crate::registry::HookEntry, bool)>, Vec<_>) = hooks.iter().partition(|(h, _)| h.kind() == HookKind::Wasm);
             for gate in &gates {
-                if !watch.proceed() {
+                if !watch.proceed(&gate.0.id) {
                     break;
                 }
                 decision.results.push(run(gate));
@@ -105,7 +105,7 @@ impl Dispatcher {
                     return conclude(decision);
                 }
             }
-            if watch.proceed() {
+            if commands.first().is_none_or(|first| watch.proceed(&first.0.id)) {
                 let side_by_side: Vec<HookRecord> = std::thread::scope(|scope| {
                     let running: Vec<_> = commands.iter().map(|hook| scope.spawn(move || run(hook))).collect();
                     running.into_iter().map(|r| r.join().expect("a hook thread does not panic")).collect()
@@ -116,7 +116,7 @@ impl Dispatcher {
             return conclude(decision);
         }
         for hook in &hooks {
-            if !watch.proceed() {
+            if !watch.proceed(&hook.0.id) {
                 break;
             }
             decision.results.push(run(hook));

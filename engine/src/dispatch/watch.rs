@@ -5,8 +5,8 @@
 use crate::command::Canceller;
 
 pub trait Watch: Sync {
-    /// Asked before each hook starts: `false` starts no further hook.
-    fn proceed(&self) -> bool {
+    /// Asked before `next_hook` starts: `false` starts neither it nor any after it.
+    fn proceed(&self, _next_hook: &str) -> bool {
         true
     }
     /// A hook started; a command hook with its process group and the handle that ends it.

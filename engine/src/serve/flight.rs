@@ -23,9 +23,16 @@ struct Hook {
 /// One dispatch in flight.
 pub struct Flight {
     pub id: String,
+    /// The event in registry spelling.
     pub event: String,
     pub session: Option<String>,
+    /// The call this dispatch checks: tool name and input, for tool events.
+    pub call: Option<String>,
     cancelled: AtomicBool,
+    /// Why the harness stopped waiting, when it did: the dispatch's answer.
+    ended_because: Mutex<Option<String>>,
+    /// The first hook the dispatch did not start once it was ended.
+    not_started: Mutex<Option<String>>,
     /// Each stage reached: its wall-clock time and its instant.
     stages: Mutex<Vec<(&'static str, u64, Instant)>>,
     hooks: Mutex<Vec<Hook>>,
@@ -34,12 +41,15 @@ pub struct Flight {
 }
 
 impl Flight {
-    pub fn new(id: String, event: String, session: Option<String>, received: Instant, flights: Weak<Flights>) -> Flight {
+    pub fn new(id: String, event: String, session: Option<String>, call: Option<String>, received: Instant, flights: Weak<Flights>) -> Flight {
         Flight {
             id,
             event,
             session,
+            call,
             cancelled: AtomicBool::new(false),
+            ended_because: Mutex::new(None),
+            not_started: Mutex::new(None),
             stages: Mutex::new(vec![("received", now_ms(), received)]),
             hooks: Mutex::new(Vec::new()),
             flights,
@@ -54,6 +64,27 @@ impl Flight {
 
     pub fn stage(&self, stage: &'static str) {
         self.stages.lock().expect("stage lock").push((stage, now_ms(), Instant::now()));
+    }
+
+    /// Ends the dispatch because `why`, which becomes its answer.
+    pub fn end(&self, why: String) {
+        self.ended_because.lock().expect("flight lock").get_or_insert(why);
+        self.cancel();
+    }
+
+    /// Why the dispatch was ended, naming the hook it did not start.
+    pub fn ended_because(&self) -> Option<String> {
+        let why = self.ended_because.lock().expect("flight lock").clone()?;
+        Some(match self.not_started.lock().expect("flight lock").as_deref() {
+            Some(hook) => format!("{why} and hook {hook} and the ones after it were not started"),
+            None => why,
+        })
+    }
+
+    /// The process group of `hook_id` when this dispatch runs it as a command, and its canceller.
+    pub fn command_of(&self, hook_id: &str) -> Option<(i32, Canceller)> {
+        let hooks = self.hooks.lock().expect("hook lock");
+        hooks.iter().find(|h| h.id == hook_id).and_then(|h| Some((h.process_group?, h.canceller.clone()?)))
     }
 
     /// Ends every hook this dispatch runs and starts no further one.
@@ -109,8 +140,12 @@ impl Flight {
 }
 
 impl Watch for Flight {
-    fn proceed(&self) -> bool {
-        !self.is_cancelled()
+    fn proceed(&self, next_hook: &str) -> bool {
+        if self.is_cancelled() {
+            self.not_started.lock().expect("flight lock").get_or_insert_with(|| next_hook.to_string());
+            return false;
+        }
+        true
     }
 
     fn hook_started(&self, hook_id: &str, process_group: Option<i32>, canceller: Option<Canceller>) {
@@ -118,6 +153,9 @@ impl Watch for Flight {
             if let Some(canceller) = &canceller {
                 canceller.cancel();
             }
+        }
+        if let Some(flights) = self.flights.upgrade() {
+            flights.supersede(self, hook_id);
         }
         let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms() };
         self.hooks.lock().expect("hook lock").push(hook);
@@ -146,9 +184,54 @@ impl Watch for Flight {
 pub struct Flights {
     running: Mutex<HashMap<String, std::sync::Arc<Flight>>>,
     last_by_event: Mutex<HashMap<String, Value>>,
+    pub abandoned: super::turns::Abandoned,
 }
 
 impl Flights {
+    /// `flight`, a turn event, starts `hook_id`: the same hook still running
+    /// for the session's previous turn event is ended.
+    fn supersede(&self, flight: &Flight, hook_id: &str) {
+        let (Some(session), true) = (&flight.session, super::turns::is_turn_event(&flight.event)) else { return };
+        for earlier in self.all() {
+            if earlier.id == flight.id || earlier.session.as_ref() != Some(session) || !super::turns::is_turn_event(&earlier.event) {
+                continue;
+            }
+            if let Some((group, canceller)) = earlier.command_of(hook_id) {
+                eprintln!("tama: ended hook {hook_id} (process group {group}) still running for the previous {} of session {session}", earlier.event);
+                self.abandoned.record(&earlier, &format!("a newer {} of session {session} superseded it", flight.event));
+                canceller.cancel();
+            }
+        }
+    }
+
+    /// What a newly arrived dispatch proves about the ones still running.
+    pub fn arrived(&self, flight: &Flight) {
+        let Some(session) = &flight.session else { return };
+        for other in self.all() {
+            if other.id == flight.id || other.session.as_ref() != Some(session) {
+                continue;
+            }
+            if super::turns::is_turn_event(&flight.event) && super::turns::is_tool_event(&other.event) {
+                for hook in other.running_hooks() {
+                    eprintln!(
+                        "tama: ended hook {} (process group {}) still running for {} of session {session}: the session's {} arrived, so that tool call is over and nobody waits for its answer",
+                        hook["hook"].as_str().unwrap_or("?"), hook["processGroup"], other.event, flight.event
+                    );
+                }
+                self.abandoned.record(&other, &format!("the session's {} arrived", flight.event));
+                other.end(format!("the turn of session {session} ended while {} was still being checked, so that tool call is over", other.event));
+            } else if flight.event == "post_tool_use" && other.event == "pre_tool_use" && flight.call.is_some() && other.call == flight.call {
+                let tool = flight.call.as_deref().and_then(|c| c.split('\0').next()).unwrap_or("?");
+                eprintln!(
+                    "tama: ended pre-tool dispatch {} of {tool} in session {session}: the result of the {tool} call already arrived, so the harness stopped waiting for this check",
+                    other.id
+                );
+                self.abandoned.record(&other, &format!("the result of the {tool} call already arrived"));
+                other.end(format!("the result of the {tool} call already arrived, so the harness stopped waiting for this check"));
+            }
+        }
+    }
+
     pub fn start(&self, flight: std::sync::Arc<Flight>) {
         self.running.lock().expect("flight lock").insert(flight.id.clone(), flight);
     }

@@ -5,6 +5,7 @@
 mod flight;
 pub mod records;
 mod runtime;
+mod turns;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -118,7 +119,8 @@ impl Server {
         let Some(target) = target else { return self.fail(id, "cancel names no dispatch: give its request id as dispatchId".into()) };
         let flight = self.flights.get(&target);
         if let Some(flight) = &flight {
-            flight.cancel();
+            self.flights.abandoned.record(flight, &format!("the caller cancelled dispatch {target}"));
+            flight.end(format!("the caller cancelled dispatch {target}"));
         }
         self.answer(id, Ok(json!({"cancelled": flight.is_some(), "dispatchId": target})), None);
         None
@@ -131,11 +133,17 @@ impl Server {
         let payload = request.get("payload").cloned().unwrap_or(Value::Null);
         let known = request.get("knownCatalogChecksum").and_then(Value::as_str).map(str::to_string);
         let session = payload.get("session_id").or_else(|| payload.get("sessionId")).and_then(Value::as_str).map(str::to_string);
+        let registry_event = crate::event::registry_event_name(&event_name).unwrap_or_default().to_string();
+        let call = ["tool_name", "toolName"].iter().find_map(|k| payload.get(*k)).map(|name| {
+            let input = ["tool_input", "input"].iter().find_map(|k| payload.get(*k)).cloned().unwrap_or(Value::Null);
+            format!("{}\0{input}", name.as_str().unwrap_or_default())
+        });
         let key = match &id {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let flight = Arc::new(Flight::new(key, event_name.clone(), session, received, Arc::downgrade(&self.flights)));
+        let flight = Arc::new(Flight::new(key, registry_event, session, call, received, Arc::downgrade(&self.flights)));
+        self.flights.arrived(&flight);
         self.flights.start(flight.clone());
         let refreshed = {
             let _lock = self.runtime.lock.lock().expect("runtime lock");
@@ -162,7 +170,9 @@ impl Server {
                 generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
             });
             let answer = match answer {
-                Ok(_) if flight.is_cancelled() => Err(format!("dispatch {} of {event_name} was cancelled", flight.id)),
+                Ok(_) if flight.is_cancelled() => {
+                    Err(flight.ended_because().unwrap_or_else(|| format!("dispatch {} of {event_name} was cancelled", flight.id)))
+                }
                 Ok(decision) => Ok(serde_json::to_value(decision).expect("a decision serializes")),
                 Err(why) => Err(why),
             };
@@ -174,7 +184,7 @@ impl Server {
 
     fn state(&self) -> Value {
         let mut state = self.runtime.state();
-        state["runningHooks"] = json!({"dispatched": self.flights.dispatched()});
+        state["runningHooks"] = json!({"dispatched": self.flights.dispatched(), "abandoned": self.flights.abandoned.all()});
         state
     }
 

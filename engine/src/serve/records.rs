@@ -72,3 +72,21 @@ pub fn alive(pid: i32) -> bool {
     use nix::unistd::Pid;
     matches!(kill(Pid::from_raw(pid), None), Ok(()) | Err(nix::errno::Errno::EPERM))
 }
+
+/// Every `abandoned.<session>.json`: `(records, unread)`.
+pub fn abandoned() -> (Vec<Value>, Vec<Value>) {
+    let (mut found, mut unread) = (Vec::new(), Vec::new());
+    let Ok(entries) = std::fs::read_dir(control_dir()) else { return (found, unread) };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with("abandoned.") && name.ends_with(".json")) {
+            continue;
+        }
+        let path = entry.path();
+        match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string())) {
+            Ok(record) => found.push(record),
+            Err(why) => unread.push(json!({"record": path.display().to_string(), "reason": why})),
+        }
+    }
+    (found, unread)
+}
