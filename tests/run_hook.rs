@@ -169,6 +169,8 @@ fn a_hook_past_its_timeout_and_its_stubborn_grandchild_are_ended_as_a_group() {
     let path = registry(home.path(), json!({
         "pre_tool_use": {"blocking": true, "hooks": [{"id": "slow", "command": "./slow.sh", "timeout": 1}]}
     }));
+    // Reading the tool call compiles the tool declaration once; do it before the clock starts.
+    run_hook(home.path(), &["--registry", path.to_str().unwrap(), "post_tool_use", "agent-1"], &support::shell_payload("ls"), &[]);
     let started = Instant::now();
     let out = run_hook(home.path(), &["--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"], &support::shell_payload("ls"), &[]);
     let took = started.elapsed();

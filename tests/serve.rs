@@ -3,88 +3,11 @@
 mod common;
 mod support;
 
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    frames: Receiver<Value>,
-    seen: HashMap<String, Value>,
-    ready: Value,
-}
-
-impl Engine {
-    fn start(home: &Path, registry: Option<&Path>) -> Engine {
-        let mut command = Command::new(support::tama());
-        command.args(["run-hook", "--serve", "omp"]);
-        if let Some(registry) = registry {
-            command.args(["--registry", registry.to_str().unwrap()]);
-        }
-        let mut child = command
-            .env("HOME", home)
-            .env("TAMA_HOME", home.join(".tama"))
-            .env("TAMA_CACHE_DIR", home.join("cache"))
-            .env_remove("TAMA_REGISTRY")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (send, frames) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let line = line.unwrap();
-                assert!(!line.is_empty());
-                send.send(serde_json::from_str::<Value>(&line).expect("every frame is one JSON object")).ok();
-            }
-        });
-        let ready = frames.recv_timeout(Duration::from_secs(20)).expect("a ready frame");
-        Engine { stdin: child.stdin.take(), child, frames, seen: HashMap::new(), ready }
-    }
-
-    fn send(&mut self, request: Value) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{request}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send_raw(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-    }
-
-    /// The answer to `id`, waiting for it; answers to others are kept.
-    fn answer(&mut self, id: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !self.seen.contains_key(id) {
-            let frame = self.frames.recv_timeout(deadline - Instant::now()).unwrap_or_else(|_| panic!("no answer to {id}"));
-            let key = match &frame["id"] {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            self.seen.insert(key, frame);
-        }
-        self.seen.remove(id).unwrap()
-    }
-
-    /// The next frame as it arrives.
-    fn next(&mut self) -> Value {
-        self.frames.recv_timeout(Duration::from_secs(30)).expect("a frame")
-    }
-
-    fn close(mut self) -> std::process::Output {
-        drop(self.stdin.take());
-        self.child.wait_with_output().unwrap()
-    }
-}
+use support::engine::Engine;
 
 fn dispatch(id: &str, command: &str) -> Value {
     json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "bash", "tool_input": {"command": command}}})
@@ -157,6 +80,9 @@ fn answers_arrive_as_dispatches_finish() {
     std::fs::write(&path, raw.to_string()).unwrap();
     support::run_tama(home.path(), &["registry", "seal", path.to_str().unwrap()], "");
     let mut engine = Engine::start(home.path(), Some(&path));
+    // The first wasm dispatch compiles the components into the cache.
+    engine.send(dispatch("warm", "git status"));
+    assert_eq!(engine.answer("warm")["ok"], true);
     engine.send(json!({"id": "slow", "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}}));
     engine.send(dispatch("fast", "git status"));
     let first = engine.next();
@@ -210,15 +136,7 @@ fn closing_stdin_ends_every_hook_run_and_its_group() {
     let path = registry(home.path(), json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}));
     let mut engine = Engine::start(home.path(), Some(&path));
     engine.send(dispatch("held", "ls"));
-    let group = loop {
-        engine.send(json!({"id": "look", "op": "status"}));
-        let status = engine.answer("look");
-        if let Some(group) = status["result"]["runningHooks"]["dispatched"][0]["processGroup"].as_i64() {
-            assert_eq!(status["result"]["runningHooks"]["dispatched"][0]["hook"], "forever");
-            break group as i32;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let group = engine.held_on("forever");
     let started = Instant::now();
     let out = engine.close();
     assert!(started.elapsed() < Duration::from_secs(5));
@@ -251,13 +169,7 @@ fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     let mut first = Engine::start(home.path(), Some(&path));
     let first_pid = first.ready["state"]["processId"].as_i64().unwrap() as i32;
     first.send(dispatch("held", "ls"));
-    let group = loop {
-        first.send(json!({"id": "look", "op": "status"}));
-        if let Some(group) = first.answer("look")["result"]["runningHooks"]["dispatched"][0]["processGroup"].as_i64() {
-            break group as i32;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let group = first.held_on("forever");
     let listed = support::run_tama(home.path(), &["hooks", "running"], "");
     assert!(support::text(&listed.stdout).starts_with("forever (pre_tool_use, session s1, process group"), "{}", support::text(&listed.stdout));
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(first_pid), nix::sys::signal::Signal::SIGKILL).unwrap();

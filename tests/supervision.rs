@@ -4,13 +4,12 @@
 mod common;
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use support::engine::Engine;
 
 fn seal(home: &Path, registry: Value) -> PathBuf {
     let path = home.join("registry.json");
@@ -68,72 +67,6 @@ fn side_by_side() {
     assert_eq!(std::fs::read_dir(&marks).unwrap().count(), 0, "no other stop hook started");
 }
 
-/// A serving engine, its answers by id, and its stderr.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    frames: Receiver<Value>,
-    seen: std::collections::HashMap<String, Value>,
-}
-
-impl Engine {
-    fn start(home: &Path, registry: &Path) -> Engine {
-        let mut child = Command::new(support::tama())
-            .args(["run-hook", "--serve", "omp", "--registry", registry.to_str().unwrap()])
-            .env("HOME", home)
-            .env("TAMA_HOME", home.join(".tama"))
-            .env("TAMA_CACHE_DIR", home.join("cache"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (send, frames) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                send.send(serde_json::from_str::<Value>(&line.unwrap()).unwrap()).ok();
-            }
-        });
-        frames.recv_timeout(Duration::from_secs(20)).expect("ready");
-        Engine { stdin: child.stdin.take(), child, frames, seen: Default::default() }
-    }
-
-    fn send(&mut self, request: Value) {
-        writeln!(self.stdin.as_mut().unwrap(), "{request}").unwrap();
-    }
-
-    fn answer(&mut self, id: &str) -> Value {
-        while !self.seen.contains_key(id) {
-            let frame = self.frames.recv_timeout(Duration::from_secs(20)).unwrap_or_else(|_| panic!("no answer to {id}"));
-            self.seen.insert(frame["id"].as_str().unwrap_or_default().to_string(), frame);
-        }
-        self.seen.remove(id).unwrap()
-    }
-
-    /// Waits until status names `hook` as running; its process group.
-    fn held_on(&mut self, hook: &str) -> i32 {
-        for _ in 0..200 {
-            self.send(json!({"id": "held", "op": "status"}));
-            let status = self.answer("held");
-            let dispatched = status["result"]["runningHooks"]["dispatched"].as_array().unwrap().clone();
-            if let Some(h) = dispatched.iter().find(|h| h["hook"] == hook && !h["processGroup"].is_null()) {
-                return h["processGroup"].as_i64().unwrap() as i32;
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        panic!("{hook} never ran");
-    }
-
-    fn close(mut self) -> String {
-        drop(self.stdin.take());
-        let mut stderr = String::new();
-        self.child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-        self.child.wait().unwrap();
-        stderr
-    }
-}
-
 fn mkfifo(path: &Path) {
     assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
 }
@@ -156,7 +89,7 @@ fn edit(id: &str, event: &str) -> Value {
 fn abandoned_calls_answered() {
     let home = tempfile::tempdir().unwrap();
     let path = stuck_registry(home.path(), "pre_tool_use");
-    let mut engine = Engine::start(home.path(), &path);
+    let mut engine = Engine::start(home.path(), Some(&path));
     engine.send(edit("pre", "pre_tool_use"));
     let group = engine.held_on("stuck");
     engine.send(edit("post", "post_tool_use"));
@@ -165,7 +98,7 @@ fn abandoned_calls_answered() {
     assert!(pre["error"].as_str().unwrap().contains("the result of the edit call already arrived"), "{pre}");
     assert_eq!(engine.answer("post")["ok"], true);
     common::assert_group_gone(group, Duration::from_secs(2));
-    let stderr = engine.close();
+    let stderr = support::text(&engine.close().stderr);
     assert!(stderr.contains("tama: ended pre-tool dispatch pre of edit in session sess-1: the result of the edit call already arrived, so the harness stopped waiting for this check"), "{stderr}");
     assert!(stderr.contains("still running in Tama: stuck (pre_tool_use, "), "{stderr}");
 }
@@ -175,7 +108,7 @@ fn hooks_running_abandoned() {
     for signal in ["cancel", "result"] {
         let home = tempfile::tempdir().unwrap();
         let path = stuck_registry(home.path(), "pre_tool_use");
-        let mut engine = Engine::start(home.path(), &path);
+        let mut engine = Engine::start(home.path(), Some(&path));
         engine.send(edit("pre", "pre_tool_use"));
         let group = engine.held_on("stuck");
         std::thread::sleep(Duration::from_millis(100));
@@ -220,7 +153,7 @@ fn a_turn_end_ends_the_sessions_tool_hooks_and_supersedes_the_previous_turn_even
         "pre_tool_use": {"blocking": true, "hooks": [stuck("tool-check"), {"id": "never-started", "command": "true"}]},
         "user_prompt_submit": {"blocking": true, "hooks": [stuck("prompt-check")]}
     }}));
-    let mut engine = Engine::start(home.path(), &path);
+    let mut engine = Engine::start(home.path(), Some(&path));
     engine.send(edit("tool", "pre_tool_use"));
     let tool_group = engine.held_on("tool-check");
     let prompt = |id: &str| json!({"id": id, "op": "dispatch", "event": "user_prompt_submit", "payload": {"session_id": "sess-1", "prompt": "go on"}});
@@ -238,7 +171,7 @@ fn a_turn_end_ends_the_sessions_tool_hooks_and_supersedes_the_previous_turn_even
     assert_eq!(superseded["ok"], true, "a superseded run is a cancellation, not a refusal: {superseded}");
     assert_eq!(superseded["result"]["results"][0]["decision"], "cancelled");
     common::assert_group_gone(first_prompt_group, Duration::from_secs(2));
-    let stderr = engine.close();
+    let stderr = support::text(&engine.close().stderr);
     assert!(stderr.contains(&format!("tama: ended hook tool-check (process group {tool_group}) still running for pre_tool_use of session sess-1: the session's user_prompt_submit arrived, so that tool call is over and nobody waits for its answer")), "{stderr}");
     assert!(stderr.contains(&format!("tama: ended hook prompt-check (process group {first_prompt_group}) still running for the previous user_prompt_submit of session sess-1")), "{stderr}");
     // Nothing of any hook's group is left once the engine is gone.

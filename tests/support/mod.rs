@@ -1,6 +1,8 @@
 //! What the journeys share: the built binary, the built components, scratch folders.
 #![allow(dead_code)]
 
+pub mod engine;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
