@@ -1,47 +1,70 @@
 //! A word's value after expansion.
 
+use std::borrow::Cow;
+
 /// Stands for text the gate cannot know: an unset-or-unknown variable, the
 /// output of a command it does not model.
 pub const UNKNOWN: char = '\u{FFFC}';
 
 /// Separates the elements of an array variable's value.
 pub const ARRAY_SEPARATOR: char = '\u{1E}';
+pub const ARRAY_SEPARATOR_TEXT: &str = "\u{1E}";
 
 /// [`UNKNOWN`] as text.
 pub const UNKNOWN_TEXT: &str = "\u{FFFC}";
 
+/// A field borrows its text from the command when it can: most words are
+/// one piece of text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Field {
-    pub text: String,
+pub struct Field<'a> {
+    pub text: Cow<'a, str>,
     /// Whether every part of the value is known.
     known: bool,
 }
 
-impl Field {
-    pub fn new(text: impl Into<String>) -> Self {
+impl<'a> Field<'a> {
+    pub fn new(text: impl Into<Cow<'a, str>>) -> Self {
         let text = text.into();
         let known = !text.contains(UNKNOWN);
         Self { text, known }
     }
 
     /// A field built by expansion, which knows whether it met an unknown part.
-    pub const fn expanded(text: String, known: bool) -> Self {
+    pub const fn expanded(text: Cow<'a, str>, known: bool) -> Self {
         Self { text, known }
+    }
+
+    pub fn into_owned(self) -> Field<'static> {
+        Field {
+            text: Cow::Owned(self.text.into_owned()),
+            known: self.known,
+        }
     }
 
     /// The value, when every part of it is known.
     pub fn exact(&self) -> Option<&str> {
-        self.known.then_some(self.text.as_str())
+        self.known.then_some(&*self.text)
     }
 
-    /// The value for a message, unknown parts shown as `…`.
+    /// The value for a message: unknown parts shown as `…`, nothing as `""`.
     pub fn shown(&self) -> String {
+        if self.text.is_empty() {
+            return "\"\"".to_owned();
+        }
         self.text.replace(UNKNOWN, "…")
     }
 }
 
+/// Fields that outlive the command text they came from.
+pub fn owned(fields: &[Field<'_>]) -> Vec<Field<'static>> {
+    fields
+        .iter()
+        .map(|field| field.clone().into_owned())
+        .collect()
+}
+
 /// Fields joined with spaces, for a message.
-pub fn shown(fields: &[Field]) -> String {
+pub fn shown(fields: &[Field<'_>]) -> String {
     let mut out = String::new();
     for (index, field) in fields.iter().enumerate() {
         if index > 0 {

@@ -25,11 +25,17 @@ pub enum Finding {
         command: String,
     },
     /// A command that deletes, moves, empties or disarms hook files.
-    HookFiles { command: String, effect: &'static str },
+    HookFiles {
+        command: String,
+        effect: &'static str,
+    },
     /// A hook manager told to take its hooks out.
     Uninstall { command: String },
     /// Code for another interpreter that runs git with a hook-skipping option.
-    Embedded { program: String, option: &'static str },
+    Embedded {
+        program: String,
+        option: &'static str,
+    },
     /// `git commit-tree`, which writes a commit without running hooks.
     CommitTree,
     /// A git or shell alias whose definition holds a bypass.
@@ -55,7 +61,11 @@ impl fmt::Display for Finding {
                         write!(f, " (its -n is {canonical})")?;
                     }
                 }
-                let option = if written.starts_with("--") { written.as_str() } else { "-n" };
+                let option = if written.starts_with("--") {
+                    written.as_str()
+                } else {
+                    "-n"
+                };
                 write!(
                     f,
                     " skips the repository's {hooks} ({GATE}). Run `{command}` without \

@@ -3,7 +3,43 @@
 //! client-side hooks, and names the bypass in the refusal.
 //!
 //! The analysis is plain Rust ([`refusal_reason`]); this file only binds it
-//! to the gate world of `wit/gate.wit`.
+//! to the gate world of `wit/gate.wit`. The command is read as a shell reads
+//! it (`shell`), walked in the order it would run with the state later
+//! commands depend on (`analysis`), and git's own command lines are read as
+//! git's option parser reads them (`git`).
+//!
+//! Where the rules take a position:
+//!
+//! - Options follow git 2.47: unique prefixes, `--no-`/`--no-no-` forms, the
+//!   last of `--no-verify`/`--verify` wins, and option values are not options.
+//!   A spelling git rejects (`git commit --no-ver`, ambiguous) passes, since
+//!   nothing runs. `cherry-pick` and `revert` reject `--no-verify` but are
+//!   refused with it as an attempt; so is an alias or add-on (`git ci`,
+//!   `git cz`) given `--no-verify`. `git commit --no-post-rewrite` is refused.
+//! - Setting core.hooksPath to any value is refused (`-c`, `--config-env`,
+//!   `git config`, `GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`, writing it
+//!   into a config file); reading or unsetting it passes. `GIT_CONFIG_GLOBAL`
+//!   and kin pass: they isolate configuration.
+//! - A hook manager's switch (`HUSKY=0`, `SKIP=…`, `LEFTHOOK=0`, …) counts
+//!   when a git command that runs hooks runs with it in the same command
+//!   text, set before it by prefix, `export`, `env`, `sudo` or plain
+//!   assignment (which changes a variable the environment may export).
+//!   `HUSKY=0 npm ci` passes.
+//! - Hook files deleted, moved away, emptied, replaced by a no-op, made
+//!   non-executable or edited in place are refused, as are hook managers'
+//!   uninstall commands; installing or restoring hooks, samples and backups
+//!   pass.
+//! - `git commit-tree` is refused on its own: it writes a commit without
+//!   hooks, and the ref update that publishes it may come in a later call.
+//! - A value the gate cannot know (an unset variable, the output of a command
+//!   it does not model) is not guessed at: an unknown option passes, while an
+//!   unknown command name followed by a hook-running git subcommand is read
+//!   as git.
+//! - Text that never runs passes: messages, `echo` arguments, comments,
+//!   here-documents written to files, unless the file is run later in the
+//!   same command or is a shell startup file.
+//! - A command that is not valid shell, or that nests or multiplies beyond
+//!   the gate's limits, is refused as unreadable.
 
 mod analysis;
 mod field;
@@ -41,8 +77,12 @@ pub fn check_config(config: &str) -> Result<(), String> {
                 keys.join(", ")
             ))
         }
-        Ok(_) => Err("block-git-hook-bypass takes no configuration; give `{}` or nothing".to_owned()),
-        Err(error) => Err(format!("block-git-hook-bypass: the configuration is not JSON: {error}")),
+        Ok(_) => {
+            Err("block-git-hook-bypass takes no configuration; give `{}` or nothing".to_owned())
+        }
+        Err(error) => Err(format!(
+            "block-git-hook-bypass: the configuration is not JSON: {error}"
+        )),
     }
 }
 
@@ -74,5 +114,3 @@ impl Guest for Gate {
 // no component-model symbol names to export.
 #[cfg(target_arch = "wasm32")]
 export!(Gate);
-#[doc(hidden)]
-pub fn parse_only(command: &str) -> bool { shell::parse(command).is_ok() }

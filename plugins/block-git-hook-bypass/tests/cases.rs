@@ -26,8 +26,20 @@ fn cases() -> Vec<Case> {
 /// Words a refusal must repeat when the command spells them: the reason
 /// names the bypass it found.
 const MARKERS: &[&str] = &[
-    "--no-verify", "--no-veri", "--no-post-rewrite", "hookspath", "husky", "skip", "lefthook",
-    "overcommit", "commit-tree", ".git/hooks", ".husky", "git_config", "uninstall", "-n",
+    "--no-verify",
+    "--no-veri",
+    "--no-post-rewrite",
+    "hookspath",
+    "husky",
+    "skip",
+    "lefthook",
+    "overcommit",
+    "commit-tree",
+    ".git/hooks",
+    ".husky",
+    "git_config",
+    "uninstall",
+    "-n",
 ];
 
 #[test]
@@ -39,7 +51,11 @@ fn every_case_is_decided_as_expected() {
         match (&reason, case.refuse) {
             (Some(_), false) | (None, true) => failures.push(format!(
                 "{}: {:?}\n    why: {}\n    got: {}",
-                if case.refuse { "MISSED" } else { "WRONGLY REFUSED" },
+                if case.refuse {
+                    "MISSED"
+                } else {
+                    "WRONGLY REFUSED"
+                },
                 case.command,
                 case.why,
                 reason.as_deref().unwrap_or("pass"),
@@ -54,7 +70,9 @@ fn every_case_is_decided_as_expected() {
                     .collect();
                 let unreadable = lower_reason.contains("could not be read");
                 if !reason.contains("block-git-hook-bypass")
-                    || (!unreadable && !named.is_empty() && !named.iter().any(|marker| lower_reason.contains(marker)))
+                    || (!unreadable
+                        && !named.is_empty()
+                        && !named.iter().any(|marker| lower_reason.contains(marker)))
                 {
                     failures.push(format!(
                         "REASON DOES NOT NAME THE BYPASS: {:?}\n    got: {reason}",

@@ -17,12 +17,80 @@ impl Lcg {
 }
 
 const PIECES: &[&str] = &[
-    "git", " ", "commit", "--no-verify", "-n", "'", "\"", "\\", "$(", ")", "`", "${", "}", "{",
-    "(", ";", "&&", "|", "\n", "<<EOF", "EOF", "<<-'X'", "X", "$'", "\\x2d", "#", "=", "HUSKY=0",
-    "sh -c", "eval", "f()", "f", "if", "then", "fi", "case", "in", "esac", ";;", "for", "do",
-    "done", "[[", "]]", "((", "))", ">", ".git/hooks/pre-commit", "*", "é", "\t", "$@", "$1",
-    "xargs", "find", "-exec", "\\;", "alias", "a=(", "+=", "${a[@]}", "$env:", "{,.bak}", "<(",
-    "set --", "export", "cd", "bash <<<", "function", "&", "2>&1", "$((", "!", "time",
+    "git",
+    " ",
+    "commit",
+    "--no-verify",
+    "-n",
+    "'",
+    "\"",
+    "\\",
+    "$(",
+    ")",
+    "`",
+    "${",
+    "}",
+    "{",
+    "(",
+    ";",
+    "&&",
+    "|",
+    "\n",
+    "<<EOF",
+    "EOF",
+    "<<-'X'",
+    "X",
+    "$'",
+    "\\x2d",
+    "#",
+    "=",
+    "HUSKY=0",
+    "sh -c",
+    "eval",
+    "f()",
+    "f",
+    "if",
+    "then",
+    "fi",
+    "case",
+    "in",
+    "esac",
+    ";;",
+    "for",
+    "do",
+    "done",
+    "[[",
+    "]]",
+    "((",
+    "))",
+    ">",
+    ".git/hooks/pre-commit",
+    "*",
+    "é",
+    "\t",
+    "$@",
+    "$1",
+    "xargs",
+    "find",
+    "-exec",
+    "\\;",
+    "alias",
+    "a=(",
+    "+=",
+    "${a[@]}",
+    "$env:",
+    "{,.bak}",
+    "<(",
+    "set --",
+    "export",
+    "cd",
+    "bash <<<",
+    "function",
+    "&",
+    "2>&1",
+    "$((",
+    "!",
+    "time",
 ];
 
 #[test]
@@ -55,7 +123,16 @@ fn deep_and_large_inputs_are_decided() {
     assert_eq!(refusal_reason(&large), None);
     let bypass_at_the_end = format!("{large}git commit --no-verify -m x");
     assert!(refusal_reason(&bypass_at_the_end).is_some());
-    for opener in ["$(", "( ", "{ ", "\"$(", "f() { ", "if x; then ", "<(", "${x:-"] {
+    for opener in [
+        "$(",
+        "( ",
+        "{ ",
+        "\"$(",
+        "f() { ",
+        "if x; then ",
+        "<(",
+        "${x:-",
+    ] {
         let deep = format!("{}git status", opener.repeat(2_000));
         let reason = refusal_reason(&deep).unwrap_or_else(|| panic!("{opener} is refused"));
         assert!(reason.contains("could not be read"), "{opener}: {reason}");
@@ -68,12 +145,18 @@ fn deep_and_large_inputs_are_decided() {
 
 #[test]
 fn multiplying_loops_and_calls_stay_bounded() {
-    let loops = format!("{}git status{}", "for a in 1 2 3 4; do ".repeat(12), "; done".repeat(12));
+    let loops = format!(
+        "{}git status{}",
+        "for a in 1 2 3 4; do ".repeat(12),
+        "; done".repeat(12)
+    );
     assert!(refusal_reason(&loops).is_some_and(|reason| reason.contains("could not be read")));
     let mut calls = String::from("f0() { git status; }; ");
     for level in 1..12 {
         let previous = level - 1;
-        calls.push_str(&format!("f{level}() {{ f{previous}; f{previous}; f{previous}; f{previous}; }}; "));
+        calls.push_str(&format!(
+            "f{level}() {{ f{previous}; f{previous}; f{previous}; f{previous}; }}; "
+        ));
     }
     calls.push_str("f11");
     assert!(refusal_reason(&calls).is_some());

@@ -8,24 +8,29 @@ const MAX_GROUPS: u32 = 16;
 
 /// Pushes the words `text` expands to: `a{b,c}d` gives `abd` and `acd`.
 /// Sequences such as `{1..3}` and braces without a comma stay as written.
-pub fn expand(text: &str, out: &mut Vec<Field>) {
+pub fn expand(text: &str, out: &mut Vec<Field<'_>>) {
     let mut budget = MAX_WORDS;
     expand_within(text, out, &mut budget, 0);
 }
 
-fn expand_within(text: &str, out: &mut Vec<Field>, budget: &mut usize, depth: u32) {
+fn expand_within(text: &str, out: &mut Vec<Field<'_>>, budget: &mut usize, depth: u32) {
     if *budget == 0 {
         return;
     }
     match first_group(text).filter(|_| depth < MAX_GROUPS) {
         Some((prefix, alternatives, suffix)) => {
             for alternative in alternatives {
-                expand_within(&format!("{prefix}{alternative}{suffix}"), out, budget, depth + 1);
+                expand_within(
+                    &format!("{prefix}{alternative}{suffix}"),
+                    out,
+                    budget,
+                    depth + 1,
+                );
             }
         }
         None => {
             *budget -= 1;
-            out.push(Field::new(text));
+            out.push(Field::new(text.to_owned()));
         }
     }
 }
@@ -67,7 +72,9 @@ mod tests {
     fn words(text: &str) -> Vec<String> {
         let mut out = Vec::new();
         expand(text, &mut out);
-        out.into_iter().map(|field| field.text).collect()
+        out.into_iter()
+            .map(|field| field.text.into_owned())
+            .collect()
     }
 
     #[test]

@@ -8,23 +8,36 @@ use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
 
-const INTERPRETERS: &[&str] = &[
-    "python", "python3", "python2", "node", "nodejs", "ruby", "perl", "php", "deno", "bun",
-];
+/// Interpreters whose `-c`/`-e` code may run git.
+fn is_interpreter(name: &str) -> bool {
+    matches!(
+        name,
+        "python"
+            | "python3"
+            | "python2"
+            | "node"
+            | "nodejs"
+            | "ruby"
+            | "perl"
+            | "php"
+            | "deno"
+            | "bun"
+    )
+}
 
 impl Walker {
     /// `env [-i] [-u NAME] [NAME=value]… [command]`.
     pub(super) fn env_command(
         &mut self,
         frame: &mut Frame<'_>,
-        args: &[Field],
+        args: &[Field<'_>],
         env: &Env,
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
         let mut env = env.clone();
         let mut index = 0;
         while let Some(arg) = args.get(index) {
-            let text = arg.text.as_str();
+            let text = &*arg.text;
             index += 1;
             match text {
                 "-i" | "--ignore-environment" | "-" => {
@@ -40,7 +53,7 @@ impl Walker {
                     index += 1;
                 }
                 "-S" | "--split-string" => {
-                    let mut split: Vec<Field> = args
+                    let mut split: Vec<Field<'_>> = args
                         .get(index)
                         .map(|arg| arg.text.split_whitespace().map(Field::new).collect())
                         .unwrap_or_default();
@@ -70,11 +83,16 @@ impl Walker {
     }
 
     /// `sh -c 'string' [name args…]`, `bash script`, `… | sh`, `bash <<EOF`.
-    pub(super) fn shell(&mut self, args: &[Field], env: &Env, stdin: Option<&str>) -> Result<Option<String>> {
+    pub(super) fn shell(
+        &mut self,
+        args: &[Field<'_>],
+        env: &Env,
+        stdin: Option<&str>,
+    ) -> Result<Option<String>> {
         let mut index = 0;
         let mut command_string = false;
         while let Some(arg) = args.get(index) {
-            let text = arg.text.as_str();
+            let text = &*arg.text;
             if text == "--" || text == "-" {
                 index += 1;
                 break;
@@ -91,7 +109,7 @@ impl Walker {
             index += usize::from(options.contains(['o', 'O']));
         }
         let script = if command_string {
-            args.get(index).map(|code| code.text.clone())
+            args.get(index).map(|code| code.text.to_string())
         } else if let Some(file) = args.get(index) {
             self.file_content(&file.text).map(str::to_owned)
         } else {
@@ -101,7 +119,7 @@ impl Walker {
             return Ok(None);
         };
         let skip = if command_string { 2 } else { 1 };
-        let positional = args.get(index + skip..).map(<[Field]>::to_vec);
+        let positional = args.get(index + skip..).map(crate::field::owned);
         let saved = self.snapshot();
         self.enter_environment(env);
         let output = self.child_source(&script, positional);
@@ -126,56 +144,81 @@ impl Walker {
     pub(super) fn xargs(
         &mut self,
         frame: &mut Frame<'_>,
-        args: &[Field],
+        args: &[Field<'_>],
         env: &Env,
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
         let long_values = [
-            "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
+            "--arg-file",
+            "--delimiter",
+            "--max-args",
+            "--max-procs",
+            "--max-chars",
             "--process-slot-var",
         ];
         let start = skip_options(args, "ILnPsdEa", &long_values);
         let options = args.get(..start).unwrap_or_default();
         let replace = options.iter().enumerate().find_map(|(at, arg)| {
-            let text = arg.text.as_str();
+            let text = &*arg.text;
             match text {
-                "-I" => options.get(at + 1).map(|next| next.text.clone()),
+                "-I" => options.get(at + 1).map(|next| next.text.to_string()),
                 "-i" | "--replace" => Some("{}".to_owned()),
-                _ if text.starts_with("--replace=") => Some(text.trim_start_matches("--replace=").to_owned()),
-                _ if text.starts_with("-I") || text.starts_with("-i") => text.get(2..).map(str::to_owned),
+                _ if text.starts_with("--replace=") => {
+                    Some(text.trim_start_matches("--replace=").to_owned())
+                }
+                _ if text.starts_with("-I") || text.starts_with("-i") => {
+                    text.get(2..).map(str::to_owned)
+                }
                 _ => None,
             }
         });
-        let mut argv: Vec<Field> = args.get(start..).unwrap_or_default().to_vec();
+        let mut argv: Vec<Field<'_>> = args.get(start..).unwrap_or_default().to_vec();
         if argv.is_empty() {
             argv.push(Field::new("echo"));
         }
-        let items: Vec<&str> = stdin.map(|input| input.split_whitespace().collect()).unwrap_or_default();
+        let items: Vec<&str> = stdin
+            .map(|input| input.split_whitespace().collect())
+            .unwrap_or_default();
         match replace {
             Some(token) if !token.is_empty() => {
-                let item = items.first().map_or_else(|| UNKNOWN.to_string(), |item| (*item).to_owned());
+                let item = items
+                    .first()
+                    .map_or_else(|| UNKNOWN.to_string(), |item| (*item).to_owned());
                 for arg in &mut argv {
-                    *arg = Field::new(arg.text.replace(&token, &item));
+                    *arg = Field::new(arg.text.replace(token.as_str(), &item));
                 }
             }
-            _ if stdin.is_none() => argv.push(Field::new(UNKNOWN)),
+            _ if stdin.is_none() => argv.push(Field::new(crate::field::UNKNOWN_TEXT)),
             _ => argv.extend(items.into_iter().map(Field::new)),
         }
         self.run(frame, &argv, env, None)
     }
 
     /// `find paths… [expression]`: its `-exec` commands run, `-delete` deletes.
-    pub(super) fn find(&mut self, frame: &mut Frame<'_>, argv: &[Field], env: &Env) -> Result<Option<String>> {
+    pub(super) fn find(
+        &mut self,
+        frame: &mut Frame<'_>,
+        argv: &[Field<'_>],
+        env: &Env,
+    ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
         let starts = args
             .iter()
             .take_while(|arg| !arg.text.starts_with('-') && arg.text != "(" && arg.text != "!")
             .count();
         let (paths, expression) = args.split_at(starts);
-        let hooks = paths.iter().any(|path| files::is_hook_path(&path.text, self.in_hooks_dir()))
-            || (paths.iter().any(|path| path.text.contains(".git") || path.text.contains(".husky"))
+        let hooks = paths
+            .iter()
+            .any(|path| files::is_hook_path(&path.text, self.in_hooks_dir()))
+            || (paths
+                .iter()
+                .any(|path| path.text.contains(".git") || path.text.contains(".husky"))
                 && expression.iter().any(|arg| names_hooks(&arg.text)));
-        let found = if hooks { ".git/hooks/pre-commit" } else { paths.first().map_or(".", |path| path.text.as_str()) };
+        let found = if hooks {
+            ".git/hooks/pre-commit"
+        } else {
+            paths.first().map_or(".", |path| &*path.text)
+        };
         let as_find = |finding: Finding| match finding {
             Finding::HookFiles { effect, .. } => Finding::HookFiles {
                 command: shown(argv),
@@ -186,7 +229,7 @@ impl Walker {
         let mut index = 0;
         while let Some(arg) = expression.get(index) {
             index += 1;
-            match arg.text.as_str() {
+            match &*arg.text {
                 "-delete" if hooks => {
                     return Err(self.hook_files(shown(argv), "deletes"));
                 }
@@ -194,7 +237,7 @@ impl Walker {
                     let mut command = Vec::new();
                     while let Some(word) = expression.get(index) {
                         index += 1;
-                        if matches!(word.text.as_str(), ";" | "+") {
+                        if matches!(&*word.text, ";" | "+") {
                             break;
                         }
                         command.push(Field::new(word.text.replace("{}", found)));
@@ -208,47 +251,61 @@ impl Walker {
     }
 
     /// `tee files…`: writes what it reads to each file.
-    pub(super) fn tee(&mut self, argv: &[Field], stdin: Option<&str>) -> Result<()> {
+    pub(super) fn tee(&mut self, argv: &[Field<'_>], stdin: Option<&str>) -> Result<()> {
+        let append = argv
+            .iter()
+            .any(|arg| arg.text == "-a" || arg.text == "--append");
         let files = argv.iter().skip(1).filter(|arg| !arg.text.starts_with('-'));
         for file in files {
-            if files::is_hook_path(&file.text, self.in_hooks_dir()) && stdin.is_some_and(files::is_neutered) {
+            if !append
+                && files::is_hook_path(&file.text, self.in_hooks_dir())
+                && stdin.is_some_and(files::is_neutered)
+            {
                 return Err(self.hook_files(shown(argv), "swaps a no-op in for"));
             }
-            self.record_written(file.text.clone(), false, stdin);
+            self.record_written(file.text.to_string(), append, stdin);
         }
         Ok(())
     }
 
     /// `cat`: its input, or files this command wrote.
-    pub(super) fn cat(&self, args: &[Field], stdin: Option<&str>) -> Option<String> {
-        let mut files = args.iter().filter(|arg| !arg.text.starts_with('-') || arg.text == "-").peekable();
+    pub(super) fn cat(&self, args: &[Field<'_>], stdin: Option<&str>) -> Option<String> {
+        let mut files = args
+            .iter()
+            .filter(|arg| !arg.text.starts_with('-') || arg.text == "-")
+            .peekable();
         if files.peek().is_none() {
             return stdin.map(str::to_owned);
         }
         let mut out = String::new();
         for file in files {
-            out.push_str(if file.text == "-" { stdin? } else { self.file_content(&file.text)? });
+            out.push_str(if file.text == "-" {
+                stdin?
+            } else {
+                self.file_content(&file.text)?
+            });
         }
         Some(out)
     }
 
-    /// Code strings run by other programs: `ssh host cmd`, `su -c`,
-    /// `script -c`, `nix-shell --run`, and `python -c` or `node -e` code.
-    /// `None` when `name` runs no such code.
-    pub(super) fn runs_code(
-        &mut self,
+    /// The shell code another program runs: `ssh host cmd`, `su -c`,
+    /// `script -c`, `nix-shell --run`, an npm script being stored. Code for
+    /// other interpreters (`python -c`, `node -e`) is not shell: it is
+    /// refused when it runs programs and names git with `--no-verify`.
+    pub(super) fn code_run_by(
+        &self,
         name: &str,
-        argv: &[Field],
+        argv: &[Field<'_>],
         stdin: Option<&str>,
-    ) -> Result<Option<Option<String>>> {
+    ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
         let after = |flags: &[&str]| {
             args.iter()
-                .position(|arg| flags.contains(&arg.text.as_str()))
+                .position(|arg| flags.contains(&&*arg.text))
                 .and_then(|at| args.get(at + 1))
-                .map(|code| code.text.clone())
+                .map(|code| code.text.to_string())
         };
-        let code = match name {
+        Ok(match name {
             "ssh" => {
                 let host = skip_options(args, "BbcDEeFIiJLlmOoPpQRSWw", &[]);
                 let remote = args.get(host + 1..).unwrap_or_default();
@@ -269,25 +326,22 @@ impl Walker {
                 .map(|(_, command)| command.to_owned()),
             "su" | "runuser" | "script" => after(&["-c", "--command"]),
             "nix-shell" => after(&["--run", "--command"]),
-            _ if INTERPRETERS.contains(&name) => {
-                let code = after(&["-c", "-e", "--eval", "-E", "-p", "--print"]).unwrap_or_default();
+            _ if is_interpreter(name) => {
+                let code =
+                    after(&["-c", "-e", "--eval", "-E", "-p", "--print"]).unwrap_or_default();
                 let runs_programs = ["subprocess", "system", "popen", "exec", "spawn", "`"]
                     .iter()
                     .any(|call| code.contains(call));
                 if runs_programs && code.contains("git") && code.contains("--no-verify") {
                     return Err(Finding::Embedded {
-                        program: format!("{name} {}", args.first().map_or("", |arg| arg.text.as_str())),
+                        program: format!("{name} {}", args.first().map_or("", |arg| &*arg.text)),
                         option: "--no-verify",
                     });
                 }
-                return Ok(None);
+                None
             }
-            _ => return Ok(None),
-        };
-        match code {
-            Some(code) => self.child_source(&code, None).map(Some),
-            None => Ok(Some(None)),
-        }
+            _ => None,
+        })
     }
 }
 

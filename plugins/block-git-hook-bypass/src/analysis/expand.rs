@@ -1,23 +1,35 @@
 //! Word expansion: parameters, substitutions (which run), quote removal and
 //! field splitting of unquoted expansions.
 
+use std::borrow::Cow;
+
 use super::{Frame, Result, Walker, braces};
 use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, UNKNOWN_TEXT};
 use crate::shell::{List, ParameterOperator, Part, Word};
 
 /// Collects the fields a word expands to.
-struct Fields<'o> {
-    out: &'o mut Vec<Field>,
-    current: String,
+struct Fields<'o, 'p> {
+    out: &'o mut Vec<Field<'p>>,
+    current: Cow<'p, str>,
     started: bool,
     /// Whether the current field holds an unknown part.
     unknown: bool,
     split: bool,
 }
 
-impl Fields<'_> {
+impl<'p> Fields<'_, 'p> {
     fn push_quoted(&mut self, text: &str) {
-        self.current.push_str(text);
+        self.current.to_mut().push_str(text);
+        self.started = true;
+    }
+
+    /// Text from the command itself, borrowed when it starts a field.
+    fn push_source(&mut self, text: &'p str) {
+        if self.current.is_empty() {
+            self.current = Cow::Borrowed(text);
+        } else {
+            self.current.to_mut().push_str(text);
+        }
         self.started = true;
     }
 
@@ -36,7 +48,7 @@ impl Fields<'_> {
             if matches!(c, ' ' | '\t' | '\n') {
                 self.end_field();
             } else {
-                self.current.push(c);
+                self.current.to_mut().push(c);
                 self.started = true;
             }
         }
@@ -67,12 +79,12 @@ impl Walker {
         &mut self,
         frame: &mut Frame<'p>,
         word: &'p Word<'p>,
-        out: &mut Vec<Field>,
+        out: &mut Vec<Field<'p>>,
     ) -> Result<()> {
         let first_new = out.len();
         let mut fields = Fields {
             out,
-            current: String::new(),
+            current: Cow::Borrowed(""),
             started: false,
             unknown: false,
             split: true,
@@ -81,11 +93,8 @@ impl Walker {
             self.expand_part(frame, part, &mut fields)?;
         }
         fields.end_field();
-        let unquoted_brace = word.parts().iter().any(|part| {
-            matches!(part, Part::Text { text, quoted: false } if text.contains('{'))
-        });
-        if unquoted_brace {
-            let new: Vec<Field> = out.drain(first_new..).collect();
+        if word.may_expand_braces() {
+            let new: Vec<Field<'p>> = out.drain(first_new..).collect();
             for field in new {
                 braces::expand(&field.text, out);
             }
@@ -94,11 +103,15 @@ impl Walker {
     }
 
     /// Expands a word to one value, as for an assignment or a redirection.
-    pub(super) fn expand_joined<'p>(&mut self, frame: &mut Frame<'p>, word: &'p Word<'p>) -> Result<Field> {
+    pub(super) fn expand_joined<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        word: &'p Word<'p>,
+    ) -> Result<Field<'p>> {
         let mut out = Vec::with_capacity(1);
         let mut fields = Fields {
             out: &mut out,
-            current: String::new(),
+            current: Cow::Borrowed(""),
             started: false,
             unknown: false,
             split: false,
@@ -109,9 +122,14 @@ impl Walker {
         Ok(Field::expanded(fields.current, !fields.unknown))
     }
 
-    fn expand_part<'p>(&mut self, frame: &mut Frame<'p>, part: &'p Part<'p>, fields: &mut Fields<'_>) -> Result<()> {
+    fn expand_part<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        part: &'p Part<'p>,
+        fields: &mut Fields<'_, 'p>,
+    ) -> Result<()> {
         match part {
-            Part::Text { text, .. } => fields.push_quoted(text),
+            Part::Text { text, .. } => fields.push_source(text),
             Part::Parameter {
                 name: "@",
                 quoted: true,
@@ -136,9 +154,13 @@ impl Walker {
                 let set = value.as_deref().is_some_and(|value| !value.is_empty());
                 let value = match operator {
                     ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
-                    ParameterOperator::Default(word) if !set => self.expand_joined(frame, word)?.text,
+                    ParameterOperator::Default(word) if !set => {
+                        self.expand_joined(frame, word)?.text.into_owned()
+                    }
                     ParameterOperator::Default(_) => value.unwrap_or_default(),
-                    ParameterOperator::Alternative(word) if set => self.expand_joined(frame, word)?.text,
+                    ParameterOperator::Alternative(word) if set => {
+                        self.expand_joined(frame, word)?.text.into_owned()
+                    }
                     ParameterOperator::Alternative(_) => String::new(),
                 };
                 if !value.contains(ARRAY_SEPARATOR) {
@@ -155,7 +177,7 @@ impl Walker {
                 }
             }
             Part::Substitution { list, quoted } => {
-                let output = self.substitution(frame, list)?;
+                let output = self.substitution(frame, *list)?;
                 fields.push(&output, *quoted);
             }
             Part::Backquoted { source, quoted } => {
@@ -173,7 +195,7 @@ impl Walker {
     }
 
     /// Runs a `$(…)` list in a subshell and returns its output.
-    fn substitution<'p>(&mut self, frame: &mut Frame<'p>, list: &'p List<'p>) -> Result<String> {
+    fn substitution(&mut self, frame: &mut Frame<'_>, list: List) -> Result<String> {
         let saved = self.snapshot();
         let output = self.list(frame, list);
         self.restore(saved);
@@ -183,7 +205,7 @@ impl Walker {
     fn parameter(&self, name: &str) -> Option<String> {
         match name {
             "@" | "*" => self.positional.as_ref().map(|positional| {
-                let values: Vec<&str> = positional.iter().map(|field| field.text.as_str()).collect();
+                let values: Vec<&str> = positional.iter().map(|field| &*field.text).collect();
                 values.join(" ")
             }),
             "0" => None,
@@ -194,7 +216,7 @@ impl Walker {
                     index
                         .checked_sub(1)
                         .and_then(|index| positional.get(index))
-                        .map(|field| field.text.clone())
+                        .map(|field| field.text.to_string())
                         .unwrap_or_default(),
                 )
             }

@@ -45,13 +45,15 @@ pub fn is_hook_path(path: &str, in_hooks_dir: bool) -> bool {
     let mut after_git_dir = false;
     let mut inside_hooks_dir: Option<usize> = None;
     let mut husky_internals = false;
-    for component in path.split('/').filter(|part| !part.is_empty() && *part != ".") {
+    for component in path
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+    {
         if let Some(depth) = inside_hooks_dir.as_mut() {
             *depth += 1;
             husky_internals |= component == "_";
         } else if HOOK_DIRS.contains(&component)
-            || (component == "hooks"
-                && (after_git_dir || last == "git" || last.contains(UNKNOWN)))
+            || (component == "hooks" && (after_git_dir || last == "git" || last.contains(UNKNOWN)))
         {
             inside_hooks_dir = Some(0);
         }
@@ -63,7 +65,8 @@ pub fn is_hook_path(path: &str, in_hooks_dir: bool) -> bool {
         Some(0) => true,
         Some(_) => husky_internals || is_active_hook_name(last),
         None => {
-            let relative = !path.starts_with('/') && !path.starts_with("..") && !path.starts_with('~');
+            let relative =
+                !path.starts_with('/') && !path.starts_with("..") && !path.starts_with('~');
             (in_hooks_dir && relative && is_active_hook_name(last))
                 || (parent == "hooks" && HOOK_NAMES.contains(&last))
         }
@@ -91,8 +94,15 @@ pub fn is_shell_startup_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     matches!(
         name,
-        ".bashrc" | ".bash_profile" | ".bash_aliases" | ".profile" | ".zshrc" | ".zprofile"
-            | ".zshenv" | ".envrc" | "config.fish"
+        ".bashrc"
+            | ".bash_profile"
+            | ".bash_aliases"
+            | ".profile"
+            | ".zshrc"
+            | ".zprofile"
+            | ".zshenv"
+            | ".envrc"
+            | "config.fish"
     )
 }
 
@@ -117,22 +127,33 @@ pub fn normalize(path: &str) -> &str {
 /// disarms one. `content_of` gives what files written earlier hold.
 pub fn tampering<'c>(
     name: &str,
-    args: &[Field],
+    args: &[Field<'_>],
     in_hooks_dir: bool,
     content_of: impl Fn(&str) -> Option<&'c str>,
 ) -> Option<&'static str> {
-    let hook = |field: &Field| is_hook_path(&field.text, in_hooks_dir);
-    let no_op = |field: &Field| {
-        NO_OPS.contains(&field.text.as_str()) || content_of(&field.text).is_some_and(is_neutered)
+    let hook = |field: &Field<'_>| is_hook_path(&field.text, in_hooks_dir);
+    let no_op = |field: &Field<'_>| {
+        NO_OPS.contains(&&*field.text) || content_of(&field.text).is_some_and(is_neutered)
     };
     match name {
         "rm" | "unlink" | "rmdir" | "shred" | "srm" | "trash" | "trash-put" => {
             operands(args, &[]).any(hook).then_some("deletes")
         }
         "mv" | "cp" | "install" | "ln" => {
-            let with_value: &[&str] = &["-t", "--target-directory", "-S", "--suffix", "-m", "-o", "-g", "--mode"];
-            let operands: Vec<&Field> = operands(args, with_value).collect();
-            let into_dir = args.iter().any(|arg| arg.text == "-t" || arg.text.starts_with("--target-directory"));
+            let with_value: &[&str] = &[
+                "-t",
+                "--target-directory",
+                "-S",
+                "--suffix",
+                "-m",
+                "-o",
+                "-g",
+                "--mode",
+            ];
+            let operands: Vec<&Field<'_>> = operands(args, with_value).collect();
+            let into_dir = args
+                .iter()
+                .any(|arg| arg.text == "-t" || arg.text.starts_with("--target-directory"));
             let (sources, destination) = match operands.split_last() {
                 _ if into_dir => (operands.as_slice(), None),
                 Some((last, sources)) => (sources, Some(*last)),
@@ -155,7 +176,7 @@ pub fn tampering<'c>(
             .then_some("empties"),
         "sed" | "gsed" | "perl" => {
             let in_place = args.iter().any(|arg| {
-                let text = arg.text.as_str();
+                let text = &*arg.text;
                 text.starts_with("--in-place")
                     || (text.starts_with('-') && !text.starts_with("--") && text.contains('i'))
             });
@@ -171,14 +192,17 @@ pub fn tampering<'c>(
 }
 
 /// Arguments that are not options or option values.
-fn operands<'f>(args: &'f [Field], with_value: &'f [&str]) -> impl Iterator<Item = &'f Field> {
+fn operands<'f>(
+    args: &'f [Field<'_>],
+    with_value: &'f [&str],
+) -> impl Iterator<Item = &'f Field<'f>> {
     let mut skip_next = false;
     let mut options_ended = false;
     args.iter().filter(move |arg| {
         if std::mem::take(&mut skip_next) {
             return false;
         }
-        let text = arg.text.as_str();
+        let text = &*arg.text;
         if options_ended || !text.starts_with('-') || text == "-" {
             return true;
         }
@@ -201,13 +225,18 @@ fn is_mode(text: &str) -> bool {
     }
     text.bytes().all(|byte| b"ugoa+-=,rwxXst".contains(&byte))
         && text.bytes().any(|byte| b"+-=".contains(&byte))
-        && text.bytes().any(|byte| b"rwxXst".contains(&byte) || byte == b'=')
+        && text
+            .bytes()
+            .any(|byte| b"rwxXst".contains(&byte) || byte == b'=')
 }
 
 /// Whether a mode leaves the file's owner unable to execute it.
 fn removes_owner_execute(mode: &str) -> bool {
     if mode.bytes().all(|byte| byte.is_ascii_digit()) {
-        let owner = mode.len().checked_sub(3).and_then(|at| mode.as_bytes().get(at));
+        let owner = mode
+            .len()
+            .checked_sub(3)
+            .and_then(|at| mode.as_bytes().get(at));
         return owner.is_none_or(|digit| (digit - b'0') & 1 == 0);
     }
     mode.split(',').any(|clause| {

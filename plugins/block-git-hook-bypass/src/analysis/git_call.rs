@@ -13,8 +13,10 @@ use crate::hook_env;
 /// (`GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`), whether or not git runs
 /// in the same command: the variable has no other use.
 pub(super) fn check_assignment(name: &str, value: &str) -> Result<()> {
-    let sets_hooks_path = (name.starts_with("GIT_CONFIG_KEY_") && config::is_hooks_path(value.trim()))
-        || (name == "GIT_CONFIG_PARAMETERS" && value.to_ascii_lowercase().contains("core.hookspath"));
+    let sets_hooks_path = (name.starts_with("GIT_CONFIG_KEY_")
+        && config::is_hooks_path(value.trim()))
+        || (name == "GIT_CONFIG_PARAMETERS"
+            && value.to_ascii_lowercase().contains("core.hookspath"));
     if sets_hooks_path {
         return Err(Finding::HooksPath {
             setting: format!("{name}={}", value.replace(UNKNOWN, "…")),
@@ -25,7 +27,12 @@ pub(super) fn check_assignment(name: &str, value: &str) -> Result<()> {
 
 impl Walker {
     /// `git [global options] <subcommand> …`, `args` following `git`.
-    pub(super) fn git(&mut self, frame: &mut Frame<'_>, args: &[Field], env: &Env) -> Result<Option<String>> {
+    pub(super) fn git(
+        &mut self,
+        frame: &mut Frame<'_>,
+        args: &[Field<'_>],
+        env: &Env,
+    ) -> Result<Option<String>> {
         let globals = git::global_options(args);
         let mut aliases = Vec::new();
         for setting in &globals.config {
@@ -63,7 +70,8 @@ impl Walker {
         if let Some((_, definition)) = aliases.iter().find(|(alias, _)| *alias == subcommand)
             && !definition.starts_with('!')
         {
-            let mut expanded: Vec<Field> = definition.split_whitespace().map(Field::new).collect();
+            let mut expanded: Vec<Field<'_>> =
+                definition.split_whitespace().map(Field::new).collect();
             expanded.extend_from_slice(rest);
             if let Some((first, tail)) = expanded.split_first() {
                 return self.git_subcommand(frame, &first.text, tail, env);
@@ -76,7 +84,7 @@ impl Walker {
         &mut self,
         frame: &mut Frame<'_>,
         subcommand: &str,
-        args: &[Field],
+        args: &[Field<'_>],
         env: &Env,
     ) -> Result<Option<String>> {
         if git::runs_hooks(subcommand) {
@@ -89,7 +97,11 @@ impl Walker {
                 hooks,
             };
             if let Some(written) = options.no_verify {
-                return Err(skip(written, "--no-verify", git::verified_hooks(subcommand)));
+                return Err(skip(
+                    written,
+                    "--no-verify",
+                    git::verified_hooks(subcommand),
+                ));
             }
             if let Some(written) = options.no_post_rewrite {
                 return Err(skip(written, "--no-post-rewrite", "post-rewrite hook"));
@@ -104,21 +116,34 @@ impl Walker {
             "commit-tree" => Err(Finding::CommitTree),
             "rm" | "mv" => {
                 let cached = args.iter().any(|arg| arg.text == "--cached");
-                let paths: Vec<&Field> = args.iter().filter(|arg| !arg.text.starts_with('-')).collect();
+                let paths: Vec<&Field<'_>> = args
+                    .iter()
+                    .filter(|arg| !arg.text.starts_with('-'))
+                    .collect();
                 let sources = if subcommand == "mv" {
                     paths.split_last().map_or(&[][..], |(_, sources)| sources)
                 } else {
                     &paths[..]
                 };
-                if !cached && sources.iter().any(|path| files::is_hook_path(&path.text, self.in_hooks_dir())) {
-                    let effect = if subcommand == "rm" { "deletes" } else { "moves away" };
-                    return Err(self.hook_files(format!("git {subcommand} {}", shown(args)), effect));
+                if !cached
+                    && sources
+                        .iter()
+                        .any(|path| files::is_hook_path(&path.text, self.in_hooks_dir()))
+                {
+                    let effect = if subcommand == "rm" {
+                        "deletes"
+                    } else {
+                        "moves away"
+                    };
+                    return Err(
+                        self.hook_files(format!("git {subcommand} {}", shown(args)), effect)
+                    );
                 }
                 Ok(None)
             }
             "submodule" => match args.iter().position(|arg| arg.text == "foreach") {
                 Some(at) => {
-                    let script: Vec<Field> = args
+                    let script: Vec<Field<'_>> = args
                         .iter()
                         .skip(at + 1)
                         .skip_while(|arg| arg.text.starts_with('-'))
@@ -134,7 +159,9 @@ impl Walker {
             "rev-parse" => Ok(rev_parse_output(args)),
             // An alias or add-on (`git ci`, `git cz`) given git's own spelling
             // of the option passes it on to the commit it makes.
-            _ if args.iter().any(|arg| arg.text == "--no-verify") && !git::is_git_command(subcommand) => {
+            _ if args.iter().any(|arg| arg.text == "--no-verify")
+                && !git::is_git_command(subcommand) =>
+            {
                 Err(Finding::SkipOption {
                     command: format!("git {subcommand}"),
                     written: "--no-verify".to_owned(),
@@ -146,7 +173,7 @@ impl Walker {
         }
     }
 
-    fn git_config(&mut self, args: &[Field]) -> Result<Option<String>> {
+    fn git_config(&mut self, args: &[Field<'_>]) -> Result<Option<String>> {
         let Some(write) = config::config_write(args) else {
             let reads_hooks_path = args.iter().any(|arg| config::is_hooks_path(&arg.text));
             return Ok(reads_hooks_path.then(|| ".git/hooks".to_owned()));
@@ -187,7 +214,10 @@ impl Walker {
     /// exported ones: assigning to a variable the environment already
     /// exports changes what the hook sees.
     fn check_hook_environment(&self, subcommand: &str, env: &Env) -> Result<()> {
-        let assigned = env.assigned.iter().map(|(name, value)| (name.as_str(), value.as_str()));
+        let assigned = env
+            .assigned
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()));
         let inherited = self
             .variables
             .iter()
@@ -210,12 +240,15 @@ impl Walker {
 
 /// What `git rev-parse` prints for the options that name git's directories,
 /// so that `rm -rf "$(git rev-parse --git-dir)/hooks"` is read as `.git/hooks`.
-fn rev_parse_output(args: &[Field]) -> Option<String> {
+fn rev_parse_output(args: &[Field<'_>]) -> Option<String> {
     let mut out = String::new();
     for (index, arg) in args.iter().enumerate() {
-        let line = match arg.text.as_str() {
+        let line = match &*arg.text {
             "--git-dir" | "--git-common-dir" | "--absolute-git-dir" => ".git".to_owned(),
-            "--git-path" => format!(".git/{}", args.get(index + 1).map_or("", |path| path.text.as_str())),
+            "--git-path" => format!(
+                ".git/{}",
+                args.get(index + 1).map_or("", |path| &*path.text)
+            ),
             "--show-toplevel" => ".".to_owned(),
             _ => continue,
         };

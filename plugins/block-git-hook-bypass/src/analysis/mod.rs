@@ -10,11 +10,13 @@ mod git_call;
 mod output;
 mod run;
 mod simple;
+mod variables;
 mod wrappers;
 
 use crate::field::{Field, UNKNOWN};
 use crate::finding::Finding;
-use crate::shell::{self, Command, Compound, HereDoc, List, Pipeline, Program};
+use crate::shell::{self, Command, Compound, List, Pipeline, Program};
+use variables::Variables;
 
 type Result<T> = std::result::Result<T, Finding>;
 
@@ -29,9 +31,9 @@ const MAX_LOOP_VALUES: usize = 4;
 /// function calls can multiply a short text into exponentially many.
 const MAX_STEPS: u32 = 20_000;
 
-/// Longer variable values are treated as unknown, so that doubling a
-/// variable in a loop cannot exhaust memory.
-const MAX_VALUE_LEN: usize = 16 * 1024;
+/// How deep commands may nest across substitutions, compound commands and
+/// strings read again as shell, so that the walk stays within the stack.
+const MAX_NESTING: u32 = 96;
 
 /// The first bypass in `command`, if there is one.
 pub fn find_bypass(command: &str) -> Option<Finding> {
@@ -40,35 +42,33 @@ pub fn find_bypass(command: &str) -> Option<Finding> {
 
 #[derive(Default)]
 struct Walker {
-    variables: Vec<Variable>,
+    variables: Variables,
     /// `$1`, `$2`, … when known.
-    positional: Option<Vec<Field>>,
+    positional: Option<Vec<Field<'static>>>,
     /// Files this command writes, with what it writes to them.
     written_files: Vec<(String, String)>,
     /// The hooks directory the command has changed into, if it has.
     hooks_dir: Option<String>,
     depth: u32,
+    /// Commands being walked, one inside another.
+    nesting: u32,
     /// Commands walked so far.
     steps: u32,
 }
 
-#[derive(Clone)]
-struct Variable {
-    name: String,
-    value: String,
-}
-
 /// Shell state a subshell gets a copy of and the parent keeps.
 struct Snapshot {
-    variables: Vec<Variable>,
-    positional: Option<Vec<Field>>,
+    mark: usize,
+    positional: Option<Vec<Field<'static>>>,
     hooks_dir: Option<String>,
 }
 
 /// What one parsed program holds for the commands inside it.
 struct Frame<'p> {
-    heredocs: &'p [HereDoc<'p>],
+    program: &'p Program<'p>,
     functions: Vec<FunctionEntry<'p>>,
+    /// Emptied argument vectors, reused so that each command does not allocate one.
+    spare_argv: Vec<Vec<Field<'p>>>,
 }
 
 struct FunctionEntry<'p> {
@@ -83,7 +83,9 @@ impl Walker {
     fn source(&mut self, text: &str) -> Result<Option<String>> {
         self.depth += 1;
         let result = if self.depth > MAX_DEPTH {
-            Err(unreadable("shells and substitutions nest too deep to follow"))
+            Err(unreadable(
+                "shells and substitutions nest too deep to follow",
+            ))
         } else {
             match shell::parse(text) {
                 Ok(program) => self.program(&program),
@@ -95,7 +97,11 @@ impl Walker {
     }
 
     /// Walks `text` in a child shell, which leaves this one's state alone.
-    fn child_source(&mut self, text: &str, positional: Option<Vec<Field>>) -> Result<Option<String>> {
+    fn child_source(
+        &mut self,
+        text: &str,
+        positional: Option<Vec<Field<'static>>>,
+    ) -> Result<Option<String>> {
         let saved = self.snapshot();
         if positional.is_some() {
             self.positional = positional;
@@ -107,10 +113,11 @@ impl Walker {
 
     fn program<'p>(&mut self, program: &'p Program<'p>) -> Result<Option<String>> {
         let mut frame = Frame {
-            heredocs: &program.heredocs,
+            program,
             functions: Vec::new(),
+            spare_argv: Vec::new(),
         };
-        let output = self.list(&mut frame, &program.list)?;
+        let output = self.list(&mut frame, program.list)?;
         // A function defined and never called may be called later from the
         // same shell session: its body counts.
         let mut index = 0;
@@ -123,15 +130,20 @@ impl Walker {
         Ok(output)
     }
 
-    fn list<'p>(&mut self, frame: &mut Frame<'p>, list: &'p List<'p>) -> Result<Option<String>> {
+    fn list<'p>(&mut self, frame: &mut Frame<'p>, list: List) -> Result<Option<String>> {
+        let program = frame.program;
         let mut output = None;
-        for pipeline in list {
+        for pipeline in program.pipelines(list) {
             output = self.pipeline(frame, pipeline)?;
         }
         Ok(output)
     }
 
-    fn pipeline<'p>(&mut self, frame: &mut Frame<'p>, pipeline: &'p Pipeline<'p>) -> Result<Option<String>> {
+    fn pipeline<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        pipeline: &'p Pipeline<'p>,
+    ) -> Result<Option<String>> {
         let mut piped = None;
         for command in &pipeline.commands {
             piped = self.command(frame, command, piped.as_deref())?;
@@ -149,6 +161,21 @@ impl Walker {
         if self.steps > MAX_STEPS {
             return Err(unreadable("it runs more commands than the gate follows"));
         }
+        if self.nesting >= MAX_NESTING {
+            return Err(unreadable("commands nest too deep to follow"));
+        }
+        self.nesting += 1;
+        let output = self.command_inner(frame, command, input);
+        self.nesting -= 1;
+        output
+    }
+
+    fn command_inner<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        command: &'p Command<'p>,
+        input: Option<&str>,
+    ) -> Result<Option<String>> {
         match command {
             Command::Simple(simple) => self.simple(frame, simple, input),
             Command::Compound(compound) => self.compound(frame, compound),
@@ -164,17 +191,21 @@ impl Walker {
         }
     }
 
-    fn compound<'p>(&mut self, frame: &mut Frame<'p>, compound: &'p Compound<'p>) -> Result<Option<String>> {
+    fn compound<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        compound: &'p Compound<'p>,
+    ) -> Result<Option<String>> {
         let saved = compound.subshell.then(|| self.snapshot());
         let mut values = Vec::new();
-        for word in &compound.words {
+        for word in frame.program.words(compound.words) {
             self.expand_into(frame, word, &mut values)?;
         }
         let mut output = None;
         match compound.loop_variable {
             Some(name) if (1..=MAX_LOOP_VALUES).contains(&values.len()) => {
                 for value in values {
-                    self.set_variable(name, value.text);
+                    self.set_variable(name, value.text.into_owned());
                     output = self.lists(frame, &compound.lists)?;
                 }
             }
@@ -191,17 +222,22 @@ impl Walker {
         Ok(output)
     }
 
-    fn lists<'p>(&mut self, frame: &mut Frame<'p>, lists: &'p [List<'p>]) -> Result<Option<String>> {
+    fn lists(&mut self, frame: &mut Frame<'_>, lists: &[List]) -> Result<Option<String>> {
         let mut output = None;
         for list in lists {
-            output = self.list(frame, list)?;
+            output = self.list(frame, *list)?;
         }
         Ok(output)
     }
 
     /// Runs a function's body with `args` as its positional parameters; a
     /// function already running is not entered again.
-    fn call_function(&mut self, frame: &mut Frame<'_>, index: usize, args: Option<Vec<Field>>) -> Result<Option<String>> {
+    fn call_function(
+        &mut self,
+        frame: &mut Frame<'_>,
+        index: usize,
+        args: Option<Vec<Field<'static>>>,
+    ) -> Result<Option<String>> {
         let Some(entry) = frame.functions.get_mut(index) else {
             return Ok(None);
         };
@@ -222,16 +258,16 @@ impl Walker {
         output
     }
 
-    fn snapshot(&self) -> Snapshot {
+    fn snapshot(&mut self) -> Snapshot {
         Snapshot {
-            variables: self.variables.clone(),
+            mark: self.variables.open(),
             positional: self.positional.clone(),
             hooks_dir: self.hooks_dir.clone(),
         }
     }
 
     fn restore(&mut self, saved: Snapshot) {
-        self.variables = saved.variables;
+        self.variables.close(saved.mark);
         self.positional = saved.positional;
         self.hooks_dir = saved.hooks_dir;
     }
@@ -250,30 +286,15 @@ impl Walker {
     }
 
     fn variable(&self, name: &str) -> Option<&str> {
-        self.variables
-            .iter()
-            .rev()
-            .find(|variable| variable.name == name)
-            .map(|variable| variable.value.as_str())
+        self.variables.get(name)
     }
 
     fn set_variable(&mut self, name: &str, value: String) {
-        let value = if value.len() > MAX_VALUE_LEN {
-            UNKNOWN.to_string()
-        } else {
-            value
-        };
-        match self.variables.iter_mut().find(|variable| variable.name == name) {
-            Some(variable) => variable.value = value,
-            None => self.variables.push(Variable {
-                name: name.to_owned(),
-                value,
-            }),
-        }
+        self.variables.set(name, value);
     }
 
     fn unset_variable(&mut self, name: &str) {
-        self.variables.retain(|variable| variable.name != name);
+        self.variables.unset(name);
     }
 }
 

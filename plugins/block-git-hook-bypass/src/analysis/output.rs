@@ -5,7 +5,7 @@ use crate::field::Field;
 use crate::shell::decode_escapes;
 
 /// Fields joined by spaces, as `eval` and `ssh` join their arguments.
-pub fn joined(args: &[Field]) -> String {
+pub fn joined(args: &[Field<'_>]) -> String {
     let mut out = String::new();
     for (index, arg) in args.iter().enumerate() {
         if index > 0 {
@@ -17,12 +17,14 @@ pub fn joined(args: &[Field]) -> String {
 }
 
 /// `echo [-neE] args…`.
-pub fn echo(args: &[Field]) -> String {
+pub fn echo(args: &[Field<'_>]) -> String {
     let mut newline = true;
     let mut escapes = false;
     let mut start = 0;
     for arg in args {
-        let Some(flags) = arg.text.strip_prefix('-') else { break };
+        let Some(flags) = arg.text.strip_prefix('-') else {
+            break;
+        };
         if flags.is_empty() || !flags.bytes().all(|byte| b"neE".contains(&byte)) {
             break;
         }
@@ -46,7 +48,7 @@ pub fn echo(args: &[Field]) -> String {
 
 /// `printf format [args…]`, for `%s`, `%b`, `%d` and `%%`; the format is
 /// reused while arguments remain, as printf does.
-pub fn printf(args: &[Field]) -> String {
+pub fn printf(args: &[Field<'_>]) -> String {
     let Some((format, mut rest)) = args.split_first() else {
         return String::new();
     };
@@ -67,7 +69,7 @@ pub fn printf(args: &[Field]) -> String {
             match conversion {
                 Some('%') => out.push('%'),
                 Some(kind) => {
-                    let value = rest.first().map_or("", |arg| arg.text.as_str());
+                    let value = rest.first().map_or("", |arg| &*arg.text);
                     rest = rest.get(1..).unwrap_or_default();
                     consumed = true;
                     if kind == 'b' {

@@ -3,7 +3,7 @@
 
 use super::simple::Env;
 use super::{Frame, Result, Walker, files, git_call, output, wrappers};
-use crate::field::{Field, shown};
+use crate::field::{Field, owned, shown};
 use crate::finding::Finding;
 
 pub(super) fn is_shell(name: &str) -> bool {
@@ -13,18 +13,19 @@ pub(super) fn is_shell(name: &str) -> bool {
     )
 }
 
-/// Commands that print, read or test their arguments and never run them.
+/// Commands that print, read or test their arguments and never run them,
+/// sorted for binary search.
+pub(super) const INERT: &[&str] = &[
+    ":", "[", "ack", "ag", "apropos", "basename", "cat", "cmp", "cut", "date", "diff", "dirname",
+    "echo", "egrep", "exit", "false", "fgrep", "file", "grep", "head", "help", "info", "jq",
+    "less", "logger", "ls", "man", "mkdir", "more", "printenv", "printf", "pwd", "read",
+    "readlink", "realpath", "return", "rg", "shift", "sleep", "sort", "stat", "tail", "test",
+    "touch", "tr", "trap", "true", "type", "uniq", "wait", "wc", "whatis", "whereis", "which",
+    "yq",
+];
+
 fn is_inert(name: &str) -> bool {
-    matches!(
-        name,
-        "echo" | "printf" | "cat" | "less" | "more" | "head" | "tail" | "grep" | "egrep"
-            | "fgrep" | "rg" | "ag" | "ack" | "man" | "info" | "help" | "which" | "whereis"
-            | "type" | "whatis" | "apropos" | "wc" | "sort" | "uniq" | "cut" | "tr" | "diff"
-            | "cmp" | "ls" | "stat" | "file" | "touch" | "mkdir" | "test" | "[" | "true"
-            | "false" | ":" | "read" | "logger" | "jq" | "yq" | "printenv" | "basename"
-            | "dirname" | "realpath" | "readlink" | "date" | "sleep" | "pwd" | "wait" | "exit"
-            | "return" | "shift" | "trap"
-    )
+    INERT.binary_search(&name).is_ok()
 }
 
 /// A command path's file name: `/usr/bin/git` is `git`.
@@ -49,7 +50,7 @@ impl Walker {
     pub(super) fn run(
         &mut self,
         frame: &mut Frame<'_>,
-        argv: &[Field],
+        argv: &[Field<'_>],
         env: &Env,
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
@@ -59,15 +60,20 @@ impl Walker {
         let Some(path) = first.exact() else {
             return self.unknown_command(frame, argv, env);
         };
-        if path.contains('/')
+        if !self.written_files.is_empty()
+            && path.contains('/')
             && let Some(script) = self.file_content(path).map(str::to_owned)
         {
-            return self.child_source(&script, Some(args.to_vec()));
+            return self.child_source(&script, Some(owned(args)));
         }
         let name = basename(path);
         let name = name.strip_suffix(".exe").unwrap_or(name);
-        if let Some(index) = frame.functions.iter().rposition(|function| function.name == name) {
-            return self.call_function(frame, index, Some(args.to_vec()));
+        if let Some(index) = frame
+            .functions
+            .iter()
+            .rposition(|function| function.name == name)
+        {
+            return self.call_function(frame, index, Some(owned(args)));
         }
         let done = Ok(Some(String::new()));
         match name {
@@ -98,10 +104,13 @@ impl Walker {
                 done
             }
             "eval" => self.source(&output::joined(args)),
-            "source" | "." => match args.first().and_then(|file| self.file_content(&file.text)) {
-                Some(script) => self.source(&script.to_owned()),
-                None => Ok(None),
-            },
+            "source" | "." => {
+                let script = args.first().and_then(|file| self.file_content(&file.text));
+                match script.map(str::to_owned) {
+                    Some(script) => self.source(&script),
+                    None => Ok(None),
+                }
+            }
             "alias" => {
                 self.shell_aliases(args)?;
                 done
@@ -113,7 +122,11 @@ impl Walker {
                 self.tee(argv, stdin)?;
                 Ok(stdin.map(str::to_owned))
             }
-            "command" if args.first().is_some_and(|arg| arg.text.starts_with("-v") || arg.text.starts_with("-V")) => {
+            "command"
+                if args.first().is_some_and(|arg| {
+                    arg.text.starts_with("-v") || arg.text.starts_with("-V")
+                }) =>
+            {
                 Ok(None)
             }
             _ if is_shell(name) => self.shell(args, env, stdin),
@@ -130,7 +143,7 @@ impl Walker {
         &mut self,
         frame: &mut Frame<'_>,
         name: &str,
-        argv: &[Field],
+        argv: &[Field<'_>],
         env: &Env,
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
@@ -138,7 +151,7 @@ impl Walker {
         if let Some(start) = wrappers::inner_command(name, args) {
             let inner = args.get(start..).unwrap_or_default();
             if name == "flock" && inner.first().is_some_and(|arg| arg.text == "-c") {
-                let script = inner.get(1).map_or("", |arg| arg.text.as_str());
+                let script = inner.get(1).map_or("", |arg| &*arg.text);
                 return self.child_source(script, None);
             }
             let (env, inner) = leading_assignments(env, inner)?;
@@ -152,10 +165,12 @@ impl Walker {
             .iter()
             .any(|(manager, word)| *manager == name && args.iter().any(|arg| arg.text == *word))
         {
-            return Err(Finding::Uninstall { command: shown(argv) });
+            return Err(Finding::Uninstall {
+                command: shown(argv),
+            });
         }
-        if let Some(output) = self.runs_code(name, argv, stdin)? {
-            return Ok(output);
+        if let Some(code) = self.code_run_by(name, argv, stdin)? {
+            return self.child_source(&code, None);
         }
         if is_inert(name) {
             return Ok(None);
@@ -165,9 +180,18 @@ impl Walker {
 
     /// A command whose name is unknown (`$GIT commit -n`): read as git when
     /// its first argument is a subcommand that runs hooks.
-    fn unknown_command(&mut self, frame: &mut Frame<'_>, argv: &[Field], env: &Env) -> Result<Option<String>> {
+    fn unknown_command(
+        &mut self,
+        frame: &mut Frame<'_>,
+        argv: &[Field<'_>],
+        env: &Env,
+    ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
-        if args.first().and_then(Field::exact).is_some_and(crate::git::runs_hooks) {
+        if args
+            .first()
+            .and_then(Field::exact)
+            .is_some_and(crate::git::runs_hooks)
+        {
             return self.git(frame, args, env);
         }
         self.scan_arguments(frame, args, env)
@@ -175,7 +199,12 @@ impl Walker {
 
     /// For commands not modelled here (`docker exec c git …`, `uv run git …`):
     /// runs from the first argument that names git or a shell with `-c`.
-    fn scan_arguments(&mut self, frame: &mut Frame<'_>, args: &[Field], env: &Env) -> Result<Option<String>> {
+    fn scan_arguments(
+        &mut self,
+        frame: &mut Frame<'_>,
+        args: &[Field<'_>],
+        env: &Env,
+    ) -> Result<Option<String>> {
         for (index, arg) in args.iter().enumerate() {
             let Some(text) = arg.exact() else { continue };
             let name = basename(text);
@@ -193,19 +222,19 @@ impl Walker {
     /// `set -- args` sets the positional parameters. `set NAME=value`
     /// (cmd.exe) and `set -x NAME value` (fish) are read as assignments, as
     /// a harness running those shells would.
-    fn set_builtin(&mut self, args: &[Field]) -> Result<()> {
+    fn set_builtin(&mut self, args: &[Field<'_>]) -> Result<()> {
         match args {
-            [first, rest @ ..] if first.text == "--" => self.positional = Some(rest.to_vec()),
+            [first, rest @ ..] if first.text == "--" => self.positional = Some(owned(rest)),
             [flags, name, value, ..] if flags.text.starts_with('-') && flags.text.contains('x') => {
                 git_call::check_assignment(&name.text, &value.text)?;
-                self.set_variable(&name.text, value.text.clone());
+                self.set_variable(&name.text, value.text.to_string());
             }
             _ => self.declare(args)?,
         }
         Ok(())
     }
 
-    fn declare(&mut self, args: &[Field]) -> Result<()> {
+    fn declare(&mut self, args: &[Field<'_>]) -> Result<()> {
         for arg in args {
             if let Some((name, value)) = wrappers::split_assignment(&arg.text) {
                 git_call::check_assignment(name, value)?;
@@ -216,7 +245,7 @@ impl Walker {
     }
 
     /// `alias name='…'`: a definition that holds a bypass is refused.
-    fn shell_aliases(&mut self, args: &[Field]) -> Result<()> {
+    fn shell_aliases(&mut self, args: &[Field<'_>]) -> Result<()> {
         for arg in args {
             let Some((name, value)) = arg.text.split_once('=') else {
                 continue;
@@ -237,10 +266,13 @@ impl Walker {
 
 /// `NAME=value` words at the start of a wrapped command (`sudo A=1 cmd`),
 /// added to the environment.
-fn leading_assignments<'f>(env: &Env, argv: &'f [Field]) -> Result<(Env, &'f [Field])> {
+fn leading_assignments<'f>(env: &Env, argv: &'f [Field<'f>]) -> Result<(Env, &'f [Field<'f>])> {
     let mut env = env.clone();
     let mut start = 0;
-    while let Some((name, value)) = argv.get(start).and_then(|arg| wrappers::split_assignment(&arg.text)) {
+    while let Some((name, value)) = argv
+        .get(start)
+        .and_then(|arg| wrappers::split_assignment(&arg.text))
+    {
         git_call::check_assignment(name, value)?;
         env.assigned.push((name.to_owned(), value.to_owned()));
         start += 1;

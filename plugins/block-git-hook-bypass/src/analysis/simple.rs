@@ -1,9 +1,9 @@
 //! A simple command's assignments, words and redirections.
 
 use super::{Frame, Result, Walker, files, git_call};
-use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, shown};
+use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
-use crate::shell::{AssignedValue, Redirect, RedirectKind, Simple};
+use crate::shell::{AssignedValue, Assignment, Redirect, RedirectKind, Simple, Word};
 
 /// Variables set for one command: `A=1 cmd`, `env A=1 cmd`.
 #[derive(Clone, Default)]
@@ -22,35 +22,13 @@ impl Walker {
         simple: &'p Simple<'p>,
         input: Option<&str>,
     ) -> Result<Option<String>> {
-        let mut env = Env::default();
-        for assignment in &simple.assignments {
-            let value = match &assignment.value {
-                AssignedValue::Scalar(word) => self.expand_joined(frame, word)?.text,
-                AssignedValue::Array(words) => {
-                    let mut elements = Vec::new();
-                    for word in words {
-                        self.expand_into(frame, word, &mut elements)?;
-                    }
-                    let elements: Vec<String> = elements.into_iter().map(|field| field.text).collect();
-                    elements.join(&ARRAY_SEPARATOR.to_string())
-                }
-            };
-            let value = match self.variable(assignment.name) {
-                Some(existing) if assignment.append => {
-                    let array = matches!(assignment.value, AssignedValue::Array(_));
-                    let separator = if array && !existing.is_empty() { ARRAY_SEPARATOR.to_string() } else { String::new() };
-                    format!("{existing}{separator}{value}")
-                }
-                _ => value,
-            };
-            git_call::check_assignment(assignment.name, &value)?;
-            env.assigned.push((assignment.name.to_owned(), value));
-        }
-        let mut argv = Vec::with_capacity(simple.words.len());
-        for word in &simple.words {
+        let env = self.prefix_assignments(frame, &simple.assignments)?;
+        let words = frame.program.words(simple.words);
+        let mut argv = frame.spare_argv.pop().unwrap_or_default();
+        for word in words {
             self.expand_into(frame, word, &mut argv)?;
         }
-        if let Some((name, value)) = powershell_assignment(simple, &argv) {
+        if let Some((name, value)) = powershell_assignment(words, &argv) {
             git_call::check_assignment(name, value)?;
             self.set_variable(name, value.to_owned());
             return Ok(Some(String::new()));
@@ -65,7 +43,46 @@ impl Walker {
             self.run(frame, &argv, &env, stdin.as_deref())?
         };
         self.redirects(frame, &simple.redirects, output.as_deref(), &argv)?;
+        argv.clear();
+        frame.spare_argv.push(argv);
         Ok(output)
+    }
+
+    /// `A=1 B+=2 cmd`: the values, checked, as the command's environment.
+    fn prefix_assignments<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        assignments: &'p [Assignment<'p>],
+    ) -> Result<Env> {
+        let mut env = Env::default();
+        for assignment in assignments {
+            let value = match &assignment.value {
+                AssignedValue::Scalar(word) => self.expand_joined(frame, word)?.text.into_owned(),
+                AssignedValue::Array(words) => {
+                    let mut elements = Vec::new();
+                    for word in words {
+                        self.expand_into(frame, word, &mut elements)?;
+                    }
+                    let elements: Vec<&str> = elements.iter().map(|field| &*field.text).collect();
+                    elements.join(ARRAY_SEPARATOR_TEXT)
+                }
+            };
+            let value = match self.variable(assignment.name) {
+                Some(existing) if assignment.append => {
+                    let array = matches!(assignment.value, AssignedValue::Array(_));
+                    let separator = if array && !existing.is_empty() {
+                        ARRAY_SEPARATOR_TEXT
+                    } else {
+                        ""
+                    };
+                    format!("{existing}{separator}{value}")
+                }
+                _ => value,
+            };
+            git_call::check_assignment(assignment.name, &value)?;
+            env.assigned.push((assignment.name.to_owned(), value));
+        }
+        Ok(env)
     }
 
     /// What a command reads on standard input, when known.
@@ -75,18 +92,21 @@ impl Walker {
         redirects: &'p [Redirect<'p>],
         input: Option<&str>,
     ) -> Result<Option<String>> {
-        let heredocs = frame.heredocs;
+        let heredocs = &frame.program.heredocs;
         let mut stdin = input.map(str::to_owned);
         for redirect in redirects {
             match redirect.kind {
                 RedirectKind::HereDoc(index) => {
                     stdin = match heredocs.get(index) {
-                        Some(doc) => Some(self.expand_joined(frame, &doc.body)?.text),
+                        Some(doc) => Some(self.expand_joined(frame, &doc.body)?.text.into_owned()),
                         None => None,
                     };
                 }
                 RedirectKind::HereString => {
-                    let mut text = self.expand_joined(frame, &redirect.target)?.text;
+                    let mut text = self
+                        .expand_joined(frame, &redirect.target)?
+                        .text
+                        .into_owned();
                     text.push('\n');
                     stdin = Some(text);
                 }
@@ -106,7 +126,7 @@ impl Walker {
         frame: &mut Frame<'p>,
         redirects: &'p [Redirect<'p>],
         output: Option<&str>,
-        argv: &[Field],
+        argv: &[Field<'_>],
     ) -> Result<()> {
         for redirect in redirects {
             let append = match redirect.kind {
@@ -116,7 +136,11 @@ impl Walker {
             };
             let target = self.expand_joined(frame, &redirect.target)?;
             let operator = if append { ">>" } else { ">" };
-            let command = || format!("{} {operator} {}", shown(argv), target.shown()).trim().to_owned();
+            let command = || {
+                format!("{} {operator} {}", shown(argv), target.shown())
+                    .trim()
+                    .to_owned()
+            };
             if !append
                 && files::is_hook_path(&target.text, self.in_hooks_dir())
                 && let Some(content) = output.filter(|content| files::is_neutered(content))
@@ -141,7 +165,7 @@ impl Walker {
                     Err(finding) => return Err(finding),
                 }
             }
-            self.record_written(target.text, append, output);
+            self.record_written(target.text.into_owned(), append, output);
         }
         Ok(())
     }
@@ -152,7 +176,11 @@ impl Walker {
         }
         let path = files::normalize(&path).to_owned();
         let content = content.map_or_else(|| UNKNOWN.to_string(), str::to_owned);
-        match self.written_files.iter_mut().find(|(written, _)| *written == path) {
+        match self
+            .written_files
+            .iter_mut()
+            .find(|(written, _)| *written == path)
+        {
             Some((_, existing)) if append => existing.push_str(&content),
             Some((_, existing)) => *existing = content,
             None => self.written_files.push((path, content)),
@@ -174,9 +202,12 @@ impl Walker {
 
 /// PowerShell's `$env:NAME=value`, which sets an environment variable when a
 /// harness runs its shell tool in PowerShell.
-fn powershell_assignment<'f>(simple: &Simple<'_>, argv: &'f [Field]) -> Option<(&'f str, &'f str)> {
+fn powershell_assignment<'f>(
+    words: &[Word<'_>],
+    argv: &'f [Field<'_>],
+) -> Option<(&'f str, &'f str)> {
     let [field] = argv else { return None };
-    let first = simple.words.first()?.parts().first()?;
+    let first = words.first()?.parts().first()?;
     if !matches!(first, crate::shell::Part::Parameter { name: "env", .. }) {
         return None;
     }

@@ -11,7 +11,11 @@ struct Spec {
     operands: usize,
 }
 
-const fn spec(short_values: &'static str, long_values: &'static [&'static str], operands: usize) -> Spec {
+const fn spec(
+    short_values: &'static str,
+    long_values: &'static [&'static str],
+    operands: usize,
+) -> Spec {
     Spec {
         short_values,
         long_values,
@@ -24,8 +28,17 @@ fn wrapper(name: &str) -> Option<Spec> {
         "sudo" => spec(
             "CDghpRrtTUu",
             &[
-                "--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot", "--role",
-                "--type", "--command-timeout", "--other-user", "--user",
+                "--close-from",
+                "--chdir",
+                "--group",
+                "--host",
+                "--prompt",
+                "--chroot",
+                "--role",
+                "--type",
+                "--command-timeout",
+                "--other-user",
+                "--user",
             ],
             0,
         ),
@@ -50,17 +63,17 @@ fn wrapper(name: &str) -> Option<Spec> {
 }
 
 /// Where the wrapped command starts in a wrapper's arguments.
-pub fn inner_command(name: &str, args: &[Field]) -> Option<usize> {
+pub fn inner_command(name: &str, args: &[Field<'_>]) -> Option<usize> {
     let spec = wrapper(name)?;
     let start = skip_options(args, spec.short_values, spec.long_values);
     Some(start + spec.operands)
 }
 
 /// The index of the first argument after the leading options.
-pub fn skip_options(args: &[Field], short_values: &str, long_values: &[&str]) -> usize {
+pub fn skip_options(args: &[Field<'_>], short_values: &str, long_values: &[&str]) -> usize {
     let mut index = 0;
     while let Some(arg) = args.get(index) {
-        let text = arg.text.as_str();
+        let text = &*arg.text;
         if text == "--" {
             return index + 1;
         }
@@ -88,7 +101,9 @@ pub fn skip_options(args: &[Field], short_values: &str, long_values: &[&str]) ->
 pub fn split_assignment(text: &str) -> Option<(&str, &str)> {
     let (name, value) = text.split_once('=')?;
     let mut bytes = name.bytes();
-    let valid = bytes.next().is_some_and(|byte| byte.is_ascii_alphabetic() || byte == b'_')
+    let valid = bytes
+        .next()
+        .is_some_and(|byte| byte.is_ascii_alphabetic() || byte == b'_')
         && bytes.all(|byte| byte.is_ascii_alphanumeric() || byte == b'_');
     valid.then_some((name, value))
 }

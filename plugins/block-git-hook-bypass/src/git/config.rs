@@ -19,13 +19,13 @@ pub fn alias_name(key: &str) -> Option<&str> {
 
 /// A value `git config` would write.
 pub struct ConfigWrite<'f> {
-    pub key: &'f Field,
-    pub value: Option<&'f Field>,
+    pub key: &'f Field<'f>,
+    pub value: Option<&'f Field<'f>>,
 }
 
 /// What `git config ARGS` writes, if it writes a value; reads, `--unset`
 /// and the like write nothing a hook depends on.
-pub fn config_write(args: &[Field]) -> Option<ConfigWrite<'_>> {
+pub fn config_write<'f>(args: &'f [Field<'f>]) -> Option<ConfigWrite<'f>> {
     let mut rest = args;
     let mut writes = None;
     if let Some(subcommand) = rest.first().and_then(Field::exact)
@@ -53,7 +53,9 @@ pub fn config_write(args: &[Field]) -> Option<ConfigWrite<'_>> {
             positional.push(field);
             continue;
         };
-        let (name, attached) = option.split_once('=').map_or((option, false), |(name, _)| (name, true));
+        let (name, attached) = option
+            .split_once('=')
+            .map_or((option, false), |(name, _)| (name, true));
         match name {
             "-file" | "-blob" | "-type" | "-default" | "-comment" | "-value" | "-url" | "f"
                 if !attached =>

@@ -61,9 +61,9 @@ pub fn verified_hooks(subcommand: &str) -> &'static str {
 /// A configuration given on git's command line.
 pub enum ConfigArg<'f> {
     /// `-c key=value`.
-    Value(&'f Field),
+    Value(&'f Field<'f>),
     /// `--config-env key=VARIABLE`.
-    FromEnvironment(&'f Field),
+    FromEnvironment(&'f Field<'f>),
 }
 
 /// The options before the subcommand.
@@ -75,11 +75,11 @@ pub struct GlobalOptions<'f> {
 
 /// Reads git's own options (`git [options] <subcommand> …`), which git
 /// matches exactly, never by prefix.
-pub fn global_options(args: &[Field]) -> GlobalOptions<'_> {
+pub fn global_options<'f>(args: &'f [Field<'f>]) -> GlobalOptions<'f> {
     let mut config = Vec::new();
     let mut index = 0;
     while let Some(field) = args.get(index) {
-        let text = field.text.as_str();
+        let text = &*field.text;
         let next = args.get(index + 1);
         match text {
             "-c" | "--config-env" => {
@@ -137,7 +137,7 @@ fn table(subcommand: &str) -> Option<&'static [GitOption]> {
 }
 
 /// Reads a subcommand's arguments as git's parse-options would.
-pub fn hook_options(subcommand: &str, args: &[Field]) -> HookOptions {
+pub fn hook_options(subcommand: &str, args: &[Field<'_>]) -> HookOptions {
     let mut found = HookOptions::default();
     let Some(table) = table(subcommand) else {
         // cherry-pick and revert reject --no-verify; the word is still an
@@ -166,7 +166,7 @@ pub fn hook_options(subcommand: &str, args: &[Field]) -> HookOptions {
                 long.split_once('=').map(|(_, value)| value.to_owned())
             } else if resolved.option.arg == Arg::Req && !resolved.negated {
                 index += 1;
-                args.get(index - 1).map(|field| field.text.clone())
+                args.get(index - 1).map(|field| field.text.to_string())
             } else {
                 None
             };
@@ -183,7 +183,7 @@ pub fn hook_options(subcommand: &str, args: &[Field]) -> HookOptions {
                     Arg::Req if !attached.is_empty() => Some(attached.to_owned()),
                     Arg::Req => {
                         index += 1;
-                        args.get(index - 1).map(|field| field.text.clone())
+                        args.get(index - 1).map(|field| field.text.to_string())
                     }
                 };
                 let takes_rest = option.arg != Arg::No;

@@ -42,61 +42,61 @@ pub struct Resolved {
     pub has_value: bool,
 }
 
-/// Resolves a long option, `arg` being the text after `--`, the way
-/// parse-options.c `parse_long_opt` does; `None` when git would reject it as
-/// unknown or ambiguous.
+/// Resolves a long option, `arg` being the text after `--`, the way git
+/// 2.45+ parse-options.c `parse_long_opt` does: `no-` negates, `no-no-`
+/// reaches options named `no-…`, and a prefix counts when it is unique.
+/// `None` when git would reject `arg` as unknown or ambiguous.
 pub fn resolve_long(table: &'static [GitOption], arg: &str) -> Option<Resolved> {
-    let name = arg.split_once('=').map_or(arg, |(name, _)| name);
-    let has_value = name.len() < arg.len();
+    let (body, has_value) = match arg.split_once('=') {
+        Some((body, _)) => (body, true),
+        None => (arg, false),
+    };
+    let (stem, arg_unset, no_no) = match body.strip_prefix("no-") {
+        Some(rest) => match rest.strip_prefix("no-") {
+            Some(rest) => (rest, false, true),
+            None => (rest, true, false),
+        },
+        None => (body, false, false),
+    };
     let mut abbreviation: Option<(&'static GitOption, bool)> = None;
     let mut ambiguous = false;
-    let exact = |option, negated| {
-        Some(Resolved {
+    let mut register = |option, negated| {
+        ambiguous |= abbreviation.is_some();
+        abbreviation = Some((option, negated));
+    };
+    for option in table.iter().filter(|option| !option.long.is_empty()) {
+        let (long, option_unset) = match option.long.strip_prefix("no-") {
+            Some(long) => (long, true),
+            None if no_no => continue,
+            None => (option.long, false),
+        };
+        let negated = arg_unset != option_unset;
+        if negated && !option.negatable {
+            continue;
+        }
+        if stem == long {
+            return Some(Resolved {
+                option,
+                negated,
+                has_value,
+            });
+        }
+        if stem.starts_with(long) {
+            continue;
+        }
+        if long.starts_with(stem) {
+            register(option, negated);
+        }
+        if option.negatable && "no-".starts_with(arg) {
+            register(option, !option_unset);
+        }
+    }
+    match abbreviation {
+        Some((option, negated)) if !ambiguous => Some(Resolved {
             option,
             negated,
             has_value,
-        })
-    };
-    for option in table.iter().filter(|option| !option.long.is_empty()) {
-        let mut long = option.long;
-        let mut renamed = false;
-        if !arg.starts_with("no-")
-            && option.negatable
-            && let Some(positive) = long.strip_prefix("no-")
-        {
-            long = positive;
-            renamed = true;
-        }
-        if let Some(rest) = arg.strip_prefix(long) {
-            if rest.is_empty() || rest.starts_with('=') {
-                return exact(option, renamed);
-            }
-            continue;
-        }
-        let negated = if long.starts_with(name) {
-            renamed
-        } else if !option.negatable {
-            continue;
-        } else if "no-".starts_with(arg) {
-            !renamed
-        } else if let Some(positive) = arg.strip_prefix("no-") {
-            if let Some(rest) = positive.strip_prefix(long)
-                && (rest.is_empty() || rest.starts_with('='))
-            {
-                return exact(option, !renamed);
-            }
-            if !long.starts_with(positive) {
-                continue;
-            }
-            !renamed
-        } else {
-            continue;
-        };
-        ambiguous |= abbreviation.is_some();
-        abbreviation = Some((option, negated));
-    }
-    match abbreviation {
-        Some((option, negated)) if !ambiguous => exact(option, negated),
+        }),
         _ => None,
     }
 }

@@ -1,21 +1,20 @@
 //! A list that keeps a single element inline: most words have one part and
 //! most pipelines one command, and reading them should not allocate.
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub enum Inline<T> {
+    #[default]
     Empty,
     One(T),
     Many(Vec<T>),
 }
 
-impl<T> Default for Inline<T> {
-    fn default() -> Self {
-        Self::Empty
-    }
-}
-
 impl<T> Inline<T> {
     pub fn push(&mut self, item: T) {
+        if let Self::Many(items) = self {
+            items.push(item);
+            return;
+        }
         *self = match std::mem::take(self) {
             Self::Empty => Self::One(item),
             Self::One(first) => Self::Many(vec![first, item]),

@@ -5,12 +5,17 @@
 //! Written for this gate instead of using brush-parser: brush-parser took
 //! 0.5–0.9 ms to parse a 2 KB command natively, several times the gate's whole
 //! budget in WebAssembly, and it parses words in a second pass. This reader
-//! makes one pass, borrows from the command text wherever quoting allows, and
-//! is exercised by the tests here and by the gate's case table.
+//! makes one pass, borrows from the command text wherever quoting allows and
+//! keeps pipelines and words in per-program arenas. It is exercised by the
+//! unit tests here, the gate's case table, and the robustness tests (random
+//! input, every prefix of every case, deep nesting).
 
 mod ansi_c;
+mod compound;
+mod expansion;
 mod inline;
 mod parser;
+mod redirect;
 mod word;
 
 use std::borrow::Cow;
@@ -20,17 +25,60 @@ pub use inline::Inline;
 pub use ansi_c::decode as decode_escapes;
 pub use parser::parse;
 
-/// A parsed command text.
+/// A parsed command text. Its pipelines and words live in two arenas that
+/// lists and commands refer to by [`Span`], so that parsing allocates per
+/// program rather than per command.
 #[derive(Debug)]
 pub struct Program<'a> {
-    pub list: List<'a>,
+    pub list: List,
+    pipelines: Vec<Pipeline<'a>>,
+    words: Vec<Word<'a>>,
     /// Here-document bodies, indexed by [`RedirectKind::HereDoc`].
     pub heredocs: Vec<HereDoc<'a>>,
 }
 
+/// Consecutive items of one of a [`Program`]'s arenas.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Span {
+    start: u32,
+    len: u32,
+}
+
 /// Commands in the order they may run. `&&`, `||`, `;` and `&` are not kept:
 /// any command of a list may run.
-pub type List<'a> = Vec<Pipeline<'a>>;
+pub type List = Span;
+
+/// The words of a command: a span of [`Program`] words.
+pub type Words = Span;
+
+impl Span {
+    fn new(start: usize, end: usize) -> Self {
+        let clamp = |value: usize| u32::try_from(value).unwrap_or(u32::MAX);
+        Self {
+            start: clamp(start),
+            len: clamp(end.saturating_sub(start)),
+        }
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + self.len as usize
+    }
+
+    pub const fn len(self) -> usize {
+        self.len as usize
+    }
+}
+
+impl<'a> Program<'a> {
+    pub fn pipelines(&self, list: List) -> &[Pipeline<'a>] {
+        self.pipelines.get(list.range()).unwrap_or_default()
+    }
+
+    pub fn words(&self, words: Words) -> &[Word<'a>] {
+        self.words.get(words.range()).unwrap_or_default()
+    }
+}
 
 #[derive(Debug)]
 pub struct Pipeline<'a> {
@@ -48,7 +96,7 @@ pub enum Command<'a> {
 #[derive(Debug, Default)]
 pub struct Simple<'a> {
     pub assignments: Vec<Assignment<'a>>,
-    pub words: Vec<Word<'a>>,
+    pub words: Words,
     pub redirects: Vec<Redirect<'a>>,
 }
 
@@ -72,8 +120,8 @@ pub enum AssignedValue<'a> {
 #[derive(Debug)]
 pub struct Compound<'a> {
     pub subshell: bool,
-    pub lists: Vec<List<'a>>,
-    pub words: Vec<Word<'a>>,
+    pub lists: Vec<List>,
+    pub words: Words,
     /// The variable a `for` or `select` loop assigns from `words`.
     pub loop_variable: Option<&'a str>,
     pub redirects: Vec<Redirect<'a>>,
@@ -118,6 +166,8 @@ pub struct HereDoc<'a> {
 #[derive(Debug, Default)]
 pub struct Word<'a> {
     parts: Inline<Part<'a>>,
+    /// Whether unquoted text holds a `{`, so brace expansion may apply.
+    brace: bool,
 }
 
 #[derive(Debug)]
@@ -131,7 +181,7 @@ pub enum Part<'a> {
         operator: ParameterOperator<'a>,
     },
     /// `$(…)`, `<(…)` or `>(…)`: a list that runs.
-    Substitution { list: List<'a>, quoted: bool },
+    Substitution { list: List, quoted: bool },
     /// `` `…` ``, with the backslashes the backquotes consume removed; it is
     /// read when the command is analysed.
     Backquoted { source: String, quoted: bool },
@@ -185,6 +235,11 @@ impl<'a> Word<'a> {
         self.parts.push(part);
     }
 
+    /// Whether brace expansion may apply to the word.
+    pub const fn may_expand_braces(&self) -> bool {
+        self.brace
+    }
+
     fn is_empty(&self) -> bool {
         self.parts.is_empty()
     }
@@ -192,7 +247,12 @@ impl<'a> Word<'a> {
     /// The word's text when it is one unquoted literal, as reserved words are.
     pub fn as_bare(&self) -> Option<&str> {
         match self.parts() {
-            [Part::Text { text, quoted: false }] => Some(text),
+            [
+                Part::Text {
+                    text,
+                    quoted: false,
+                },
+            ] => Some(text),
             _ => None,
         }
     }

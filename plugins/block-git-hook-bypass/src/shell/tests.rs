@@ -3,27 +3,26 @@ use super::*;
 fn words(source: &str) -> Vec<Vec<String>> {
     let program = parse(source).expect("parses");
     let mut out = Vec::new();
-    collect(&program.list, &mut out);
+    collect(&program, program.list, &mut out);
     out
 }
 
-fn collect(list: &List<'_>, out: &mut Vec<Vec<String>>) {
-    for pipeline in list {
+fn collect(program: &Program<'_>, list: List, out: &mut Vec<Vec<String>>) {
+    for pipeline in program.pipelines(list) {
         for command in &pipeline.commands {
-            match command {
-                Command::Simple(simple) => out.push(simple.words.iter().map(text).collect()),
-                Command::Compound(compound) => {
-                    for list in &compound.lists {
-                        collect(list, out);
-                    }
+            let compound = match command {
+                Command::Simple(simple) => {
+                    out.push(program.words(simple.words).iter().map(text).collect());
+                    continue;
                 }
-                Command::Function(function) => {
-                    if let Command::Compound(compound) = function.body.as_ref() {
-                        for list in &compound.lists {
-                            collect(list, out);
-                        }
-                    }
-                }
+                Command::Compound(compound) => compound,
+                Command::Function(function) => match function.body.as_ref() {
+                    Command::Compound(compound) => compound,
+                    _ => continue,
+                },
+            };
+            for list in &compound.lists {
+                collect(program, *list, out);
             }
         }
     }
@@ -52,7 +51,10 @@ fn quotes_and_escapes_are_removed() {
 
 #[test]
 fn line_continuations_join_words() {
-    assert_eq!(words("git commit \\\n --no-verify"), [["git", "commit", "--no-verify"]]);
+    assert_eq!(
+        words("git commit \\\n --no-verify"),
+        [["git", "commit", "--no-verify"]]
+    );
     assert_eq!(words("gi\\\nt status"), [["git", "status"]]);
 }
 
@@ -60,16 +62,25 @@ fn line_continuations_join_words() {
 fn lists_and_compounds_are_walked() {
     let source = "a && b || c; d & e | f\n(g); { h; }; if i; then j; elif k; then l; else m; fi; \
                   while n; do o; done; for x in p q; do r; done; case s in t|u) v;; *) w;; esac";
-    let names: Vec<String> = words(source).into_iter().map(|words| words[0].clone()).collect();
+    let names: Vec<String> = words(source)
+        .into_iter()
+        .map(|words| words[0].clone())
+        .collect();
     assert_eq!(
         names,
-        ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "r", "v", "w"]
+        [
+            "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "r", "v",
+            "w"
+        ]
     );
 }
 
 #[test]
 fn comments_are_skipped_but_hash_inside_words_is_text() {
-    assert_eq!(words("echo a#b # git commit -n\nls"), [vec!["echo", "a#b"], vec!["ls"]]);
+    assert_eq!(
+        words("echo a#b # git commit -n\nls"),
+        [vec!["echo", "a#b"], vec!["ls"]]
+    );
 }
 
 #[test]
@@ -78,12 +89,16 @@ fn heredoc_bodies_are_read_after_the_line() {
     assert_eq!(program.heredocs.len(), 1);
     assert_eq!(text(&program.heredocs[0].body), "git commit -n\n");
     assert_eq!(program.list.len(), 3);
+    assert_eq!(program.pipelines(program.list).len(), 3);
 }
 
 #[test]
 fn quoted_heredoc_delimiters_keep_the_body_literal() {
     let program = parse("cat <<'EOF'\n$(rm x)\nEOF").expect("parses");
-    assert!(matches!(program.heredocs[0].body.parts(), [Part::Text { .. }]));
+    assert!(matches!(
+        program.heredocs[0].body.parts(),
+        [Part::Text { .. }]
+    ));
     let program = parse("cat <<-EOF\n\t$(rm x)\n\tEOF").expect("parses");
     assert!(
         program.heredocs[0]
@@ -97,13 +112,15 @@ fn quoted_heredoc_delimiters_keep_the_body_literal() {
 #[test]
 fn functions_are_parsed() {
     let program = parse("f() { git commit \"$@\"; }; function g { ls; }; f -n").expect("parses");
-    assert!(matches!(program.list[0].commands[0], Command::Function(_)));
-    assert!(matches!(program.list[1].commands[0], Command::Function(_)));
+    let pipelines = program.pipelines(program.list);
+    assert!(matches!(pipelines[0].commands[0], Command::Function(_)));
+    assert!(matches!(pipelines[1].commands[0], Command::Function(_)));
 }
 
 #[test]
 fn substitutions_nest() {
-    let program = parse(r#"echo "$(echo `echo \`ls\``) $(case x in a) b;; esac)""#).expect("parses");
+    let program =
+        parse(r#"echo "$(echo `echo \`ls\``) $(case x in a) b;; esac)""#).expect("parses");
     assert_eq!(program.list.len(), 1);
 }
 
@@ -137,6 +154,9 @@ fn deep_nesting_is_refused_not_overflowed() {
 
 #[test]
 fn ansi_c_escapes_decode() {
-    assert_eq!(decode_escapes(r"\x2d-no\055verify\n\t\\\'"), "--no-verify\n\t\\'");
+    assert_eq!(
+        decode_escapes(r"\x2d-no\055verify\n\t\\\'"),
+        "--no-verify\n\t\\'"
+    );
     assert_eq!(decode_escapes(r"\u00e9\x"), "é\\x");
 }

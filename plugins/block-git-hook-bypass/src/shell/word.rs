@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use super::parser::{Parser, Stop, is_meta};
-use super::{ParameterOperator, Part, SyntaxError, Word, ansi_c};
+use super::parser::{Parser, is_meta};
+use super::{Part, SyntaxError, Word};
 
 type Result<T> = std::result::Result<T, SyntaxError>;
 
@@ -18,6 +18,22 @@ pub(super) enum Context {
     HereDoc,
 }
 
+/// Bytes that a word's reader passes over without a decision, by context.
+const ORDINARY_IN_WORD: [bool; 256] = ordinary(b"\\'\"$`<>()|&; \t\n{");
+const ORDINARY_IN_BRACES: [bool; 256] = ordinary(b"\\'\"$`}{");
+const ORDINARY_IN_HEREDOC: [bool; 256] = ordinary(b"\\$`");
+const ORDINARY_IN_DOUBLE_QUOTES: [bool; 256] = ordinary(b"\\\"$`");
+
+const fn ordinary(special: &[u8]) -> [bool; 256] {
+    let mut table = [true; 256];
+    let mut index = 0;
+    while index < special.len() {
+        table[special[index] as usize] = false;
+        index += 1;
+    }
+    table
+}
+
 impl<'a> Parser<'a> {
     /// Reads one word from the current position; it is empty when the
     /// position holds a blank or an operator.
@@ -26,9 +42,16 @@ impl<'a> Parser<'a> {
         let quoted = context == Context::HereDoc;
         let mut parts = Word::default();
         let mut literal = self.pos;
-        while let Some(byte) = self.peek() {
+        let ordinary = match context {
+            Context::Normal => &ORDINARY_IN_WORD,
+            Context::Brace => &ORDINARY_IN_BRACES,
+            Context::HereDoc => &ORDINARY_IN_HEREDOC,
+        };
+        loop {
+            self.skip_ordinary(ordinary);
+            let Some(byte) = self.peek() else { break };
             let special = match byte {
-                b'\\' => !(context == Context::HereDoc && !self.heredoc_escape()),
+                b'\\' => context != Context::HereDoc || self.heredoc_escape(),
                 b'\'' | b'"' => context != Context::HereDoc,
                 b'$' | b'`' => true,
                 b'<' | b'>' if context == Context::Normal => {
@@ -39,7 +62,14 @@ impl<'a> Parser<'a> {
                     }
                 }
                 b'}' if context == Context::Brace => break,
-                b'(' if context == Context::Normal && self.pos > start && self.after_glob_operator() => {
+                b'{' => {
+                    parts.brace |= context == Context::Normal;
+                    false
+                }
+                b'(' if context == Context::Normal
+                    && self.pos > start
+                    && self.after_glob_operator() =>
+                {
                     self.skip_balanced_parens()?;
                     continue;
                 }
@@ -63,6 +93,19 @@ impl<'a> Parser<'a> {
         }
         self.flush(&mut parts, literal, quoted);
         Ok(parts)
+    }
+
+    /// Skips bytes that need no decision in the current context.
+    fn skip_ordinary(&mut self, ordinary: &[bool; 256]) {
+        let rest = self
+            .src
+            .as_bytes()
+            .get(self.pos..self.end)
+            .unwrap_or_default();
+        self.pos += rest
+            .iter()
+            .position(|&byte| !ordinary[usize::from(byte)])
+            .unwrap_or(rest.len());
     }
 
     fn flush(&self, parts: &mut Word<'a>, from: usize, quoted: bool) {
@@ -146,11 +189,12 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn double_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
+    pub(super) fn double_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
         self.pos += 1;
         let had_parts = parts.parts().len();
         let mut literal = self.pos;
         loop {
+            self.skip_ordinary(&ORDINARY_IN_DOUBLE_QUOTES);
             let byte = self.peek().ok_or(SyntaxError::Unclosed("double quote"))?;
             match byte {
                 b'"' => {
@@ -193,239 +237,11 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
-
-    fn dollar(&mut self, parts: &mut Word<'a>, quoted: bool, context: Context) -> Result<()> {
-        let unquoted = !quoted && context != Context::HereDoc;
-        match self.peek_at(1) {
-            Some(b'(') if self.peek_at(2) == Some(b'(') => {
-                self.pos += 3;
-                self.arithmetic_body()?;
-                parts.push(Part::Opaque {
-                    inner: None,
-                    quoted,
-                });
-            }
-            Some(b'(') => {
-                self.pos += 2;
-                let list = self.nested_list("$(")?;
-                parts.push(Part::Substitution { list, quoted });
-            }
-            Some(b'{') => {
-                self.pos += 2;
-                self.enter()?;
-                let parameter = self.braced_parameter(parts, quoted);
-                self.leave();
-                parameter?;
-            }
-            Some(b'\'') if unquoted => {
-                self.pos += 1;
-                self.ansi_c_quoted(parts)?;
-            }
-            Some(b'"') if unquoted => {
-                self.pos += 1;
-                self.double_quoted(parts)?;
-            }
-            Some(byte) if byte.is_ascii_alphabetic() || byte == b'_' => {
-                let start = self.pos + 1;
-                self.pos = start;
-                while self
-                    .peek()
-                    .is_some_and(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
-                {
-                    self.pos += 1;
-                }
-                parts.push(Part::Parameter {
-                    name: self.slice(start, self.pos),
-                    quoted,
-                    operator: ParameterOperator::None,
-                });
-            }
-            Some(byte) if byte.is_ascii_digit() || b"@*#?$!-".contains(&byte) => {
-                parts.push(Part::Parameter {
-                    name: self.slice(self.pos + 1, self.pos + 2),
-                    quoted,
-                    operator: ParameterOperator::None,
-                });
-                self.pos += 2;
-            }
-            _ => {
-                parts.push(text("$", quoted));
-                self.pos += 1;
-            }
-        }
-        Ok(())
-    }
-
-    /// A list up to its closing `)`, which is consumed.
-    fn nested_list(&mut self, opener: &'static str) -> Result<super::List<'a>> {
-        self.enter()?;
-        let list = self.list(Stop::paren(opener));
-        self.leave();
-        let list = list?;
-        self.pos += 1;
-        Ok(list)
-    }
-
-    fn process_substitution(&mut self, parts: &mut Word<'a>) -> Result<()> {
-        let opener = if self.peek() == Some(b'<') { "<(" } else { ">(" };
-        self.pos += 2;
-        let list = self.nested_list(opener)?;
-        parts.push(Part::Substitution {
-            list,
-            quoted: false,
-        });
-        Ok(())
-    }
-
-    /// After `${`: a parameter, maybe with a default or alternative.
-    fn braced_parameter(&mut self, parts: &mut Word<'a>, quoted: bool) -> Result<()> {
-        let mut opaque = false;
-        if matches!(self.peek(), Some(b'#' | b'!')) && self.peek_at(1) != Some(b'}') {
-            opaque = true;
-            self.pos += 1;
-        }
-        let start = self.pos;
-        match self.peek() {
-            Some(byte) if byte.is_ascii_alphabetic() || byte == b'_' => {
-                while self
-                    .peek()
-                    .is_some_and(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
-                {
-                    self.pos += 1;
-                }
-            }
-            Some(byte) if byte.is_ascii_digit() => {
-                while self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
-                    self.pos += 1;
-                }
-            }
-            Some(byte) if b"@*#?$!-".contains(&byte) => self.pos += 1,
-            _ => opaque = true,
-        }
-        let name = self.slice(start, self.pos);
-        if self.starts_with("[@]") || self.starts_with("[*]") {
-            self.pos += 3;
-        } else if self.peek() == Some(b'[') {
-            opaque = true;
-        }
-        let operator = if self.starts_with(":-") || self.starts_with(":=") {
-            self.pos += 2;
-            Some(true)
-        } else if self.starts_with(":+") {
-            self.pos += 2;
-            Some(false)
-        } else if matches!(self.peek(), Some(b'-' | b'=')) {
-            self.pos += 1;
-            Some(true)
-        } else if self.peek() == Some(b'+') {
-            self.pos += 1;
-            Some(false)
-        } else {
-            None
-        };
-        let inner = self.word(Context::Brace)?;
-        if self.peek() != Some(b'}') {
-            return Err(SyntaxError::Unclosed("${"));
-        }
-        self.pos += 1;
-        let inner = Box::new(mark_quoted(inner, quoted));
-        parts.push(match operator {
-            _ if opaque => Part::Opaque {
-                inner: Some(inner),
-                quoted,
-            },
-            None if inner.is_empty() => Part::Parameter {
-                name,
-                quoted,
-                operator: ParameterOperator::None,
-            },
-            None => Part::Opaque {
-                inner: Some(inner),
-                quoted,
-            },
-            Some(true) => Part::Parameter {
-                name,
-                quoted,
-                operator: ParameterOperator::Default(inner),
-            },
-            Some(false) => Part::Parameter {
-                name,
-                quoted,
-                operator: ParameterOperator::Alternative(inner),
-            },
-        });
-        Ok(())
-    }
-
-    fn ansi_c_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
-        let start = self.pos + 1;
-        let mut at = start;
-        loop {
-            match self.src.as_bytes().get(at) {
-                _ if at >= self.end => return Err(SyntaxError::Unclosed("$' quote")),
-                Some(b'\\') => at += 2,
-                Some(b'\'') => break,
-                Some(_) => at += 1,
-                None => return Err(SyntaxError::Unclosed("$' quote")),
-            }
-        }
-        parts.push(Part::Text {
-            text: ansi_c::decode(self.slice(start, at)),
-            quoted: true,
-        });
-        self.pos = at + 1;
-        Ok(())
-    }
-
-    fn backquoted(&mut self, parts: &mut Word<'a>, quoted: bool) -> Result<()> {
-        self.pos += 1;
-        let mut source = Vec::new();
-        loop {
-            let byte = self.peek().ok_or(SyntaxError::Unclosed("backquote"))?;
-            self.pos += 1;
-            match byte {
-                b'`' => break,
-                b'\\' => match self.peek() {
-                    Some(next @ (b'$' | b'`' | b'\\')) => {
-                        source.push(next);
-                        self.pos += 1;
-                    }
-                    Some(b'"') if quoted => {
-                        source.push(b'"');
-                        self.pos += 1;
-                    }
-                    Some(b'\n') => self.pos += 1,
-                    _ => source.push(b'\\'),
-                },
-                _ => source.push(byte),
-            }
-        }
-        let source = String::from_utf8(source)
-            .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
-        parts.push(Part::Backquoted { source, quoted });
-        Ok(())
-    }
 }
 
-const fn text(value: &'static str, quoted: bool) -> Part<'static> {
+pub(super) const fn text(value: &'static str, quoted: bool) -> Part<'static> {
     Part::Text {
         text: Cow::Borrowed(value),
         quoted,
     }
-}
-
-/// Marks a word found inside double quotes as quoted throughout.
-fn mark_quoted(mut word: Word<'_>, quoted: bool) -> Word<'_> {
-    if quoted {
-        for part in word.parts.as_mut_slice() {
-            match part {
-                Part::Text { quoted, .. }
-                | Part::Parameter { quoted, .. }
-                | Part::Substitution { quoted, .. }
-                | Part::Backquoted { quoted, .. }
-                | Part::Opaque { quoted, .. } => *quoted = true,
-            }
-        }
-    }
-    word
 }

@@ -1,0 +1,245 @@
+//! The expansions a `$` or a backquote starts: parameters, command and
+//! process substitutions, arithmetic, and ANSI-C quoting.
+
+use super::parser::{Parser, Result, Stop};
+use super::word::{Context, text};
+use super::{ParameterOperator, Part, SyntaxError, Word, ansi_c};
+
+impl<'a> Parser<'a> {
+    pub(super) fn dollar(
+        &mut self,
+        parts: &mut Word<'a>,
+        quoted: bool,
+        context: Context,
+    ) -> Result<()> {
+        let unquoted = !quoted && context != Context::HereDoc;
+        match self.peek_at(1) {
+            Some(b'(') if self.peek_at(2) == Some(b'(') => {
+                self.pos += 3;
+                self.arithmetic_body()?;
+                parts.push(Part::Opaque {
+                    inner: None,
+                    quoted,
+                });
+            }
+            Some(b'(') => {
+                self.pos += 2;
+                let list = self.nested_list("$(")?;
+                parts.push(Part::Substitution { list, quoted });
+            }
+            Some(b'{') => {
+                self.pos += 2;
+                self.enter()?;
+                let parameter = self.braced_parameter(parts, quoted);
+                self.leave();
+                parameter?;
+            }
+            Some(b'\'') if unquoted => {
+                self.pos += 1;
+                self.ansi_c_quoted(parts)?;
+            }
+            Some(b'"') if unquoted => {
+                self.pos += 1;
+                self.double_quoted(parts)?;
+            }
+            Some(byte) if byte.is_ascii_alphabetic() || byte == b'_' => {
+                let start = self.pos + 1;
+                self.pos = start;
+                while self
+                    .peek()
+                    .is_some_and(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
+                {
+                    self.pos += 1;
+                }
+                parts.push(Part::Parameter {
+                    name: self.slice(start, self.pos),
+                    quoted,
+                    operator: ParameterOperator::None,
+                });
+            }
+            Some(byte) if byte.is_ascii_digit() || b"@*#?$!-".contains(&byte) => {
+                parts.push(Part::Parameter {
+                    name: self.slice(self.pos + 1, self.pos + 2),
+                    quoted,
+                    operator: ParameterOperator::None,
+                });
+                self.pos += 2;
+            }
+            _ => {
+                parts.push(text("$", quoted));
+                self.pos += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// A list up to its closing `)`, which is consumed.
+    pub(super) fn nested_list(&mut self, opener: &'static str) -> Result<super::List> {
+        self.enter()?;
+        let list = self.list(Stop::paren(opener));
+        self.leave();
+        let list = list?;
+        self.pos += 1;
+        Ok(list)
+    }
+
+    pub(super) fn process_substitution(&mut self, parts: &mut Word<'a>) -> Result<()> {
+        let opener = if self.peek() == Some(b'<') {
+            "<("
+        } else {
+            ">("
+        };
+        self.pos += 2;
+        let list = self.nested_list(opener)?;
+        parts.push(Part::Substitution {
+            list,
+            quoted: false,
+        });
+        Ok(())
+    }
+
+    /// After `${`: a parameter, maybe with a default or alternative.
+    pub(super) fn braced_parameter(&mut self, parts: &mut Word<'a>, quoted: bool) -> Result<()> {
+        let mut opaque = false;
+        if matches!(self.peek(), Some(b'#' | b'!')) && self.peek_at(1) != Some(b'}') {
+            opaque = true;
+            self.pos += 1;
+        }
+        let start = self.pos;
+        match self.peek() {
+            Some(byte) if byte.is_ascii_alphabetic() || byte == b'_' => {
+                while self
+                    .peek()
+                    .is_some_and(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
+                {
+                    self.pos += 1;
+                }
+            }
+            Some(byte) if byte.is_ascii_digit() => {
+                while self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
+                    self.pos += 1;
+                }
+            }
+            Some(byte) if b"@*#?$!-".contains(&byte) => self.pos += 1,
+            _ => opaque = true,
+        }
+        let name = self.slice(start, self.pos);
+        if self.starts_with("[@]") || self.starts_with("[*]") {
+            self.pos += 3;
+        } else if self.peek() == Some(b'[') {
+            opaque = true;
+        }
+        let operator = if self.starts_with(":-") || self.starts_with(":=") {
+            self.pos += 2;
+            Some(true)
+        } else if self.starts_with(":+") {
+            self.pos += 2;
+            Some(false)
+        } else if matches!(self.peek(), Some(b'-' | b'=')) {
+            self.pos += 1;
+            Some(true)
+        } else if self.peek() == Some(b'+') {
+            self.pos += 1;
+            Some(false)
+        } else {
+            None
+        };
+        let inner = self.word(Context::Brace)?;
+        if self.peek() != Some(b'}') {
+            return Err(SyntaxError::Unclosed("${"));
+        }
+        self.pos += 1;
+        let inner = Box::new(mark_quoted(inner, quoted));
+        parts.push(match operator {
+            _ if opaque => Part::Opaque {
+                inner: Some(inner),
+                quoted,
+            },
+            None if inner.is_empty() => Part::Parameter {
+                name,
+                quoted,
+                operator: ParameterOperator::None,
+            },
+            None => Part::Opaque {
+                inner: Some(inner),
+                quoted,
+            },
+            Some(true) => Part::Parameter {
+                name,
+                quoted,
+                operator: ParameterOperator::Default(inner),
+            },
+            Some(false) => Part::Parameter {
+                name,
+                quoted,
+                operator: ParameterOperator::Alternative(inner),
+            },
+        });
+        Ok(())
+    }
+
+    pub(super) fn ansi_c_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
+        let start = self.pos + 1;
+        let mut at = start;
+        loop {
+            match self.src.as_bytes().get(at) {
+                _ if at >= self.end => return Err(SyntaxError::Unclosed("$' quote")),
+                Some(b'\\') => at += 2,
+                Some(b'\'') => break,
+                Some(_) => at += 1,
+                None => return Err(SyntaxError::Unclosed("$' quote")),
+            }
+        }
+        parts.push(Part::Text {
+            text: ansi_c::decode(self.slice(start, at)),
+            quoted: true,
+        });
+        self.pos = at + 1;
+        Ok(())
+    }
+
+    pub(super) fn backquoted(&mut self, parts: &mut Word<'a>, quoted: bool) -> Result<()> {
+        self.pos += 1;
+        let mut source = Vec::new();
+        loop {
+            let byte = self.peek().ok_or(SyntaxError::Unclosed("backquote"))?;
+            self.pos += 1;
+            match byte {
+                b'`' => break,
+                b'\\' => match self.peek() {
+                    Some(next @ (b'$' | b'`' | b'\\')) => {
+                        source.push(next);
+                        self.pos += 1;
+                    }
+                    Some(b'"') if quoted => {
+                        source.push(b'"');
+                        self.pos += 1;
+                    }
+                    Some(b'\n') => self.pos += 1,
+                    _ => source.push(b'\\'),
+                },
+                _ => source.push(byte),
+            }
+        }
+        let source = String::from_utf8(source)
+            .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
+        parts.push(Part::Backquoted { source, quoted });
+        Ok(())
+    }
+}
+
+/// Marks a word found inside double quotes as quoted throughout.
+fn mark_quoted(mut word: Word<'_>, quoted: bool) -> Word<'_> {
+    if quoted {
+        for part in word.parts.as_mut_slice() {
+            match part {
+                Part::Text { quoted, .. }
+                | Part::Parameter { quoted, .. }
+                | Part::Substitution { quoted, .. }
+                | Part::Backquoted { quoted, .. }
+                | Part::Opaque { quoted, .. } => *quoted = true,
+            }
+        }
+    }
+    word
+}
