@@ -16,7 +16,9 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 let child;
 let ended = false;
-const forward = (signal) => child?.kill(signal);
+// A signal that arrives before the engine is started is delivered to it once it is.
+let pending;
+const forward = (signal) => (child ? child.kill(signal) : (pending = signal));
 
 function end(code, signal) {
   if (ended) return;
@@ -32,9 +34,11 @@ function cannotStart(error) {
   end(1);
 }
 
+// Listen first: the engine may answer, and be signalled, before spawn() returns.
+for (const name of FORWARDED) process.on(name, forward);
 try {
   child = spawn(engine, ['run-hook', ...process.argv.slice(2)], { stdio: 'inherit' });
-  for (const name of FORWARDED) process.on(name, forward);
+  if (pending) child.kill(pending);
   // After a start, 'error' only means a forwarded signal was not delivered; 'exit' still comes.
   child.on('error', (error) => child.pid === undefined && cannotStart(error));
   child.on('exit', end);

@@ -13,6 +13,8 @@ const BUILTIN: &[&str] = &["tool-declaration", "block-git-hook-bypass", "block-s
 /// Built for the tests and for authors, never embedded.
 const EXTRA: &[&str] = &["gate-template"];
 const WASM_TARGET: &str = "wasm32-wasip2";
+/// Bytes of shadow stack each built component gets in its linear memory.
+const GUEST_STACK: u32 = 256 << 10;
 
 fn main() {
     let engine_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
@@ -56,6 +58,9 @@ fn build_components(root: &Path, target_dir: &Path, packages: &[String]) {
     for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET"] {
         cargo.env_remove(var);
     }
+    // A small stack leaves the heap near the start of linear memory, which
+    // the host keeps resident between calls (see the wasm host's pool).
+    cargo.env("CARGO_TARGET_WASM32_WASIP2_RUSTFLAGS", format!("-C link-arg=-zstack-size={GUEST_STACK}"));
     let status = cargo.status().expect("cargo can be started");
     if !status.success() {
         panic!("building the wasm components failed; is the target installed? run: rustup target add {WASM_TARGET}");

@@ -99,6 +99,9 @@ impl Host {
     }
 }
 
+/// Bytes at the start of each linear memory kept mapped between instances.
+const KEEP_RESIDENT: usize = 1 << 20;
+
 /// Gate calls, and separately tool declaration calls, running at once; more wait.
 const CONCURRENT_CALLS: usize = 32;
 /// Component instances alive at once, at most: every concurrent call of
@@ -122,6 +125,9 @@ fn engine_config() -> Config {
         .total_memories(POOL_INSTANCES)
         .total_tables(2 * POOL_INSTANCES)
         .total_stacks(1)
+        // A returned slot's first pages are zeroed in place instead of handed
+        // back to the kernel, so the next instance does not fault them in again.
+        .linear_memory_keep_resident(KEEP_RESIDENT)
         .max_memory_size(MEMORY_BOUND)
         .max_memories_per_component(4)
         .max_component_instance_size(1 << 20)
