@@ -55,7 +55,8 @@ fn payload(size: usize) -> String {
     serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}).to_string()
 }
 
-fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
+/// Starts `program` with `stdin` written to it and its output dropped.
+fn start(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> std::process::Child {
     let mut child = Command::new(program)
         .args(args)
         .envs(env.iter().copied())
@@ -65,7 +66,11 @@ fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
         .spawn()
         .unwrap_or_else(|e| panic!("starting {}: {e}", program.display()));
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait().unwrap();
+    child
+}
+
+fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
+    start(program, args, stdin, env).wait().unwrap();
 }
 
 /// One serving engine: dispatch round trips over the pipe, one at a time,
@@ -124,15 +129,7 @@ fn serve(cache: &tempfile::TempDir) {
 
 /// The peak resident set of one run, from the kernel's accounting of that child.
 fn peak_rss(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> i64 {
-    let mut child = Command::new(program)
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("tama starts");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let child = start(program, args, stdin, env);
     let mut status = 0;
     // SAFETY: rusage is plain data, and the pid is our own unreaped child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };

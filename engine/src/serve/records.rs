@@ -19,15 +19,17 @@ pub fn own_path() -> PathBuf {
 /// written is logged, never a reason to refuse.
 pub fn write(hooks: &[Value]) {
     let path = own_path();
-    let record = json!({"corePid": std::process::id(), "hooks": hooks});
-    let result = std::fs::create_dir_all(control_dir()).and_then(|_| {
-        let partial = path.with_extension("tmp");
-        std::fs::write(&partial, record.to_string())?;
-        std::fs::rename(&partial, &path)
-    });
-    if let Err(err) = result {
+    if let Err(err) = replace(&path, &json!({"corePid": std::process::id(), "hooks": hooks})) {
         crate::log::write("serve", &format!("cannot write {}: {err}", path.display()));
     }
+}
+
+/// Writes a record in the session-control folder whole, so a reader never sees half of it.
+pub fn replace(path: &std::path::Path, record: &Value) -> std::io::Result<()> {
+    std::fs::create_dir_all(control_dir())?;
+    let partial = path.with_extension("tmp");
+    std::fs::write(&partial, record.to_string())?;
+    std::fs::rename(&partial, path)
 }
 
 pub fn remove() {

@@ -61,12 +61,7 @@ impl Abandoned {
         });
         if names_a_file(&session) {
             let path = crate::session::control_dir().join(format!("abandoned.{session}.json"));
-            let written = std::fs::create_dir_all(crate::session::control_dir()).and_then(|_| {
-                let partial = path.with_extension("tmp");
-                std::fs::write(&partial, record.to_string())?;
-                std::fs::rename(&partial, &path)
-            });
-            if let Err(err) = written {
+            if let Err(err) = super::records::replace(&path, &record) {
                 eprintln!("tama: cannot keep the abandonment of session {session} in {}: {err}", path.display());
             }
         } else {
