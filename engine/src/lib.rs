@@ -11,6 +11,7 @@ pub mod event;
 pub mod log;
 pub mod oko;
 pub mod paths;
+pub mod peers;
 pub mod registry;
 pub mod serve;
 pub mod session;

@@ -86,7 +86,7 @@ const CODEX_EVENTS: &[&str] = &[
     "PreCompact", "PostCompact", "UserPromptSubmit", "SubagentStop", "Stop",
 ];
 
-const CODEX_TRUST: &str = "Codex skips a hook nobody has trusted, without a word: start codex, \
+pub const CODEX_TRUST: &str = "Codex skips a hook nobody has trusted, without a word: start codex, \
 open /hooks and trust Tama's hooks. Codex records that trust in ~/.codex/config.toml against \
 each hook's hash, so a changed command needs trusting again; `codex \
 --dangerously-bypass-hook-trust` runs untrusted hooks for one invocation. Codex releases before \
@@ -199,7 +199,9 @@ pub fn install(harness: Harness, home: &Path, tama: &Path, events: &[HookEvent])
             groups.push((name.to_string(), group(harness, program, event)));
         }
     }
-    let mut report = update(harness.config_path(home), tama, &groups)?;
+    let owned = |handler: &Value| is_tama(handler, tama);
+    let groups: Vec<(String, Vec<Value>)> = groups.into_iter().map(|(name, group)| (name, vec![group])).collect();
+    let mut report = update(harness.config_path(home), &owned, &groups)?;
     report.events = groups.into_iter().map(|(name, _)| name).collect();
     if !skipped.is_empty() {
         let (name, skipped) = (harness.name(), skipped.join(", "));
@@ -215,13 +217,13 @@ pub fn install(harness: Harness, home: &Path, tama: &Path, events: &[HookEvent])
 /// `run-hook`, and the older installer's) out of the harness's config under
 /// `home`, with the matcher groups and event keys that leaves empty.
 pub fn remove(harness: Harness, home: &Path, tama: &Path) -> Result<Report, SetupError> {
-    update(harness.config_path(home), tama, &[])
+    update(harness.config_path(home), &|handler| is_tama(handler, tama), &[])
 }
 
 fn group(harness: Harness, tama: &str, event: &HookEvent) -> Value {
     let command = format!(
-        "'{}' run-hook --provider {name} {} {name}",
-        tama.replace('\'', r"'\''"),
+        "{} run-hook --provider {name} {} {name}",
+        shell_quote(tama),
         snake_case(&event.harness_event),
         name = harness.name(),
     );
@@ -232,9 +234,17 @@ fn group(harness: Harness, tama: &str, event: &HookEvent) -> Value {
     }
 }
 
-/// Replaces Tama's entries in the file at `path` by `groups` and writes it
-/// back, backed up first, when that changed anything.
-fn update(path: PathBuf, tama: &Path, groups: &[(String, Value)]) -> Result<Report, SetupError> {
+/// Matcher groups to install, by harness event, in order.
+pub type EventGroups = [(String, Vec<Value>)];
+
+/// `word` in single quotes, for a POSIX shell.
+pub fn shell_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// Replaces the handlers `owned` recognises in the hook config at `path` by
+/// `groups` and writes it back, backed up first, when that changed anything.
+pub fn update(path: PathBuf, owned: &dyn Fn(&Value) -> bool, groups: &EventGroups) -> Result<Report, SetupError> {
     let text = match fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == io::ErrorKind::NotFound => None,
@@ -249,7 +259,7 @@ fn update(path: PathBuf, tama: &Path, groups: &[(String, Value)]) -> Result<Repo
         },
     };
     let mut after = before.clone();
-    place(&mut after, &path, tama, groups)?;
+    place(&mut after, &path, owned, groups)?;
     let mut report = Report { path, backup: None, changed: after != before, events: Vec::new(), notices: Vec::new() };
     if !report.changed {
         return Ok(report);
@@ -271,14 +281,9 @@ fn update(path: PathBuf, tama: &Path, groups: &[(String, Value)]) -> Result<Repo
     Ok(report)
 }
 
-/// Takes Tama's handlers out of `root.hooks` and puts `groups` where Tama's
-/// first entry of each event was, else at the end.
-fn place(
-    root: &mut Map<String, Value>,
-    path: &Path,
-    tama: &Path,
-    groups: &[(String, Value)],
-) -> Result<(), SetupError> {
+/// Takes the handlers `owned` recognises out of `root.hooks` and puts `groups`
+/// where the first of them was in each event, else at the end.
+fn place(root: &mut Map<String, Value>, path: &Path, owned: &dyn Fn(&Value) -> bool, groups: &EventGroups) -> Result<(), SetupError> {
     let shape = |key: String, expected| SetupError::Shape { path: path.into(), key, expected };
     if !root.contains_key("hooks") {
         if groups.is_empty() {
@@ -289,15 +294,15 @@ fn place(
     let hooks = root.get_mut("hooks").and_then(Value::as_object_mut).ok_or_else(|| shape("hooks".into(), "an object"))?;
     let mut places = HashMap::new();
     for (event, list) in hooks.iter_mut() {
-        if let Some(at) = list.as_array_mut().and_then(|list| strip(list, tama)) {
+        if let Some(at) = list.as_array_mut().and_then(|list| strip(list, owned)) {
             places.insert(event.clone(), at);
         }
     }
-    for (event, group) in groups {
+    for (event, event_groups) in groups {
         let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
         let list = list.as_array_mut().ok_or_else(|| shape(format!("hooks.{event}"), "a list"))?;
         let at = places.get(event).map_or(list.len(), |&at| at.min(list.len()));
-        list.insert(at, group.clone());
+        list.splice(at..at, event_groups.iter().cloned());
     }
     hooks.retain(|event, list| !(places.contains_key(event) && list.as_array().is_some_and(Vec::is_empty)));
     if hooks.is_empty() && !places.is_empty() {
@@ -306,15 +311,15 @@ fn place(
     Ok(())
 }
 
-/// Removes Tama's handlers from one event's matcher groups, and the groups
-/// that leaves empty. Returns where the first of them was, if any.
-fn strip(groups: &mut Vec<Value>, tama: &Path) -> Option<usize> {
+/// Removes the handlers `owned` recognises from one event's matcher groups,
+/// and the groups that leaves empty. Returns where the first of them was, if any.
+fn strip(groups: &mut Vec<Value>, owned: &dyn Fn(&Value) -> bool) -> Option<usize> {
     let mut first = None;
     let mut kept = Vec::with_capacity(groups.len());
     for mut group in groups.drain(..) {
         if let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) {
             let count = handlers.len();
-            handlers.retain(|handler| !is_tama(handler, tama));
+            handlers.retain(|handler| !owned(handler));
             if handlers.len() < count {
                 first.get_or_insert(kept.len());
                 if handlers.is_empty() {
@@ -331,17 +336,21 @@ fn strip(groups: &mut Vec<Value>, tama: &Path) -> Option<usize> {
 /// A handler is Tama's when it runs `run-hook` with `tama` (or any program
 /// named `tama`), or is the older installer's `.shared-hooks/run-hook.mjs`.
 fn is_tama(handler: &Value, tama: &Path) -> bool {
+    let command = handler.get("command").and_then(Value::as_str).unwrap_or_default();
+    command.contains(".shared-hooks/run-hook.mjs") || runs_tama(handler, tama, "run-hook")
+}
+
+/// Whether a handler runs `tama` (or any program named `tama`) with the word
+/// `subcommand` after it.
+pub fn runs_tama(handler: &Value, tama: &Path, subcommand: &str) -> bool {
     let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
-    if command.contains(".shared-hooks/run-hook.mjs") {
-        return true;
-    }
     // With `args` (Claude Code's exec form) `command` is the program itself.
     let words: Vec<String> = match handler.get("args").and_then(Value::as_array) {
         Some(args) => std::iter::once(command).chain(args.iter().filter_map(Value::as_str)).map(String::from).collect(),
         None => shell_words(command),
     };
     let program = |word: &String| Path::new(word) == tama || Path::new(word).file_name().is_some_and(|n| n == "tama");
-    words.iter().position(program).is_some_and(|at| words[at + 1..].iter().any(|w| w == "run-hook"))
+    words.iter().position(program).is_some_and(|at| words[at + 1..].iter().any(|w| w == subcommand))
 }
 
 /// Splits a command line into words the way a shell would, roughly: quotes
@@ -401,7 +410,7 @@ fn back_up(path: &Path, text: &str) -> io::Result<PathBuf> {
 
 /// Writes `text` to a temporary file beside `path` and renames it over
 /// `path`, keeping the file's mode (0600 for a new file).
-fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
+pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7777);

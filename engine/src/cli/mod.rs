@@ -2,6 +2,8 @@
 
 mod hook;
 mod hooks;
+mod peer_hook;
+mod peers;
 mod registry;
 mod run_hook;
 mod setup;
@@ -36,6 +38,8 @@ enum Command {
     Hook(hook::HookArgs),
     #[command(subcommand)]
     Hooks(hooks::HooksCommand),
+    PeerHook(peer_hook::PeerHookArgs),
+    Peers(peers::PeersArgs),
     RunHook(run_hook::RunHookArgs),
     #[command(subcommand)]
     Registry(registry::RegistryCommand),
@@ -53,6 +57,8 @@ pub fn main() -> ExitCode {
     ExitCode::from(match cli.command {
         Command::Hook(args) => hook::run(args),
         Command::Hooks(command) => hooks::run(command),
+        Command::PeerHook(args) => peer_hook::run(args),
+        Command::Peers(args) => peers::run(args),
         Command::RunHook(args) => run_hook::run(args),
         Command::Registry(command) => registry::run(command),
         Command::Setup(args) => setup::run(args),

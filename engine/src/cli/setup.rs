@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::exit;
+use crate::peers;
 use crate::registry::Loaded;
 use crate::setup::{self, Harness};
 
@@ -12,7 +13,7 @@ use crate::setup::{self, Harness};
 /// ~/.codex/hooks.json), keeping everything else and backing the file up first.
 #[derive(Args)]
 pub struct SetupArgs {
-    /// claude or codex.
+    /// claude or codex: Tama's hooks; peers: the peer hooks for both.
     harness: String,
     /// Take Tama's entries out instead.
     #[arg(long)]
@@ -23,6 +24,9 @@ pub struct SetupArgs {
 }
 
 pub fn run(args: SetupArgs) -> u8 {
+    if args.harness == "peers" {
+        return setup_peers(args.remove);
+    }
     match setup(args) {
         Ok(report) => {
             println!("{report}");
@@ -51,4 +55,28 @@ fn setup(args: SetupArgs) -> Result<setup::Report, String> {
     // not the harness, ends a hook that runs too long and says which it was.
     let timeout = (longest.ceil() as u64 + 10).max(30);
     setup::install(harness, &home, &tama, &setup::events_from_registry_keys(&keys, timeout)).map_err(|e| e.to_string())
+}
+
+/// `tama setup peers [--remove]`: the peer hooks and the peer-work skill
+/// for every agent kind, one report each.
+fn setup_peers(remove: bool) -> u8 {
+    let tama = match std::env::current_exe().and_then(|p| p.canonicalize()) {
+        Ok(tama) => tama,
+        Err(err) => {
+            eprintln!("tama setup: cannot tell where this tama is: {err}");
+            return exit::INFRASTRUCTURE;
+        }
+    };
+    let home = crate::paths::home();
+    let mut code = exit::PASS;
+    for kind in peers::Kind::ALL {
+        match peers::install::install(&peers::Adapter::of(kind), &home, &tama, remove) {
+            Ok(report) => println!("{}: {report}", kind.name()),
+            Err(why) => {
+                eprintln!("tama setup peers: {}: {why}", kind.name());
+                code = exit::INFRASTRUCTURE;
+            }
+        }
+    }
+    code
 }

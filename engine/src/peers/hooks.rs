@@ -1,0 +1,149 @@
+//! `tama peer-hook KIND EVENT`: one peer hook, with the harness's hook
+//! input on stdin. A peer hook never breaks the agent: any failure is
+//! written to `hooks.log` and the hook exits 0 with no output. Only the
+//! waiter exits 2, when it has messages.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::sessions::{self, Registration};
+use super::{Kind, PeerError, Result, guard, inbox, journal, session_key, text, together, waiter};
+
+/// What a hook run ends with.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outcome {
+    pub code: u8,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Outcome {
+    fn json(value: Value) -> Outcome {
+        Outcome { stdout: format!("{value}\n"), ..Outcome::default() }
+    }
+}
+
+/// The peer hook events.
+pub const EVENTS: &[&str] = &["session-start", "prompt", "pre-tool", "stop", "wait", "session-end"];
+
+/// Runs peer hook `event` for agent `kind` on the hook input `input`.
+pub fn peer_hook(dir: &Path, kind: &str, event: &str, input: &str) -> Outcome {
+    let mut key = None;
+    match run(dir, kind, event, input, &mut key) {
+        Ok(outcome) => outcome,
+        Err(err) => {
+            journal::hook_error(dir, event, key.as_deref(), &err);
+            Outcome::default()
+        }
+    }
+}
+
+fn run(dir: &Path, kind: &str, event: &str, input: &str, key: &mut Option<String>) -> Result<Outcome> {
+    let kind = Kind::parse(kind).ok_or_else(|| PeerError::Input(format!("unknown agent kind `{kind}`: expected claude or codex")))?;
+    if !EVENTS.contains(&event) {
+        return Err(PeerError::Input(format!("unknown peer hook event `{event}`: expected one of {}", EVENTS.join(", "))));
+    }
+    let payload: Value = serde_json::from_str(input)?;
+    if !payload.is_object() {
+        return Err(PeerError::Input("the hook input is not a JSON object".into()));
+    }
+    let session = payload["session_id"].as_str().ok_or_else(|| PeerError::Input("KeyError: the hook input has no string session_id".into()))?;
+    let own_key = session_key(kind, session)?;
+    *key = Some(own_key.clone());
+    if event == "session-end" {
+        return session_end(dir, &own_key, &payload);
+    }
+    let cwd = payload["cwd"].as_str().map(PathBuf::from).or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| "/".into());
+    let me = sessions::register(dir, kind, session, &own_key, &cwd, sessions::agent_pid())?;
+    match event {
+        "session-start" => session_start(dir, &me),
+        "prompt" => prompt(dir, &me, &payload),
+        "pre-tool" => pre_tool(dir, &me, &payload),
+        "stop" => stop(dir, &me),
+        "wait" => waiter::wait(dir, &me),
+        _ => unreachable!("events are checked above"),
+    }
+}
+
+/// Context the harness adds for the model on session start and prompts.
+fn context(event_name: &str, text: String) -> Outcome {
+    Outcome::json(json!({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}))
+}
+
+/// Takes the unread messages of `me` and renders them, recording the delivery.
+pub fn deliver(dir: &Path, me: &Registration) -> Result<Option<String>> {
+    let letters = inbox::take(dir, &me.key)?;
+    if letters.is_empty() {
+        return Ok(None);
+    }
+    let envelopes: Vec<inbox::Envelope> = letters.iter().map(|l| l.envelope.clone()).collect();
+    for e in &envelopes {
+        journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from}));
+    }
+    Ok(Some(text::peer_text(me, &envelopes)))
+}
+
+fn session_start(dir: &Path, me: &Registration) -> Result<Outcome> {
+    let peers = sessions::all_live(dir)?;
+    let mut brief = text::brief(me, &peers);
+    if let Some(messages) = deliver(dir, me)? {
+        brief = format!("{brief}\n\n{messages}");
+    }
+    Ok(context("SessionStart", brief))
+}
+
+/// A prompt: when a person typed it, their user is back, so work-together
+/// mode ends and an ended mode is shown, once. Unread messages come along.
+fn prompt(dir: &Path, me: &Registration, payload: &Value) -> Result<Outcome> {
+    let mut parts = Vec::new();
+    if typed(payload["prompt"].as_str().unwrap_or_default()) {
+        together::end(dir, &me.key, "your user typed a prompt")?;
+        if let Some(ended) = together::take_ended(dir, &me.key)? {
+            let report = together::saved_report(dir, &me.key, ended["since"].as_str().unwrap_or_default());
+            parts.push(text::ended_note(me, &ended, report));
+        }
+    }
+    parts.extend(deliver(dir, me)?);
+    Ok(if parts.is_empty() { Outcome::default() } else { context("UserPromptSubmit", parts.join("\n\n")) })
+}
+
+/// Frames Claude Code puts around prompts no person typed.
+const MACHINE_FRAMES: &[&str] = &["Another Claude session sent a message:", "<agent-message", "<cross-session-message", "<task-notification"];
+
+/// Whether a person typed `prompt`: no line of it opens with a frame the
+/// harness puts around prompts from other sessions, subagents and tasks.
+/// A typed prompt that mentions such a tag mid-line is still typed.
+pub fn typed(prompt: &str) -> bool {
+    !prompt.lines().any(|line| MACHINE_FRAMES.iter().any(|frame| line.trim_start().starts_with(frame)))
+}
+
+fn pre_tool(dir: &Path, me: &Registration, payload: &Value) -> Result<Outcome> {
+    Ok(match guard::denial(dir, me, payload)? {
+        None => Outcome::default(),
+        Some(reason) => Outcome::json(json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }})),
+    })
+}
+
+/// Blocks the stop while messages are unread, with them as the reason. It
+/// blocks only for messages it delivers now, so it cannot loop.
+fn stop(dir: &Path, me: &Registration) -> Result<Outcome> {
+    Ok(match deliver(dir, me)? {
+        Some(reason) => Outcome::json(json!({"decision": "block", "reason": reason})),
+        None => Outcome::default(),
+    })
+}
+
+/// Removes the registration; the waiter sees that and ends. A mode with a
+/// peer ends too. The `.wait` file stays: a waiter may hold its lock.
+fn session_end(dir: &Path, key: &str, payload: &Value) -> Result<Outcome> {
+    let reason = payload["reason"].as_str().unwrap_or("other");
+    together::end(dir, key, &format!("session {key} ended ({reason})"))?;
+    sessions::unregister(dir, key)?;
+    journal::row(dir, "session_ended", json!({"key": key, "reason": reason}));
+    Ok(Outcome::default())
+}

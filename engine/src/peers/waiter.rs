@@ -1,0 +1,89 @@
+//! The waiter: Claude Code runs it in the background after each turn
+//! (`asyncRewake`). It waits for messages and, when they come, exits 2 with
+//! them on stderr, which wakes the idle session. One waiter a session: it
+//! holds a lock on `<key>.wait`, which the kernel releases when it dies.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::hooks::Outcome;
+use super::sessions::{self, Registration};
+use super::{Result, ensure_dir, inbox, io, journal, text, together};
+
+/// How often the waiter looks: `TAMA_PEERS_POLL_MS`, else 250 ms.
+fn poll_interval() -> Duration {
+    Duration::from_millis(env_number("TAMA_PEERS_POLL_MS").unwrap_or(250))
+}
+
+/// How long a waiter waits before it ends quietly: `TAMA_PEERS_WAIT_S`,
+/// else a minute less than the timeout Claude Code is given for it.
+fn lifetime() -> Duration {
+    Duration::from_secs(env_number("TAMA_PEERS_WAIT_S").unwrap_or(super::adapter::WAITER_TIMEOUT_SECS - 60))
+}
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+pub fn wait(dir: &Path, me: &Registration) -> Result<Outcome> {
+    let Some(_lock) = take_lock(dir, &me.key)? else { return Ok(Outcome::default()) };
+    let deadline = Instant::now() + lifetime();
+    loop {
+        // The registration goes when the session ends; then so does the waiter.
+        let Some(now) = sessions::read(dir, &me.key)? else { return Ok(Outcome::default()) };
+        if let Some(mode) = together::expired(&now).cloned() {
+            together::save_report(dir, &me.key, &mode, "its time was up")?;
+            together::end(dir, &me.key, "its time was up")?;
+        }
+        if inbox::unread_count(dir, &me.key) > 0 {
+            let now = sessions::read(dir, &me.key)?.unwrap_or(now);
+            if let Some(outcome) = wake(dir, &now)? {
+                return Ok(outcome);
+            }
+        }
+        if Instant::now() >= deadline {
+            return Ok(Outcome::default());
+        }
+        std::thread::sleep(poll_interval());
+    }
+}
+
+/// Takes the lock of `<key>.wait` and writes this process's id into it;
+/// `None` when another waiter holds it.
+fn take_lock(dir: &Path, key: &str) -> Result<Option<File>> {
+    ensure_dir(dir)?;
+    let path = dir.join(format!("{key}.wait"));
+    let mut file = OpenOptions::new().create(true).truncate(false).write(true).mode(0o600).open(&path)
+        .map_err(io(|| format!("cannot open {}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => return Ok(None),
+        Err(TryLockError::Error(err)) => return Err(io(|| format!("cannot lock {}", path.display()))(err)),
+    }
+    file.set_len(0).and_then(|()| writeln!(file, "{}", std::process::id()))
+        .map_err(io(|| format!("cannot write {}", path.display())))?;
+    Ok(Some(file))
+}
+
+/// Takes the messages and hands them to Claude Code on stderr with exit 2.
+/// Messages that cannot be written go back to the inbox.
+fn wake(dir: &Path, me: &Registration) -> Result<Option<Outcome>> {
+    let letters = inbox::take(dir, &me.key)?;
+    if letters.is_empty() {
+        return Ok(None);
+    }
+    let envelopes: Vec<inbox::Envelope> = letters.iter().map(|l| l.envelope.clone()).collect();
+    let message = format!("{}\n", text::peer_text(me, &envelopes));
+    let mut stderr = std::io::stderr().lock();
+    if let Err(err) = stderr.write_all(message.as_bytes()).and_then(|()| stderr.flush()) {
+        inbox::put_back(dir, &me.key, &letters)?;
+        return Err(io(|| "cannot write the messages to stderr; they are back in the inbox".into())(err));
+    }
+    for e in &envelopes {
+        journal::row(dir, "delivered", serde_json::json!({"to": me.key, "id": e.id, "from": e.from, "by": "waiter"}));
+    }
+    Ok(Some(Outcome { code: 2, ..Outcome::default() }))
+}
