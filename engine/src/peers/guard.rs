@@ -14,6 +14,7 @@ use crate::tool::{ToolCall, ToolKind};
 /// inside another live session's git root, naming that session and how to
 /// ask it. With no other checkout to guard, the call is not even read.
 pub fn denial(dir: &Path, me: &Registration, payload: &serde_json::Value) -> Result<Option<String>> {
+    let (name, input) = tool_call(payload)?;
     let owners: Vec<Registration> = sessions::all_live(dir)?
         .into_iter()
         .filter(|r| r.key != me.key && r.guarded && r.root != me.root)
@@ -21,7 +22,7 @@ pub fn denial(dir: &Path, me: &Registration, payload: &serde_json::Value) -> Res
     if owners.is_empty() {
         return Ok(None);
     }
-    let call = classify(payload)?;
+    let call = classify(name, &input)?;
     if call.kind != ToolKind::Write {
         return Ok(None);
     }
@@ -42,14 +43,18 @@ pub fn denial(dir: &Path, me: &Registration, payload: &serde_json::Value) -> Res
     Ok(None)
 }
 
-/// The tool declaration's reading of a hook payload's tool call.
-pub fn classify(payload: &serde_json::Value) -> Result<ToolCall> {
+/// A hook payload's tool name and tool input (as JSON text).
+fn tool_call(payload: &serde_json::Value) -> Result<(&str, String)> {
     let name = payload["tool_name"].as_str().ok_or_else(|| PeerError::Input("the hook input has no string tool_name".into()))?;
-    let input = match &payload["tool_input"] {
-        serde_json::Value::Object(_) => payload["tool_input"].to_string(),
-        other => return Err(PeerError::Input(format!("tool_input is not an object: {other}"))),
-    };
+    match &payload["tool_input"] {
+        input @ serde_json::Value::Object(_) => Ok((name, input.to_string())),
+        other => Err(PeerError::Input(format!("TypeError: tool_input is not an object: {other}"))),
+    }
+}
+
+/// The tool declaration's reading of a tool call.
+fn classify(name: &str, input: &str) -> Result<ToolCall> {
     let host = crate::wasm::Host::new(crate::paths::cache_dir(), &crate::registry::tool_declaration())
         .map_err(|e| PeerError::Input(format!("the tool declaration cannot be loaded: {e:#}")))?;
-    host.classify(name, &input).map_err(|e| PeerError::Input(e.to_string()))
+    host.classify(name, input).map_err(|e| PeerError::Input(e.to_string()))
 }
