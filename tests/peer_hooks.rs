@@ -62,6 +62,9 @@ fn folder_guard_reads_every_target_the_tool_declaration_finds() {
     let reason = refused("codex", "c9", "B", "apply_patch", json!({"command": patch})).expect("a move into A is refused");
     assert!(reason.starts_with(&format!("{} is inside", m.path("A/m.py").display())), "{reason}");
     assert!(reason.contains("peers --session codex-c9 ask claude-s1"), "Codex's command names its session: {reason}");
+    // An oh-my-pi edit that renames a file into the other checkout.
+    let omp = json!({"path": "own.rs", "edits": [{"rename": m.path("B/moved.rs"), "op": "replace", "content": "x"}]});
+    assert!(refused("claude", "s1", "A", "edit", omp).is_some_and(|r| r.contains("B/moved.rs")));
     // A shell command is not a file edit, whatever its text.
     assert!(refused("claude", "s1", "A", "Bash", json!({"command": format!("*** Add File: {}", m.path("B/x").display())})).is_none());
     // A symlink into the other checkout is the other checkout.

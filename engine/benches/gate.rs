@@ -156,8 +156,48 @@ fn available(program: &str) -> bool {
     Command::new("sh").args(["-c", &format!("command -v {program}")]).stdout(Stdio::null()).status().is_ok_and(|s| s.success())
 }
 
+/// Each peer hook as a whole process, with two sessions live in two git
+/// checkouts, against the floor.
+fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
+    println!("\npeer hooks, whole process (two live sessions)");
+    let scratch = tempfile::tempdir().expect("scratch folder");
+    let (a, b, peers) = (scratch.path().join("A"), scratch.path().join("B"), scratch.path().join("peers"));
+    for repo in [&a, &b] {
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+    }
+    let env: [(&str, &Path); 3] = [("TAMA_CACHE_DIR", cache), ("TAMA_HOME", cache), ("TAMA_PEERS", &peers)];
+    let input = |id: &str, repo: &Path, extra: serde_json::Value| {
+        let mut input = serde_json::json!({"session_id": id, "cwd": repo});
+        input.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        input.to_string()
+    };
+    spawn(tama, &["peer-hook", "codex", "session-start"], &input("c9", &b, serde_json::json!({})), &env);
+    let edit = |path: PathBuf| serde_json::json!({"tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"}});
+    let cases = [
+        ("session-start", input("s1", &a, serde_json::json!({}))),
+        ("prompt", input("s1", &a, serde_json::json!({"prompt": "go on"}))),
+        ("pre-tool (own checkout)", input("s1", &a, edit(a.join("x.rs")))),
+        ("pre-tool (refused)", input("s1", &a, edit(b.join("x.rs")))),
+        ("stop (nothing unread)", input("s1", &a, serde_json::json!({}))),
+    ];
+    for (name, payload) in cases {
+        let event = name.split(' ').next().unwrap();
+        Sample::measure(&format!("tama peer-hook claude {name}"), 200, || {
+            spawn(tama, &["peer-hook", "claude", event], &payload, &env)
+        })
+        .report(Some(floor));
+    }
+}
+
 fn main() {
+    let only_peers = std::env::args().any(|a| a == "peers");
     let cache = tempfile::tempdir().expect("scratch cache");
+    if only_peers {
+        let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
+        let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || spawn(&floor_binary_path(), &[], "{}", &[]));
+        floor.report(Some(&floor));
+        return peer_hooks(&tama, cache.path(), &floor);
+    }
     let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).expect("host starts");
     let registry = Loaded::embedded().expect("default registry");
     let entry = registry.registry.hooks_named("block-git-hook-bypass").next().expect("gate registered");
@@ -205,6 +245,7 @@ fn main() {
     floor.report(Some(&floor));
     tama_hook.report(Some(&floor));
     tama_run_hook.report(Some(&floor));
+    peer_hooks(&tama, cache.path(), &floor);
     for args in [&["hook", "block-git-hook-bypass"][..], &["run-hook", "pre_tool_use", "bench"][..]] {
         println!("{:<44} {} KiB", format!("peak RSS: tama {}", args[0]), peak_rss(&tama, args, &one_kb, &env));
     }
