@@ -8,7 +8,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::{Result, ensure_dir, io};
 
-/// Writes `bytes` to a fresh file in `dir`'s `tmp` sibling or beside `path`,
+/// Writes `bytes` to a fresh file beside `path`,
 /// then renames it over `path`: a reader sees the old file or the new one,
 /// never half of either.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
