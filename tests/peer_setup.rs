@@ -48,6 +48,7 @@ fn the_hook_block_per_kind() {
     assert_eq!(codex["PreToolUse"][0]["hooks"][0]["command"], command("codex", "pre-tool"));
     assert_eq!(codex["SessionStart"][0]["hooks"][0]["command"], command("codex", "session-start"));
     assert_eq!(codex["UserPromptSubmit"][0]["hooks"][0]["command"], command("codex", "prompt"));
+    assert_eq!(codex["SessionEnd"][0]["hooks"][0]["command"], command("codex", "session-end"));
     for skill in ["home/.claude/skills/peer-work/SKILL.md", "home/.codex/skills/peer-work/SKILL.md"] {
         let text = std::fs::read_to_string(m.path(skill)).unwrap();
         assert!(text.starts_with("---\nname: peer-work\n") && text.contains(&format!("'{}' peers", tama.display())), "{text}");

@@ -92,9 +92,11 @@ impl Adapter {
         format!("{tama} peer-hook {} {event}", self.kind.name())
     }
 
-    /// The matcher groups this kind needs, by harness event. Codex has no
-    /// session end event and cannot be woken, so it gets neither those hooks
-    /// nor the waiter; its registration ends with its process.
+    /// The matcher groups this kind needs, by harness event. Codex cannot be
+    /// woken, so it gets no waiter. Its releases so far have no session end
+    /// event and skip an event key they do not know, so its `SessionEnd`
+    /// entry waits for a release that has one; until then its registration
+    /// ends with its process.
     pub fn hook_block(&self, tama: &Path) -> Vec<(String, Vec<Value>)> {
         let handler = |event: &str| json!({"type": "command", "command": self.hook_command(tama, event), "timeout": HOOK_TIMEOUT_SECS});
         let plain = |event: &str| json!({"hooks": [handler(event)]});
@@ -115,9 +117,7 @@ impl Adapter {
             stop.push(json!({"hooks": [waiter]}));
         }
         block.push(("Stop".to_string(), stop));
-        if self.kind == Kind::Claude {
-            block.push(("SessionEnd".to_string(), vec![plain("session-end")]));
-        }
+        block.push(("SessionEnd".to_string(), vec![plain("session-end")]));
         block
     }
 }

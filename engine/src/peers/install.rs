@@ -33,6 +33,9 @@ pub fn install(adapter: &Adapter, home: &Path, tama: &Path, remove: bool) -> Res
             setup::write_atomic(&skill, &text).map_err(write)?;
         }
         report.notices.push(format!("the peer-work skill is in {}", skill.display()));
+        if adapter.kind == super::Kind::Codex && report.changed {
+            report.notices.push(setup::CODEX_TRUST.to_string());
+        }
     }
     Ok(report)
 }
