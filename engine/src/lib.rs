@@ -15,6 +15,7 @@ pub mod registry;
 pub mod serve;
 pub mod session;
 pub mod setup;
+pub mod supervise;
 pub mod tool;
 pub mod wasm;
 

@@ -5,7 +5,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::exit;
-use crate::serve::records;
+use crate::supervise::records;
 
 #[derive(Subcommand)]
 pub enum HooksCommand {

@@ -84,7 +84,9 @@ fn answer(args: RunHookArgs) -> Answer {
         crate::log::write("run-hook", &format!("cannot adopt orphaned hook processes: {err}"));
     }
     let dispatcher = Dispatcher::new(registry, Arc::new(OkoState::from_env()));
-    let decision = dispatcher.dispatch(event, &selection);
+    let run = crate::supervise::Run::arrive(&event);
+    let decision = run.conclude(dispatcher.dispatch_watched(event, &selection, &run));
+    drop(run);
     if let Err(err) = crate::session::publish(dispatcher.registry(), &decision, cwd.as_deref()) {
         crate::log::write("run-hook", &format!("cannot publish the session record: {err}"));
     }

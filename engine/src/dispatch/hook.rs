@@ -113,7 +113,11 @@ fn run_command(
     };
     record.process_group = Some(running.process_group());
     watch.hook_started(&hook.id, Some(running.process_group()), Some(running.canceller()));
+    let group = running.process_group();
     let finished = running.wait();
+    if let Some(why) = watch.ended_elsewhere(&hook.id, group) {
+        return (HookOutcome::Cancelled, Some(format!("hook {} was cancelled: {why}", hook.id)));
+    }
     match command::verdict(&finished) {
         HookVerdict::Pass => (HookOutcome::Pass, None),
         HookVerdict::Refuse(reason) => (HookOutcome::Block, Some(reason)),

@@ -3,7 +3,6 @@
 //! way. Answers arrive as requests finish, matched by `id`.
 
 mod flight;
-pub mod records;
 mod runtime;
 mod turns;
 
@@ -18,6 +17,7 @@ use crate::dispatch::Selection;
 use crate::event::Event;
 use flight::{Flight, Flights};
 use runtime::{Refresh, Runtime};
+use crate::supervise::records;
 
 struct Server {
     runtime: Runtime,
@@ -134,10 +134,7 @@ impl Server {
         let known = request.get("knownCatalogChecksum").and_then(Value::as_str).map(str::to_string);
         let session = payload.get("session_id").or_else(|| payload.get("sessionId")).and_then(Value::as_str).map(str::to_string);
         let registry_event = crate::event::registry_event_name(&event_name).unwrap_or_default().to_string();
-        let call = ["tool_name", "toolName"].iter().find_map(|k| payload.get(*k)).map(|name| {
-            let input = ["tool_input", "input"].iter().find_map(|k| payload.get(*k)).cloned().unwrap_or(Value::Null);
-            format!("{}\0{input}", name.as_str().unwrap_or_default())
-        });
+        let call = crate::supervise::signals::call_key(&payload);
         let key = match &id {
             Value::String(s) => s.clone(),
             other => other.to_string(),

@@ -1,8 +1,11 @@
-//! Records of the hooks a serving engine runs, on disk, so a status of
-//! another engine, or `tama hooks running`, sees them after this one is gone.
+//! Records of the hooks a Tama process runs, on disk, so another process
+//! (a serving engine's status, a later `tama run-hook`, `tama hooks running`)
+//! sees them, and ends them when the harness stopped waiting.
 //!
-//! Each engine keeps `running.<pid>.json` in the session-control folder:
-//! `{"corePid": <pid>, "hooks": [{session, event, hook, processGroup, startedAtMs}]}`.
+//! Each process keeps `running.<pid>.json` in the session-control folder:
+//! `{"corePid": <pid>, "hooks": [{session, event, hook, processGroup,
+//! startedAtMs, leaderStart}]}`; a one-event run adds `run`, what it
+//! dispatches (see [`super::run`]).
 
 use std::path::PathBuf;
 
@@ -10,24 +13,28 @@ use serde_json::{Value, json};
 
 use crate::session::control_dir;
 
-/// This engine's record file.
+/// This process's record file.
 pub fn own_path() -> PathBuf {
     control_dir().join(format!("running.{}.json", std::process::id()))
 }
 
-/// Replaces this engine's record with `hooks`; a record that cannot be
-/// written is logged, never a reason to refuse.
-pub fn write(hooks: &[Value]) {
+/// Replaces this process's record with `hooks` (and the one-event `run`);
+/// a record that cannot be written is logged, never a reason to refuse.
+pub fn write(run: Option<&Value>, hooks: &[Value]) {
     let path = own_path();
-    if let Err(err) = replace(&path, &json!({"corePid": std::process::id(), "hooks": hooks})) {
-        crate::log::write("serve", &format!("cannot write {}: {err}", path.display()));
+    let mut record = json!({"corePid": std::process::id(), "hooks": hooks});
+    if let Some(run) = run {
+        record["run"] = run.clone();
+    }
+    if let Err(err) = replace(&path, &record) {
+        crate::log::write("records", &format!("cannot write {}: {err}", path.display()));
     }
 }
 
 /// Writes a record in the session-control folder whole, so a reader never sees half of it.
 pub fn replace(path: &std::path::Path, record: &Value) -> std::io::Result<()> {
     std::fs::create_dir_all(control_dir())?;
-    let partial = path.with_extension("tmp");
+    let partial = path.with_extension(format!("tmp.{}", std::process::id()));
     std::fs::write(&partial, record.to_string())?;
     std::fs::rename(&partial, path)
 }
@@ -36,12 +43,17 @@ pub fn remove() {
     let _ = std::fs::remove_file(own_path());
 }
 
-/// What other engines' records hold: `(live, gone, unread)`. Records of live
-/// engines list hooks running now; records of engines that are gone list
-/// hooks they left; `unread` names each record that could not be read, and why.
-pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
-    let (mut live, mut gone, mut unread) = (Vec::new(), Vec::new(), Vec::new());
-    let Ok(entries) = std::fs::read_dir(control_dir()) else { return (live, gone, unread) };
+/// One other process's record: its pid, its file, and what it holds or why it cannot be read.
+pub struct Found {
+    pub pid: i32,
+    pub path: PathBuf,
+    pub record: Result<Value, String>,
+}
+
+/// Every other process's record.
+pub fn all_others() -> Vec<Found> {
+    let Ok(entries) = std::fs::read_dir(control_dir()) else { return Vec::new() };
+    let mut found = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(pid) = name.strip_prefix("running.").and_then(|n| n.strip_suffix(".json")) else { continue };
@@ -53,6 +65,17 @@ pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
         let record = std::fs::read_to_string(&path)
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
+        found.push(Found { pid, path, record });
+    }
+    found
+}
+
+/// What other processes' records hold: `(live, gone, unread)`. Records of
+/// live processes list hooks running now; records of processes that are gone
+/// list hooks they left; `unread` names each record that could not be read, and why.
+pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
+    let (mut live, mut gone, mut unread) = (Vec::new(), Vec::new(), Vec::new());
+    for Found { pid, path, record } in all_others() {
         match record {
             Err(why) => unread.push(json!({"record": path.display().to_string(), "reason": why})),
             Ok(record) => {
@@ -72,7 +95,7 @@ pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
 pub fn alive(pid: i32) -> bool {
     use nix::sys::signal::kill;
     use nix::unistd::Pid;
-    matches!(kill(Pid::from_raw(pid), None), Ok(()) | Err(nix::errno::Errno::EPERM))
+    pid > 0 && matches!(kill(Pid::from_raw(pid), None), Ok(()) | Err(nix::errno::Errno::EPERM))
 }
 
 /// Every `abandoned.<session>.json`: `(records, unread)`.
