@@ -4,6 +4,7 @@
 //! event.
 
 pub mod adapter;
+pub mod capability;
 pub mod cli;
 pub mod command;
 pub mod dispatch;

@@ -61,6 +61,11 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
         "semanticRuntime": {"recentEvents": recent.split_off(skip)},
         "updatedAt": now,
     });
+    let mut record = record;
+    if let Some(capability) = previous.get("capability").filter(|c| !c.is_null()) {
+        // The operator's grant is the harness's to write; a run keeps it as it is.
+        record["capability"] = capability.clone();
+    }
     write_private(&dir, &path, record.to_string().as_bytes())
 }
 

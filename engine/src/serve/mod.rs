@@ -163,6 +163,8 @@ impl Server {
             let answer = result.map(|mut event| {
                 event.agent_id = Some(self.agent.clone());
                 let selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
+                let registry = &generation.registry().registry;
+                event.capability = crate::capability::for_hooks(registry, &self.agent, event.session_id.as_deref());
                 flight.stage("sessionStateRead");
                 generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
             });
