@@ -197,6 +197,26 @@ fn a_calls_result_ends_its_pre_tool_run() {
 }
 
 #[test]
+fn a_terminated_run_ends_its_hooks_first() {
+    let home = tempfile::tempdir().unwrap();
+    let registry = seal(home.path(), json!({"version": 1, "events": {"stop": {"blocking": true, "hooks": [stuck(home.path(), "stop-check")]}}}));
+    let run = start(home.path(), &registry, "stop", &json!({"session_id": "sess-1"}));
+    let group = held_on(home.path(), &run, "stop-check");
+    let pid = run.id();
+    // What a harness does at its own time limit.
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGTERM) }, 0);
+    let out = finish(run);
+    assert_eq!(out.status.code(), Some(128 + libc::SIGTERM));
+    assert_eq!(
+        support::text(&out.stderr),
+        format!("tama: ended hook stop-check (process group {group}): tama run-hook was terminated by SIGTERM\n")
+    );
+    common::assert_group_gone(group, Duration::from_secs(2));
+    assert!(!home.path().join(format!(".tama/session-control/running.{pid}.json")).exists());
+    assert_nothing_left(home.path());
+}
+
+#[test]
 fn hooks_left_by_a_run_that_is_gone_are_ended_by_the_next_turn_event() {
     let home = tempfile::tempdir().unwrap();
     let registry = seal(home.path(), json!({"version": 1, "events": {

@@ -85,8 +85,12 @@ fn answer(args: RunHookArgs) -> Answer {
         crate::log::write("run-hook", &format!("cannot adopt orphaned hook processes: {err}"));
     }
     let dispatcher = Dispatcher::new(registry, Arc::new(OkoState::from_env()));
-    let run = crate::supervise::Run::arrive(&event);
-    let decision = run.conclude(dispatcher.dispatch_watched(event, &selection, &run));
+    let run = Arc::new(crate::supervise::Run::arrive(&event));
+    crate::supervise::termination::end_hooks_on_termination(Arc::downgrade(&run));
+    let decision = run.conclude(dispatcher.dispatch_watched(event, &selection, run.as_ref()));
+    while run.is_terminated() {
+        std::thread::park();
+    }
     drop(run);
     if let Err(err) = crate::session::publish(dispatcher.registry(), &decision, cwd.as_deref()) {
         crate::log::write("run-hook", &format!("cannot publish the session record: {err}"));

@@ -9,5 +9,6 @@ pub mod procs;
 pub mod records;
 pub mod run;
 pub mod signals;
+pub mod termination;
 
 pub use run::Run;

@@ -40,9 +40,24 @@ pub fn remove_markers(run: &str, groups: impl IntoIterator<Item = i32>) {
     }
 }
 
+/// Removes the markers of runs that are gone: an end can reach a run just
+/// as it finishes, after it took its own markers away.
+fn sweep_markers() {
+    let Ok(entries) = std::fs::read_dir(control_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(run) = name.strip_prefix("ended.").filter(|_| name.ends_with(".json")) else { continue };
+        let pid = run.split('-').next().and_then(|p| p.parse::<i32>().ok());
+        if pid.is_some_and(|pid| !records::alive(pid)) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// One-event runs of `session` that arrived before `received_ns`. Records of
 /// runs that are gone and left nothing running are removed on the way.
 pub fn earlier(session: &str, received_ns: u64) -> Vec<Peer> {
+    sweep_markers();
     let mut peers = Vec::new();
     for found in records::all_others() {
         let Ok(record) = found.record else { continue };

@@ -35,6 +35,8 @@ pub struct Run {
     hooks: Mutex<Vec<Hook>>,
     groups_seen: Mutex<Vec<i32>>,
     listed: AtomicBool,
+    /// The harness terminated this run: its hooks are being ended and it exits.
+    terminated: AtomicBool,
     not_started: Mutex<Option<String>>,
 }
 
@@ -53,6 +55,7 @@ impl Run {
             hooks: Mutex::new(Vec::new()),
             groups_seen: Mutex::new(Vec::new()),
             listed: AtomicBool::new(false),
+            terminated: AtomicBool::new(false),
             not_started: Mutex::new(None),
         };
         let turn = signals::is_turn_event(&run.event);
@@ -127,6 +130,33 @@ impl Run {
         decision
     }
 
+    /// Ends every hook group this run runs, says so on stderr, and takes its record away.
+    pub fn end_all(&self, why: &str) {
+        self.terminated.store(true, Ordering::SeqCst);
+        let hooks: Vec<(String, i32, Option<u64>)> = self.hooks.lock().expect("run lock").iter().map(|h| (h.id.clone(), h.group, h.leader_start)).collect();
+        for (id, group, start) in hooks {
+            eprintln!("tama: ended hook {id} (process group {group}): {why}");
+            if let Some(start) = start {
+                procs::end_group(group, start, crate::command::GRACE);
+            }
+        }
+        self.forget();
+    }
+
+    /// Whether the harness terminated this run; the thread that took the
+    /// signal ends the process, nobody else answers.
+    pub fn is_terminated(&self) -> bool {
+        self.terminated.load(Ordering::SeqCst)
+    }
+
+    /// Takes this run's record and markers away.
+    fn forget(&self) {
+        if self.listed.load(Ordering::SeqCst) {
+            records::remove();
+            peers::remove_markers(&self.id, self.groups_seen.lock().expect("run lock").iter().copied());
+        }
+    }
+
     fn ended(&self) -> bool {
         peers::marker(&self.id, None).exists()
     }
@@ -198,10 +228,7 @@ impl Watch for Run {
 
 impl Drop for Run {
     fn drop(&mut self) {
-        if self.listed.load(Ordering::SeqCst) {
-            records::remove();
-            peers::remove_markers(&self.id, self.groups_seen.lock().expect("run lock").iter().copied());
-        }
+        self.forget();
     }
 }
 
