@@ -19,6 +19,8 @@ struct Hook {
     canceller: Option<Canceller>,
     started: Instant,
     started_at_ms: u64,
+    /// When the group's leader started, which names the group on disk.
+    leader_start: Option<u64>,
 }
 
 /// One dispatch in flight.
@@ -108,7 +110,7 @@ impl Flight {
             .map(|h| {
                 json!({
                     "session": self.session, "event": self.event, "hook": h.id, "processGroup": h.process_group,
-                    "runningForMs": h.started.elapsed().as_millis() as u64, "startedAtMs": h.started_at_ms,
+                    "runningForMs": h.started.elapsed().as_millis() as u64, "startedAtMs": h.started_at_ms, "leaderStart": h.leader_start,
                 })
             })
             .collect()
@@ -155,7 +157,8 @@ impl Watch for Flight {
         if let Some(flights) = self.flights.upgrade() {
             flights.supersede(self, hook_id);
         }
-        let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms() };
+        let leader_start = process_group.and_then(crate::supervise::procs::leader_start);
+        let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms(), leader_start };
         self.hooks.lock().expect("hook lock").push(hook);
         if process_group.is_some() {
             self.persist();

@@ -72,7 +72,8 @@ pub fn all_others() -> Vec<Found> {
 
 /// What other processes' records hold: `(live, gone, unread)`. Records of
 /// live processes list hooks running now; records of processes that are gone
-/// list hooks they left; `unread` names each record that could not be read, and why.
+/// list hooks they left that may still run (a hook whose group is known to
+/// be gone is left out); `unread` names each record that could not be read, and why.
 pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
     let (mut live, mut gone, mut unread) = (Vec::new(), Vec::new(), Vec::new());
     for Found { pid, path, record } in all_others() {
@@ -84,11 +85,24 @@ pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
                     h["corePid"] = pid.into();
                     h
                 });
-                if alive(pid) { live.extend(hooks) } else { gone.extend(hooks) }
+                if alive(pid) {
+                    live.extend(hooks)
+                } else {
+                    gone.extend(hooks.filter(may_run))
+                }
             }
         }
     }
     (live, gone, unread)
+}
+
+/// Whether a hook of a process that is gone may still run: its group lives,
+/// or the record does not say when its leader started.
+fn may_run(hook: &Value) -> bool {
+    match (hook["processGroup"].as_i64().and_then(|g| i32::try_from(g).ok()), hook["leaderStart"].as_u64()) {
+        (Some(group), Some(start)) => super::procs::group_lives(group, start),
+        _ => true,
+    }
 }
 
 /// Whether a process lives: signal 0 reaches it, or it exists but is not ours.
