@@ -86,7 +86,12 @@ fn answer(args: RunHookArgs) -> Answer {
     }
     let dispatcher = Dispatcher::new(registry, Arc::new(OkoState::from_env()));
     let run = Arc::new(crate::supervise::Run::arrive(&event));
-    crate::supervise::termination::end_hooks_on_termination(Arc::downgrade(&run));
+    let ending = Arc::downgrade(&run);
+    crate::supervise::termination::on_termination(move |signal| {
+        if let Some(run) = ending.upgrade() {
+            run.end_all(&format!("tama run-hook was terminated by {}", signal.as_str()));
+        }
+    });
     let decision = run.conclude(dispatcher.dispatch_watched(event, &selection, run.as_ref()));
     while run.is_terminated() {
         std::thread::park();

@@ -112,9 +112,9 @@ fn run_command(
             return (HookOutcome::Error, Some(format!("{INFRASTRUCTURE}: {err}")));
         }
     };
-    record.process_group = Some(running.process_group());
-    watch.hook_started(&hook.id, Some(running.process_group()), Some(running.canceller()));
     let group = running.process_group();
+    record.process_group = Some(group);
+    watch.hook_started(&hook.id, Some(group), Some(running.canceller()));
     let finished = running.wait();
     if let Some(why) = watch.ended_elsewhere(&hook.id, group) {
         return (HookOutcome::Cancelled, Some(format!("hook {} was cancelled: {why}", hook.id)));

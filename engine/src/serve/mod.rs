@@ -15,9 +15,9 @@ use serde_json::{Value, json};
 
 use crate::dispatch::Selection;
 use crate::event::Event;
+use crate::supervise::records;
 use flight::{Flight, Flights};
 use runtime::{Refresh, Runtime};
-use crate::supervise::records;
 
 struct Server {
     runtime: Runtime,
@@ -41,6 +41,12 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         Err(err) => return refuse_start(&err.to_string()),
     };
     let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()) });
+    let ending = Arc::downgrade(&server);
+    crate::supervise::termination::on_termination(move |signal| {
+        if let Some(server) = ending.upgrade() {
+            server.end_all(&format!("the engine was terminated by {}", signal.as_str()));
+        }
+    });
     server.write(&json!({"ready": true, "state": server.state()}));
     let mut threads = Vec::new();
     for line in std::io::stdin().lock().lines() {
@@ -72,6 +78,19 @@ fn refuse_start(why: &str) -> u8 {
 }
 
 impl Server {
+    /// Ends every dispatch and hook group this engine runs, `why`, and takes its record away.
+    fn end_all(&self, why: &str) {
+        let flights = self.flights.all();
+        for flight in &flights {
+            eprintln!("tama: ending dispatch {} of {}: {why}, so nobody waits for its answer", flight.id, flight.event);
+            flight.cancel();
+        }
+        for hook in flights.iter().flat_map(|f| f.running_hooks()) {
+            crate::supervise::termination::end_hook(&hook);
+        }
+        records::remove();
+    }
+
     /// Handles one request line; long work runs on a thread of its own.
     fn handle(self: Arc<Self>, line: &str, received: Instant) -> Option<std::thread::JoinHandle<()>> {
         let request: Value = match serde_json::from_str(line) {

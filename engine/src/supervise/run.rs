@@ -133,12 +133,9 @@ impl Run {
     /// Ends every hook group this run runs, says so on stderr, and takes its record away.
     pub fn end_all(&self, why: &str) {
         self.terminated.store(true, Ordering::SeqCst);
-        let hooks: Vec<(String, i32, Option<u64>)> = self.hooks.lock().expect("run lock").iter().map(|h| (h.id.clone(), h.group, h.leader_start)).collect();
-        for (id, group, start) in hooks {
-            eprintln!("tama: ended hook {id} (process group {group}): {why}");
-            if let Some(start) = start {
-                procs::end_group(group, start, crate::command::GRACE);
-            }
+        for hook in self.hooks_json() {
+            eprintln!("tama: ended hook {} (process group {}): {why}", hook["hook"].as_str().unwrap_or("?"), hook["processGroup"]);
+            super::termination::end_hook(&hook);
         }
         self.forget();
     }
@@ -161,22 +158,24 @@ impl Run {
         peers::marker(&self.id, None).exists()
     }
 
-    /// Writes the record other runs read.
-    fn list(&self) {
-        self.listed.store(true, Ordering::SeqCst);
-        let run = json!({"id": self.id, "event": self.event, "session": self.session, "call": self.call, "receivedNs": self.received_ns});
-        let hooks: Vec<Value> = self
-            .hooks
-            .lock()
-            .expect("run lock")
+    /// The command hooks running now, as records on disk name them.
+    fn hooks_json(&self) -> Vec<Value> {
+        let hooks = self.hooks.lock().expect("run lock");
+        hooks
             .iter()
             .map(|h| {
                 json!({"session": self.session, "event": self.event, "hook": h.id, "processGroup": h.group,
                     "startedAtMs": h.started_at_ms, "leaderStart": h.leader_start,
                     "runningForMs": h.started.elapsed().as_millis() as u64})
             })
-            .collect();
-        records::write(Some(&run), &hooks);
+            .collect()
+    }
+
+    /// Writes the record other runs read.
+    fn list(&self) {
+        self.listed.store(true, Ordering::SeqCst);
+        let run = json!({"id": self.id, "event": self.event, "session": self.session, "call": self.call, "receivedNs": self.received_ns});
+        records::write(Some(&run), &self.hooks_json());
     }
 }
 
