@@ -74,16 +74,24 @@ fn finish(mut child: Child) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// No process reading the stuck hooks' pipe is left, by /proc.
+/// No process of any hook is left, nor any run: every process started for
+/// this journey has `HOME` set to its scratch folder, read from /proc.
 fn assert_nothing_left(home: &Path) {
-    let fifo = home.join("nobody-writes");
-    let left: Vec<String> = std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| std::fs::read_to_string(e.path().join("cmdline")).ok())
-        .filter(|c| c.contains(fifo.to_str().unwrap()))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
+    let mark = format!("HOME={}\0", home.display());
+    let until = Instant::now() + Duration::from_secs(2);
+    loop {
+        let left: Vec<String> = std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|e| std::fs::read(e.path().join("environ")).is_ok_and(|env| String::from_utf8_lossy(&env).contains(&mark)))
+            .filter_map(|e| std::fs::read_to_string(e.path().join("cmdline")).ok())
+            .collect();
+        if left.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < until, "left running: {left:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 fn prompt(session: &str) -> Value {

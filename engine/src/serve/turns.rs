@@ -29,7 +29,7 @@ impl Abandoned {
     /// Records that `flight` was abandoned because of `reason`, with the hooks it still ran.
     pub fn record(&self, flight: &Flight, reason: &str) {
         let Some(session) = flight.session.clone() else { return };
-        if let Some(record) = crate::supervise::abandon::abandon(&session, &flight.running_hooks(), reason, std::process::id()) {
+        if let Some(record) = crate::supervise::abandon::abandon(&session, &flight.running_hooks(), reason, std::process::id(), true) {
             self.by_session.lock().expect("abandoned lock").insert(session, record);
         }
     }

@@ -6,8 +6,9 @@ use serde_json::{Value, json};
 
 /// Says and keeps that `hooks` (running-hook entries: hook, event,
 /// processGroup, runningForMs) of `session`, run by process `core_pid`, were
-/// abandoned because `reason`. The record, or `None` when no hook still ran.
-pub fn abandon(session: &str, hooks: &[Value], reason: &str, core_pid: u32) -> Option<Value> {
+/// abandoned because `reason`. The record, or `None` when no hook still ran;
+/// `in_memory` when the caller keeps it in memory too.
+pub fn abandon(session: &str, hooks: &[Value], reason: &str, core_pid: u32, in_memory: bool) -> Option<Value> {
     let clauses: Vec<String> = hooks
         .iter()
         .map(|h| format!("{} ({}, {} ms)", h["hook"].as_str().unwrap_or("?"), h["event"].as_str().unwrap_or("?"), h["runningForMs"]))
@@ -32,8 +33,10 @@ pub fn abandon(session: &str, hooks: &[Value], reason: &str, core_pid: u32) -> O
         if let Err(err) = super::records::replace(&path, &record) {
             eprintln!("tama: cannot keep the abandonment of session {session} in {}: {err}", path.display());
         }
+    } else if in_memory {
+        eprintln!("tama: session id {session:?} cannot name a file, so its abandonment is kept in this engine's memory only");
     } else {
-        eprintln!("tama: session id {session:?} cannot name a file, so its abandonment is not kept on disk");
+        eprintln!("tama: session id {session:?} cannot name a file, so its abandonment is not kept");
     }
     Some(record)
 }

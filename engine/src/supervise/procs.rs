@@ -68,3 +68,13 @@ pub fn end_group(pgid: i32, start: u64, grace: Duration) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn this_process_reads_as_itself() {
+        let me = super::stat(std::process::id() as i32).expect("/proc/self/stat");
+        assert_eq!(me.pgrp, nix::unistd::getpgrp().as_raw());
+        assert!(!me.zombie && me.start > 0);
+    }
+}

@@ -77,14 +77,14 @@ impl Run {
         for hook in &hooks {
             eprintln!("{}", signals::turn_ended_hook(hook["hook"].as_str().unwrap_or("?"), &hook["processGroup"], &peer.event, session, &self.event));
         }
-        abandon(session, &hooks, &signals::turn_ended_reason(&self.event), peer.pid as u32);
+        abandon(session, &hooks, &signals::turn_ended_reason(&self.event), peer.pid as u32, false);
         peer.end_run(&signals::turn_ended_answer(session, &peer.event));
     }
 
     fn end_check_of(&self, peer: &Peer, session: &str) {
         let tool = signals::call_tool(peer.call.as_deref().unwrap_or("?")).to_string();
         eprintln!("{}", signals::result_arrived(&peer.pid.to_string(), &tool, session));
-        abandon(session, &peer.running_hooks(), &signals::result_arrived_reason(&tool), peer.pid as u32);
+        abandon(session, &peer.running_hooks(), &signals::result_arrived_reason(&tool), peer.pid as u32, false);
         peer.end_run(&signals::result_arrived_answer(&tool));
     }
 
@@ -99,7 +99,7 @@ impl Run {
             if let Some(hook) = peer.running(hook_id) {
                 eprintln!("{}", signals::superseded(hook_id, &hook["processGroup"], &peer.event, session));
                 let reason = signals::superseded_reason(&self.event, session);
-                abandon(session, &peer.running_hooks(), &reason, peer.pid as u32);
+                abandon(session, &peer.running_hooks(), &reason, peer.pid as u32, false);
                 peer.end_hook(&hook, &reason);
             }
         }
