@@ -152,6 +152,8 @@ fn a_turn_end_ends_the_sessions_tool_hooks_in_other_runs() {
     let tool = start(home.path(), &registry, "pre_tool_use", &edit("PreToolUse"));
     let group = held_on(home.path(), &tool, "tool-check");
     let tool_pid = tool.id();
+    let listed: Value = serde_json::from_slice(&support::run_tama(home.path(), &["hooks", "running", "--json"], "").stdout).unwrap();
+    assert_eq!((listed["running"][0]["hook"].as_str(), listed["running"][0]["corePid"].as_u64()), (Some("tool-check"), Some(tool_pid as u64)), "{listed}");
     let stop = finish(start(home.path(), &registry, "stop", &json!({"hook_event_name": "Stop", "session_id": "sess-1"})));
     assert_eq!(stop.status.code(), Some(0));
     let stderr = support::text(&stop.stderr);
