@@ -185,6 +185,8 @@ impl Watch for Flight {
 pub struct Flights {
     running: Mutex<HashMap<String, std::sync::Arc<Flight>>>,
     last_by_event: Mutex<HashMap<String, Value>>,
+    /// Held while the record is written, so a newer record is never replaced by an older one.
+    writing: Mutex<()>,
     pub abandoned: super::turns::Abandoned,
 }
 
@@ -251,6 +253,7 @@ impl Flights {
 
     /// Writes the command hooks running now to this engine's record.
     fn persist(&self) {
+        let _writing = self.writing.lock().expect("record lock");
         let hooks: Vec<Value> = self.dispatched().into_iter().filter(|h| !h["processGroup"].is_null()).collect();
         crate::supervise::records::write(None, &hooks);
     }

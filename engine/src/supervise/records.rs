@@ -31,12 +31,10 @@ pub fn write(run: Option<&Value>, hooks: &[Value]) {
     }
 }
 
-/// Writes a record in the session-control folder whole, so a reader never sees half of it.
+/// Writes a record in the session-control folder whole, so a reader never
+/// sees half of it, readable by the user alone.
 pub fn replace(path: &std::path::Path, record: &Value) -> std::io::Result<()> {
-    std::fs::create_dir_all(control_dir())?;
-    let partial = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&partial, record.to_string())?;
-    std::fs::rename(&partial, path)
+    crate::session::write_private(&control_dir(), path, record.to_string().as_bytes())
 }
 
 pub fn remove() {

@@ -35,6 +35,8 @@ pub struct Run {
     hooks: Mutex<Vec<Hook>>,
     groups_seen: Mutex<Vec<i32>>,
     listed: AtomicBool,
+    /// Held while the record is written, so a newer record is never replaced by an older one.
+    writing: Mutex<()>,
     /// The harness terminated this run: its hooks are being ended and it exits.
     terminated: AtomicBool,
     not_started: Mutex<Option<String>>,
@@ -55,6 +57,7 @@ impl Run {
             hooks: Mutex::new(Vec::new()),
             groups_seen: Mutex::new(Vec::new()),
             listed: AtomicBool::new(false),
+            writing: Mutex::new(()),
             terminated: AtomicBool::new(false),
             not_started: Mutex::new(None),
         };
@@ -173,6 +176,7 @@ impl Run {
 
     /// Writes the record other runs read.
     fn list(&self) {
+        let _writing = self.writing.lock().expect("record lock");
         self.listed.store(true, Ordering::SeqCst);
         let run = json!({"id": self.id, "event": self.event, "session": self.session, "call": self.call, "receivedNs": self.received_ns});
         records::write(Some(&run), &self.hooks_json());
