@@ -29,10 +29,14 @@ fn stuck(home: &Path, id: &str) -> Value {
     json!({"id": id, "command": format!("cat {}", fifo.display()), "timeout": 600})
 }
 
-/// `tama run-hook <event> agent-1`, started and left running.
+/// `tama run-hook <event> agent-1` for Claude Code, started and left running.
 fn start(home: &Path, registry: &Path, event: &str, payload: &Value) -> Child {
+    start_for(home, registry, "claude", event, payload)
+}
+
+fn start_for(home: &Path, registry: &Path, provider: &str, event: &str, payload: &Value) -> Child {
     let mut child = Command::new(support::tama())
-        .args(["run-hook", "--registry", registry.to_str().unwrap(), event, "agent-1"])
+        .args(["run-hook", "--provider", provider, "--registry", registry.to_str().unwrap(), event, "agent-1"])
         .env("HOME", home)
         .env("TAMA_HOME", home.join(".tama"))
         .env("TAMA_CACHE_DIR", home.join("cache"))
@@ -184,7 +188,7 @@ fn a_calls_result_ends_its_pre_tool_run() {
     }}));
     let other_call = start(home.path(), &registry, "pre_tool_use", &json!({"session_id": "sess-1", "tool_name": "Edit", "tool_input": {"file_path": "b.rs"}}));
     let other_group = held_on(home.path(), &other_call, "edit-check");
-    let pre = start(home.path(), &registry, "pre_tool_use", &edit("PreToolUse"));
+    let pre = start_for(home.path(), &registry, "codex", "pre_tool_use", &edit("PreToolUse"));
     let group = held_on(home.path(), &pre, "edit-check");
     let pre_pid = pre.id();
     let post = finish(start(home.path(), &registry, "post_tool_use", &edit("PostToolUse")));
@@ -193,9 +197,11 @@ fn a_calls_result_ends_its_pre_tool_run() {
     assert!(stderr.contains(&format!(
         "tama: ended pre-tool dispatch {pre_pid} of Edit in session sess-1: the result of the Edit call already arrived, so the harness stopped waiting for this check\n"
     )), "{stderr}");
+    // Codex gets its own block form: the ended check never reads as a pass.
     let pre = finish(pre);
-    assert_eq!(pre.status.code(), Some(2));
-    assert_eq!(support::text(&pre.stderr), "the result of the Edit call already arrived, so the harness stopped waiting for this check\n");
+    assert_eq!(pre.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&pre.stdout).unwrap();
+    assert_eq!(answer, json!({"decision": "block", "reason": "the result of the Edit call already arrived, so the harness stopped waiting for this check"}));
     common::assert_group_gone(group, Duration::from_secs(2));
     // Another call of the session is not ended by this call's result.
     assert!(!common::members(other_group).is_empty(), "the other call's check still runs");
