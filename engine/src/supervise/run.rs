@@ -136,6 +136,8 @@ impl Run {
     /// Ends every hook group this run runs, says so on stderr, and takes its record away.
     pub fn end_all(&self, why: &str) {
         self.terminated.store(true, Ordering::SeqCst);
+        // A record being written is finished first; none is written after.
+        drop(self.writing.lock().expect("record lock"));
         for hook in self.hooks_json() {
             eprintln!("tama: ended hook {} (process group {}): {why}", hook["hook"].as_str().unwrap_or("?"), hook["processGroup"]);
             super::termination::end_hook(&hook);
@@ -177,6 +179,9 @@ impl Run {
     /// Writes the record other runs read.
     fn list(&self) {
         let _writing = self.writing.lock().expect("record lock");
+        if self.is_terminated() {
+            return;
+        }
         self.listed.store(true, Ordering::SeqCst);
         let run = json!({"id": self.id, "event": self.event, "session": self.session, "call": self.call, "receivedNs": self.received_ns});
         records::write(Some(&run), &self.hooks_json());
