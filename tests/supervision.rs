@@ -178,3 +178,27 @@ fn a_turn_end_ends_the_sessions_tool_hooks_and_supersedes_the_previous_turn_even
     let left: Vec<_> = std::fs::read_dir("/proc").unwrap().flatten().filter_map(|e| std::fs::read_to_string(e.path().join("cmdline")).ok()).filter(|c| c.contains(fifo.to_str().unwrap())).collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn a_terminated_engine_ends_its_hooks_first() {
+    let home = tempfile::tempdir().unwrap();
+    let path = stuck_registry(home.path(), "pre_tool_use");
+    let mut engine = Engine::start(home.path(), Some(&path));
+    let pid = engine.ready["state"]["processId"].as_i64().unwrap() as i32;
+    engine.send(edit("pre", "pre_tool_use"));
+    let group = engine.held_on("stuck");
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGTERM).unwrap();
+    // The engine ends by the signal, not by its input closing: wait until it has exited.
+    let until = Instant::now() + Duration::from_secs(5);
+    let exited = || std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| s[s.rfind(')').unwrap() + 2..].starts_with('Z'));
+    while !exited() {
+        assert!(Instant::now() < until, "the engine did not exit");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = engine.close();
+    assert_eq!(out.status.code(), Some(128 + 15));
+    let stderr = support::text(&out.stderr);
+    assert!(stderr.contains("tama: ending dispatch pre of pre_tool_use: the engine was terminated by SIGTERM, so nobody waits for its answer"), "{stderr}");
+    common::assert_group_gone(group, Duration::from_secs(2));
+    assert!(!home.path().join(format!(".tama/session-control/running.{pid}.json")).exists());
+}

@@ -53,6 +53,9 @@ pub struct Event {
     pub tool_input: Option<Value>,
     /// The payload as the harness sent it, kept as evidence.
     pub payload: Value,
+    /// The session's capability grant (JSON) when it binds to the loaded
+    /// policy, for hook commands; see [`crate::capability`].
+    pub capability: Option<String>,
 }
 
 impl Event {
@@ -79,6 +82,7 @@ impl Event {
             tool_input: ["tool_input", "input", "arguments"].iter().find_map(|k| fields.get(*k).cloned()),
             tool_name,
             payload,
+            capability: None,
         })
     }
 }

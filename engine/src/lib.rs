@@ -4,6 +4,7 @@
 //! event.
 
 pub mod adapter;
+pub mod capability;
 pub mod cli;
 pub mod command;
 pub mod dispatch;
@@ -16,6 +17,7 @@ pub mod registry;
 pub mod serve;
 pub mod session;
 pub mod setup;
+pub mod supervise;
 pub mod tool;
 pub mod wasm;
 

@@ -1,11 +1,12 @@
-//! `tama hooks running`: every hook a serving engine runs now, and the hooks
-//! engines that are gone left running, from their records on disk.
+//! `tama hooks running`: every hook a serving engine or a one-event run runs
+//! now, and the hooks processes that are gone left running, from their
+//! records on disk.
 
 use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::exit;
-use crate::serve::records;
+use crate::supervise::records;
 
 #[derive(Subcommand)]
 pub enum HooksCommand {
@@ -31,10 +32,10 @@ pub fn run(command: HooksCommand) -> u8 {
         if live.is_empty() && gone.is_empty() {
             println!("no hook is running");
         }
-        for (hooks, whose) in [(&live, "running"), (&gone, "left running by an engine that is gone")] {
+        for (hooks, whose) in [(&live, "running"), (&gone, "left running by a process that is gone")] {
             for hook in hooks {
                 println!(
-                    "{} ({}, session {}, process group {}, engine {}): {whose}",
+                    "{} ({}, session {}, process group {}, tama process {}): {whose}",
                     hook["hook"].as_str().unwrap_or("?"),
                     hook["event"].as_str().unwrap_or("?"),
                     hook["session"].as_str().unwrap_or("none"),

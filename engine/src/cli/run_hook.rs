@@ -78,13 +78,25 @@ fn answer(args: RunHookArgs) -> Answer {
         Err(err) => return fail(format!("tama run-hook cannot read the {event_arg} payload: {err}")),
     };
     let selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
+    event.capability = crate::capability::for_hooks(&registry.registry, &agent, event.session_id.as_deref());
     event.agent_id = Some(agent);
     let cwd = event.payload.get("cwd").and_then(|c| c.as_str()).map(str::to_string);
     if let Err(err) = crate::command::init_supervision() {
         crate::log::write("run-hook", &format!("cannot adopt orphaned hook processes: {err}"));
     }
     let dispatcher = Dispatcher::new(registry, Arc::new(OkoState::from_env()));
-    let decision = dispatcher.dispatch(event, &selection);
+    let run = Arc::new(crate::supervise::Run::arrive(&event));
+    let ending = Arc::downgrade(&run);
+    crate::supervise::termination::on_termination(move |signal| {
+        if let Some(run) = ending.upgrade() {
+            run.end_all(&format!("tama run-hook was terminated by {}", signal.as_str()));
+        }
+    });
+    let decision = run.conclude(dispatcher.dispatch_watched(event, &selection, run.as_ref()));
+    while run.is_terminated() {
+        std::thread::park();
+    }
+    drop(run);
     if let Err(err) = crate::session::publish(dispatcher.registry(), &decision, cwd.as_deref()) {
         crate::log::write("run-hook", &format!("cannot publish the session record: {err}"));
     }

@@ -70,6 +70,8 @@ pub fn spawn(spec: &CommandSpec, stdin_payload: &[u8]) -> Result<Running, SpawnE
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    // A hook sees a capability only when Tama hands it one in `spec.env`.
+    command.env_remove(crate::capability::VAR);
     command.envs(spec.env.iter().map(|(key, value)| (key, value)));
     if let Some(cwd) = &spec.cwd {
         command.current_dir(cwd);

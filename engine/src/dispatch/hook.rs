@@ -99,6 +99,7 @@ fn run_command(
             ("TAMA_EVENT", Some(inner.name.clone())),
             ("TAMA_AGENT_ID", inner.agent_id.clone()),
             ("TAMA_SESSION_ID", inner.session_id.clone()),
+            (crate::capability::VAR, inner.capability.clone()),
         ]
         .into_iter()
         .filter_map(|(k, v)| Some((k.to_string(), v?)))
@@ -111,9 +112,13 @@ fn run_command(
             return (HookOutcome::Error, Some(format!("{INFRASTRUCTURE}: {err}")));
         }
     };
-    record.process_group = Some(running.process_group());
-    watch.hook_started(&hook.id, Some(running.process_group()), Some(running.canceller()));
+    let group = running.process_group();
+    record.process_group = Some(group);
+    watch.hook_started(&hook.id, Some(group), Some(running.canceller()));
     let finished = running.wait();
+    if let Some(why) = watch.ended_elsewhere(&hook.id, group) {
+        return (HookOutcome::Cancelled, Some(format!("hook {} was cancelled: {why}", hook.id)));
+    }
     match command::verdict(&finished) {
         HookVerdict::Pass => (HookOutcome::Pass, None),
         HookVerdict::Refuse(reason) => (HookOutcome::Block, Some(reason)),

@@ -88,6 +88,9 @@ impl Dispatcher {
             .filter(|(_, hook)| selection.allows(&hook.id))
             .map(|(event_hooks, hook)| (hook, hook.blocking.unwrap_or(event_hooks.blocking)))
             .collect();
+        if hooks.iter().any(|(hook, _)| hook.kind() == HookKind::Command) {
+            watch.will_run_commands();
+        }
         let payload = gate_event.event().payload.to_string();
         let run = |(hook, blocking): &(&crate::registry::HookEntry, bool)| {
             hook::run(self, hook, *blocking, &gate_event, payload.as_bytes(), started, watch)

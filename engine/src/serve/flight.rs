@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::runtime::now_ms;
 use crate::command::Canceller;
 use crate::dispatch::Watch;
+use crate::supervise::signals;
 
 struct Hook {
     id: String,
@@ -18,6 +19,8 @@ struct Hook {
     canceller: Option<Canceller>,
     started: Instant,
     started_at_ms: u64,
+    /// When the group's leader started, which names the group on disk.
+    leader_start: Option<u64>,
 }
 
 /// One dispatch in flight.
@@ -75,10 +78,7 @@ impl Flight {
     /// Why the dispatch was ended, naming the hook it did not start.
     pub fn ended_because(&self) -> Option<String> {
         let why = self.ended_because.lock().expect("flight lock").clone()?;
-        Some(match self.not_started.lock().expect("flight lock").as_deref() {
-            Some(hook) => format!("{why} and hook {hook} and the ones after it were not started"),
-            None => why,
-        })
+        Some(signals::not_started(why, self.not_started.lock().expect("flight lock").as_deref()))
     }
 
     /// The process group of `hook_id` when this dispatch runs it as a command, and its canceller.
@@ -110,7 +110,7 @@ impl Flight {
             .map(|h| {
                 json!({
                     "session": self.session, "event": self.event, "hook": h.id, "processGroup": h.process_group,
-                    "runningForMs": h.started.elapsed().as_millis() as u64, "startedAtMs": h.started_at_ms,
+                    "runningForMs": h.started.elapsed().as_millis() as u64, "startedAtMs": h.started_at_ms, "leaderStart": h.leader_start,
                 })
             })
             .collect()
@@ -157,7 +157,8 @@ impl Watch for Flight {
         if let Some(flights) = self.flights.upgrade() {
             flights.supersede(self, hook_id);
         }
-        let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms() };
+        let leader_start = process_group.and_then(crate::supervise::procs::leader_start);
+        let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms(), leader_start };
         self.hooks.lock().expect("hook lock").push(hook);
         if process_group.is_some() {
             self.persist();
@@ -184,6 +185,8 @@ impl Watch for Flight {
 pub struct Flights {
     running: Mutex<HashMap<String, std::sync::Arc<Flight>>>,
     last_by_event: Mutex<HashMap<String, Value>>,
+    /// Held while the record is written, so a newer record is never replaced by an older one.
+    writing: Mutex<()>,
     pub abandoned: super::turns::Abandoned,
 }
 
@@ -191,14 +194,14 @@ impl Flights {
     /// `flight`, a turn event, starts `hook_id`: the same hook still running
     /// for the session's previous turn event is ended.
     fn supersede(&self, flight: &Flight, hook_id: &str) {
-        let (Some(session), true) = (&flight.session, super::turns::is_turn_event(&flight.event)) else { return };
+        let (Some(session), true) = (&flight.session, signals::is_turn_event(&flight.event)) else { return };
         for earlier in self.all() {
-            if earlier.id == flight.id || earlier.session.as_ref() != Some(session) || !super::turns::is_turn_event(&earlier.event) {
+            if earlier.id == flight.id || earlier.session.as_ref() != Some(session) || !signals::is_turn_event(&earlier.event) {
                 continue;
             }
             if let Some((group, canceller)) = earlier.command_of(hook_id) {
-                eprintln!("tama: ended hook {hook_id} (process group {group}) still running for the previous {} of session {session}", earlier.event);
-                self.abandoned.record(&earlier, &format!("a newer {} of session {session} superseded it", flight.event));
+                eprintln!("{}", signals::superseded(hook_id, &group.into(), &earlier.event, session));
+                self.abandoned.record(&earlier, &signals::superseded_reason(&flight.event, session));
                 canceller.cancel();
             }
         }
@@ -211,23 +214,18 @@ impl Flights {
             if other.id == flight.id || other.session.as_ref() != Some(session) {
                 continue;
             }
-            if super::turns::is_turn_event(&flight.event) && super::turns::is_tool_event(&other.event) {
+            if signals::is_turn_event(&flight.event) && signals::is_tool_event(&other.event) {
                 for hook in other.running_hooks() {
-                    eprintln!(
-                        "tama: ended hook {} (process group {}) still running for {} of session {session}: the session's {} arrived, so that tool call is over and nobody waits for its answer",
-                        hook["hook"].as_str().unwrap_or("?"), hook["processGroup"], other.event, flight.event
-                    );
+                    let id = hook["hook"].as_str().unwrap_or("?");
+                    eprintln!("{}", signals::turn_ended_hook(id, &hook["processGroup"], &other.event, session, &flight.event));
                 }
-                self.abandoned.record(&other, &format!("the session's {} arrived", flight.event));
-                other.end(format!("the turn of session {session} ended while {} was still being checked, so that tool call is over", other.event));
+                self.abandoned.record(&other, &signals::turn_ended_reason(&flight.event));
+                other.end(signals::turn_ended_answer(session, &other.event));
             } else if flight.event == "post_tool_use" && other.event == "pre_tool_use" && flight.call.is_some() && other.call == flight.call {
-                let tool = flight.call.as_deref().and_then(|c| c.split('\0').next()).unwrap_or("?");
-                eprintln!(
-                    "tama: ended pre-tool dispatch {} of {tool} in session {session}: the result of the {tool} call already arrived, so the harness stopped waiting for this check",
-                    other.id
-                );
-                self.abandoned.record(&other, &format!("the result of the {tool} call already arrived"));
-                other.end(format!("the result of the {tool} call already arrived, so the harness stopped waiting for this check"));
+                let tool = signals::call_tool(flight.call.as_deref().unwrap_or("?"));
+                eprintln!("{}", signals::result_arrived(&other.id, tool, session));
+                self.abandoned.record(&other, &signals::result_arrived_reason(tool));
+                other.end(signals::result_arrived_answer(tool));
             }
         }
     }
@@ -255,8 +253,9 @@ impl Flights {
 
     /// Writes the command hooks running now to this engine's record.
     fn persist(&self) {
+        let _writing = self.writing.lock().expect("record lock");
         let hooks: Vec<Value> = self.dispatched().into_iter().filter(|h| !h["processGroup"].is_null()).collect();
-        super::records::write(&hooks);
+        crate::supervise::records::write(None, &hooks);
     }
 
     pub fn stages(&self) -> Value {

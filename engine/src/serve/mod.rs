@@ -3,7 +3,6 @@
 //! way. Answers arrive as requests finish, matched by `id`.
 
 mod flight;
-pub mod records;
 mod runtime;
 mod turns;
 
@@ -16,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::dispatch::Selection;
 use crate::event::Event;
+use crate::supervise::records;
 use flight::{Flight, Flights};
 use runtime::{Refresh, Runtime};
 
@@ -41,6 +41,12 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         Err(err) => return refuse_start(&err.to_string()),
     };
     let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()) });
+    let ending = Arc::downgrade(&server);
+    crate::supervise::termination::on_termination(move |signal| {
+        if let Some(server) = ending.upgrade() {
+            server.end_all(&format!("the engine was terminated by {}", signal.as_str()));
+        }
+    });
     server.write(&json!({"ready": true, "state": server.state()}));
     let mut threads = Vec::new();
     for line in std::io::stdin().lock().lines() {
@@ -72,6 +78,19 @@ fn refuse_start(why: &str) -> u8 {
 }
 
 impl Server {
+    /// Ends every dispatch and hook group this engine runs, `why`, and takes its record away.
+    fn end_all(&self, why: &str) {
+        let flights = self.flights.all();
+        for flight in &flights {
+            eprintln!("tama: ending dispatch {} of {}: {why}, so nobody waits for its answer", flight.id, flight.event);
+            flight.cancel();
+        }
+        for hook in flights.iter().flat_map(|f| f.running_hooks()) {
+            crate::supervise::termination::end_hook(&hook);
+        }
+        records::remove();
+    }
+
     /// Handles one request line; long work runs on a thread of its own.
     fn handle(self: Arc<Self>, line: &str, received: Instant) -> Option<std::thread::JoinHandle<()>> {
         let request: Value = match serde_json::from_str(line) {
@@ -134,10 +153,7 @@ impl Server {
         let known = request.get("knownCatalogChecksum").and_then(Value::as_str).map(str::to_string);
         let session = payload.get("session_id").or_else(|| payload.get("sessionId")).and_then(Value::as_str).map(str::to_string);
         let registry_event = crate::event::registry_event_name(&event_name).unwrap_or_default().to_string();
-        let call = ["tool_name", "toolName"].iter().find_map(|k| payload.get(*k)).map(|name| {
-            let input = ["tool_input", "input"].iter().find_map(|k| payload.get(*k)).cloned().unwrap_or(Value::Null);
-            format!("{}\0{input}", name.as_str().unwrap_or_default())
-        });
+        let call = crate::supervise::signals::call_key(&payload);
         let key = match &id {
             Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -166,6 +182,8 @@ impl Server {
             let answer = result.map(|mut event| {
                 event.agent_id = Some(self.agent.clone());
                 let selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
+                let registry = &generation.registry().registry;
+                event.capability = crate::capability::for_hooks(registry, &self.agent, event.session_id.as_deref());
                 flight.stage("sessionStateRead");
                 generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
             });

@@ -130,6 +130,7 @@ impl Gate {
             tool_name: None,
             tool_input: None,
             payload: serde_json::Value::Null,
+            capability: None,
         }));
         let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
         let checked = instance.call_validate_config(&mut store, &gate.config);

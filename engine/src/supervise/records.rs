@@ -1,0 +1,129 @@
+//! Records of the hooks a Tama process runs, on disk, so another process
+//! (a serving engine's status, a later `tama run-hook`, `tama hooks running`)
+//! sees them, and ends them when the harness stopped waiting.
+//!
+//! Each process keeps `running.<pid>.json` in the session-control folder:
+//! `{"corePid": <pid>, "hooks": [{session, event, hook, processGroup,
+//! startedAtMs, leaderStart}]}`; a one-event run adds `run`, what it
+//! dispatches (see [`super::run`]).
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::session::control_dir;
+
+/// This process's record file.
+pub fn own_path() -> PathBuf {
+    control_dir().join(format!("running.{}.json", std::process::id()))
+}
+
+/// Replaces this process's record with `hooks` (and the one-event `run`);
+/// a record that cannot be written is logged, never a reason to refuse.
+pub fn write(run: Option<&Value>, hooks: &[Value]) {
+    let path = own_path();
+    let mut record = json!({"corePid": std::process::id(), "hooks": hooks});
+    if let Some(run) = run {
+        record["run"] = run.clone();
+    }
+    if let Err(err) = replace(&path, &record) {
+        crate::log::write("records", &format!("cannot write {}: {err}", path.display()));
+    }
+}
+
+/// Writes a record in the session-control folder whole, so a reader never
+/// sees half of it, readable by the user alone.
+pub fn replace(path: &std::path::Path, record: &Value) -> std::io::Result<()> {
+    crate::session::write_private(&control_dir(), path, record.to_string().as_bytes())
+}
+
+pub fn remove() {
+    let _ = std::fs::remove_file(own_path());
+}
+
+/// One other process's record: its pid, its file, and what it holds or why it cannot be read.
+pub struct Found {
+    pub pid: i32,
+    pub path: PathBuf,
+    pub record: Result<Value, String>,
+}
+
+/// Every other process's record.
+pub fn all_others() -> Vec<Found> {
+    let Ok(entries) = std::fs::read_dir(control_dir()) else { return Vec::new() };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix("running.").and_then(|n| n.strip_suffix(".json")) else { continue };
+        let Ok(pid) = pid.parse::<i32>() else { continue };
+        if pid as u32 == std::process::id() {
+            continue;
+        }
+        let path = entry.path();
+        let record = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
+        found.push(Found { pid, path, record });
+    }
+    found
+}
+
+/// What other processes' records hold: `(live, gone, unread)`. Records of
+/// live processes list hooks running now; records of processes that are gone
+/// list hooks they left that may still run (a hook whose group is known to
+/// be gone is left out); `unread` names each record that could not be read, and why.
+pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
+    let (mut live, mut gone, mut unread) = (Vec::new(), Vec::new(), Vec::new());
+    for Found { pid, path, record } in all_others() {
+        match record {
+            Err(why) => unread.push(json!({"record": path.display().to_string(), "reason": why})),
+            Ok(record) => {
+                let hooks = record["hooks"].as_array().cloned().unwrap_or_default();
+                let hooks = hooks.into_iter().map(|mut h| {
+                    h["corePid"] = pid.into();
+                    h
+                });
+                if alive(pid) {
+                    live.extend(hooks)
+                } else {
+                    gone.extend(hooks.filter(may_run))
+                }
+            }
+        }
+    }
+    (live, gone, unread)
+}
+
+/// Whether a hook of a process that is gone may still run: its group lives,
+/// or the record does not say when its leader started.
+fn may_run(hook: &Value) -> bool {
+    match (hook["processGroup"].as_i64().and_then(|g| i32::try_from(g).ok()), hook["leaderStart"].as_u64()) {
+        (Some(group), Some(start)) => super::procs::group_lives(group, start),
+        _ => true,
+    }
+}
+
+/// Whether a process lives: signal 0 reaches it, or it exists but is not ours.
+pub fn alive(pid: i32) -> bool {
+    use nix::sys::signal::kill;
+    use nix::unistd::Pid;
+    pid > 0 && matches!(kill(Pid::from_raw(pid), None), Ok(()) | Err(nix::errno::Errno::EPERM))
+}
+
+/// Every `abandoned.<session>.json`: `(records, unread)`.
+pub fn abandoned() -> (Vec<Value>, Vec<Value>) {
+    let (mut found, mut unread) = (Vec::new(), Vec::new());
+    let Ok(entries) = std::fs::read_dir(control_dir()) else { return (found, unread) };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with("abandoned.") && name.ends_with(".json")) {
+            continue;
+        }
+        let path = entry.path();
+        match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string())) {
+            Ok(record) => found.push(record),
+            Err(why) => unread.push(json!({"record": path.display().to_string(), "reason": why})),
+        }
+    }
+    (found, unread)
+}
