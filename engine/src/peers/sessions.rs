@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::folder::{RegistryLock, git_root, resolve, write_whole};
 use super::{Kind, PeerError, Result, io, now_iso};
+use crate::supervise::{procs, records};
 
 /// One live session, as `sessions/<key>.json` holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +55,7 @@ impl Registration {
 
     /// Whether the agent process still runs (another user's counts).
     pub fn alive(&self) -> bool {
-        crate::serve::records::alive(self.pid) && (self.pid_start.is_none() || process_start(self.pid) == self.pid_start)
+        records::alive(self.pid) && (self.pid_start.is_none() || process_start(self.pid) == self.pid_start)
     }
 
     /// `key (name, kind, root)`, as the agent reads it.
@@ -185,21 +186,13 @@ pub fn find_peer(dir: &Path, named: &str) -> Result<Registration> {
     }
 }
 
-/// The start time of a process, from `/proc/<pid>/stat`.
-pub fn process_start(pid: i32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name is in parentheses and may hold spaces; fields follow the last `)`.
-    let fields: Vec<&str> = stat.get(stat.rfind(')')? + 2..)?.split(' ').collect();
-    fields.get(19)?.parse().ok()
+fn process_start(pid: i32) -> Option<u64> {
+    procs::stat(pid).map(|s| s.start)
 }
 
 /// The parent of a process, and its command name.
 pub fn parent_of(pid: i32) -> Option<(i32, String)> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let (open, close) = (stat.find('(')?, stat.rfind(')')?);
-    let name = stat.get(open + 1..close)?.to_string();
-    let ppid = stat.get(close + 2..)?.split(' ').nth(1)?.parse().ok()?;
-    Some((ppid, name))
+    procs::stat(pid).map(|s| (s.ppid, s.name))
 }
 
 /// The agent that started this hook: the parent process, past any shell the

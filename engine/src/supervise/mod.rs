@@ -4,7 +4,7 @@
 //! ending a hook group another Tama process started.
 
 pub mod abandon;
-pub mod peers;
+pub mod earlier;
 pub mod procs;
 pub mod records;
 pub mod run;

@@ -8,8 +8,11 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
 /// What `/proc/<pid>/stat` says of a process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stat {
+    /// The command name, as the kernel keeps it (at most 15 bytes).
+    pub name: String,
+    pub ppid: i32,
     pub pgrp: i32,
     /// Clock ticks after boot when the process started.
     pub start: u64,
@@ -19,8 +22,15 @@ pub struct Stat {
 pub fn stat(pid: i32) -> Option<Stat> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
-    let fields: Vec<&str> = text.get(text.rfind(')')? + 1..)?.split_whitespace().collect();
-    Some(Stat { zombie: *fields.first()? == "Z", pgrp: fields.get(2)?.parse().ok()?, start: fields.get(19)?.parse().ok()? })
+    let (open, close) = (text.find('(')?, text.rfind(')')?);
+    let fields: Vec<&str> = text.get(close + 1..)?.split_whitespace().collect();
+    Some(Stat {
+        name: text.get(open + 1..close)?.to_string(),
+        zombie: *fields.first()? == "Z",
+        ppid: fields.get(1)?.parse().ok()?,
+        pgrp: fields.get(2)?.parse().ok()?,
+        start: fields.get(19)?.parse().ok()?,
+    })
 }
 
 /// The start time of a group's leader, recorded when the group starts.

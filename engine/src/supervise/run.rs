@@ -11,7 +11,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 
 use super::abandon::{abandon, now_ms};
-use super::peers::{self, Peer};
+use super::earlier::{self, EarlierRun};
 use super::{procs, records, signals};
 use crate::command::Canceller;
 use crate::dispatch::{Decision, HookOutcome, HookRecord, Outcome, Watch};
@@ -64,53 +64,53 @@ impl Run {
         let turn = signals::is_turn_event(&run.event);
         let result = run.event == "post_tool_use" && run.call.is_some();
         if let (Some(session), true) = (&run.session, turn || result) {
-            for peer in peers::earlier(session, received_ns) {
-                if turn && signals::is_tool_event(&peer.event) {
-                    run.end_turn_of(&peer, session);
-                } else if result && peer.event == "pre_tool_use" && peer.call == run.call {
-                    run.end_check_of(&peer, session);
+            for previous in earlier::runs_before(session, received_ns) {
+                if turn && signals::is_tool_event(&previous.event) {
+                    run.end_turn_of(&previous, session);
+                } else if result && previous.event == "pre_tool_use" && previous.call == run.call {
+                    run.end_check_of(&previous, session);
                 }
             }
         }
         run
     }
 
-    fn end_turn_of(&self, peer: &Peer, session: &str) {
-        let hooks = peer.running_hooks();
+    fn end_turn_of(&self, previous: &EarlierRun, session: &str) {
+        let hooks = previous.running_hooks();
         for hook in &hooks {
-            eprintln!("{}", signals::turn_ended_hook(hook["hook"].as_str().unwrap_or("?"), &hook["processGroup"], &peer.event, session, &self.event));
+            eprintln!("{}", signals::turn_ended_hook(hook["hook"].as_str().unwrap_or("?"), &hook["processGroup"], &previous.event, session, &self.event));
         }
-        abandon(session, &hooks, &signals::turn_ended_reason(&self.event), peer.pid as u32, false);
-        peer.end_run(&signals::turn_ended_answer(session, &peer.event));
+        abandon(session, &hooks, &signals::turn_ended_reason(&self.event), previous.pid as u32, false);
+        previous.end_run(&signals::turn_ended_answer(session, &previous.event));
     }
 
-    fn end_check_of(&self, peer: &Peer, session: &str) {
-        let tool = signals::call_tool(peer.call.as_deref().unwrap_or("?")).to_string();
-        eprintln!("{}", signals::result_arrived(&peer.pid.to_string(), &tool, session));
-        abandon(session, &peer.running_hooks(), &signals::result_arrived_reason(&tool), peer.pid as u32, false);
-        peer.end_run(&signals::result_arrived_answer(&tool));
+    fn end_check_of(&self, previous: &EarlierRun, session: &str) {
+        let tool = signals::call_tool(previous.call.as_deref().unwrap_or("?")).to_string();
+        eprintln!("{}", signals::result_arrived(&previous.pid.to_string(), &tool, session));
+        abandon(session, &previous.running_hooks(), &signals::result_arrived_reason(&tool), previous.pid as u32, false);
+        previous.end_run(&signals::result_arrived_answer(&tool));
     }
 
     /// A turn event started `hook_id`: the same hook still running for the
     /// session's previous turn event, in another run, is ended.
     fn supersede(&self, hook_id: &str) {
         let (Some(session), true) = (&self.session, signals::is_turn_event(&self.event)) else { return };
-        for peer in peers::earlier(session, self.received_ns) {
-            if !signals::is_turn_event(&peer.event) {
+        for previous in earlier::runs_before(session, self.received_ns) {
+            if !signals::is_turn_event(&previous.event) {
                 continue;
             }
-            if let Some(hook) = peer.running(hook_id) {
-                eprintln!("{}", signals::superseded(hook_id, &hook["processGroup"], &peer.event, session));
+            if let Some(hook) = previous.running(hook_id) {
+                eprintln!("{}", signals::superseded(hook_id, &hook["processGroup"], &previous.event, session));
                 let reason = signals::superseded_reason(&self.event, session);
-                abandon(session, &peer.running_hooks(), &reason, peer.pid as u32, false);
-                peer.end_hook(&hook, &reason);
+                abandon(session, &previous.running_hooks(), &reason, previous.pid as u32, false);
+                previous.end_hook(&hook, &reason);
             }
         }
     }
 
     /// Why another run ended this one, naming the first hook it did not start.
     pub fn ended_because(&self) -> Option<String> {
-        let why = because(&peers::marker(&self.id, None))?;
+        let why = because(&earlier::marker(&self.id, None))?;
         Some(signals::not_started(why, self.not_started.lock().expect("run lock").as_deref()))
     }
 
@@ -155,12 +155,12 @@ impl Run {
     fn forget(&self) {
         if self.listed.load(Ordering::SeqCst) {
             records::remove();
-            peers::remove_markers(&self.id, self.groups_seen.lock().expect("run lock").iter().copied());
+            earlier::remove_markers(&self.id, self.groups_seen.lock().expect("run lock").iter().copied());
         }
     }
 
     fn ended(&self) -> bool {
-        peers::marker(&self.id, None).exists()
+        earlier::marker(&self.id, None).exists()
     }
 
     /// The command hooks running now, as records on disk name them.
@@ -230,7 +230,7 @@ impl Watch for Run {
         if !self.listed.load(Ordering::SeqCst) {
             return None;
         }
-        because(&peers::marker(&self.id, Some(process_group))).or_else(|| because(&peers::marker(&self.id, None)))
+        because(&earlier::marker(&self.id, Some(process_group))).or_else(|| because(&earlier::marker(&self.id, None)))
     }
 }
 

@@ -1,4 +1,4 @@
-//! Other one-event runs, seen through their records on disk: what a newly
+//! Earlier one-event runs, seen through their records on disk: what a newly
 //! arrived run of a session proves about them, and how their hooks are ended.
 //!
 //! A run that ends another writes a marker in the session-control folder
@@ -15,7 +15,7 @@ use super::{procs, records};
 use crate::session::control_dir;
 
 /// Another one-event run of the same session that arrived earlier.
-pub struct Peer {
+pub struct EarlierRun {
     pub pid: i32,
     pub alive: bool,
     pub id: String,
@@ -56,16 +56,16 @@ fn sweep_markers() {
 
 /// One-event runs of `session` that arrived before `received_ns`. Records of
 /// runs that are gone and left nothing running are removed on the way.
-pub fn earlier(session: &str, received_ns: u64) -> Vec<Peer> {
+pub fn runs_before(session: &str, received_ns: u64) -> Vec<EarlierRun> {
     sweep_markers();
-    let mut peers = Vec::new();
+    let mut runs = Vec::new();
     for found in records::all_others() {
         let Ok(record) = found.record else { continue };
         let run = &record["run"];
         let Some(id) = run["id"].as_str() else { continue };
         let alive = records::alive(found.pid);
         let hooks = record["hooks"].as_array().cloned().unwrap_or_default();
-        let peer = Peer {
+        let earlier_run = EarlierRun {
             pid: found.pid,
             alive,
             id: id.to_string(),
@@ -73,23 +73,23 @@ pub fn earlier(session: &str, received_ns: u64) -> Vec<Peer> {
             call: run["call"].as_str().map(str::to_string),
             hooks,
         };
-        if !alive && peer.running_hooks().is_empty() {
+        if !alive && earlier_run.running_hooks().is_empty() {
             let _ = std::fs::remove_file(&found.path);
-            remove_markers(&peer.id, peer.hooks.iter().filter_map(group_of));
+            remove_markers(&earlier_run.id, earlier_run.hooks.iter().filter_map(group_of));
             continue;
         }
         if run["session"].as_str() == Some(session) && run["receivedNs"].as_u64().is_some_and(|r| r < received_ns) {
-            peers.push(peer);
+            runs.push(earlier_run);
         }
     }
-    peers
+    runs
 }
 
 fn group_of(hook: &Value) -> Option<i32> {
     hook["processGroup"].as_i64().and_then(|g| i32::try_from(g).ok())
 }
 
-impl Peer {
+impl EarlierRun {
     /// Its hooks whose group still lives, each with `runningForMs`.
     pub fn running_hooks(&self) -> Vec<Value> {
         self.hooks
