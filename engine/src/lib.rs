@@ -9,6 +9,7 @@ pub mod cli;
 pub mod command;
 pub mod dispatch;
 pub mod event;
+pub mod files;
 pub mod log;
 pub mod oko;
 pub mod paths;

@@ -1,7 +1,7 @@
 //! The session record a one-event run publishes, so other tools can see
 //! which agents and sessions Tama decides for and what it decided last.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
@@ -66,20 +66,7 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
         // The operator's grant is the harness's to write; a run keeps it as it is.
         record["capability"] = capability.clone();
     }
-    write_private(&dir, &path, record.to_string().as_bytes())
-}
-
-/// Writes whole or not at all, in a folder only the user can read. Each
-/// write goes through a file of its own, so writers never mix their bytes.
-pub fn write_private(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
-    let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let partial = path.with_extension(format!("tmp.{}.{write}", std::process::id()));
-    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&partial)?;
-    std::io::Write::write_all(&mut file, bytes)?;
-    std::fs::rename(&partial, path)
+    crate::files::write_whole(&path, record.to_string().as_bytes())
 }
 
 /// `base` with the session's overrides, `<controlKey>.override.json`

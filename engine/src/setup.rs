@@ -10,9 +10,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::fs::{self, File, OpenOptions, Permissions};
+use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -276,7 +276,7 @@ pub fn update(path: PathBuf, owned: &dyn Fn(&Value) -> bool, groups: &EventGroup
     }
     let written = serde_json::to_string_pretty(&Value::Object(after))
         .map_err(io::Error::other)
-        .and_then(|json| write_atomic(&target, &(json + "\n")));
+        .and_then(|json| crate::files::write_whole_synced(&target, (json + "\n").as_bytes()));
     written.map_err(|source| SetupError::Write { path: report.path.clone(), source })?;
     Ok(report)
 }
@@ -406,30 +406,4 @@ fn back_up(path: &Path, text: &str) -> io::Result<PathBuf> {
             Err(err) => return Err(err),
         }
     }
-}
-
-/// Writes `text` to a temporary file beside `path` and renames it over
-/// `path`, keeping the file's mode (0600 for a new file).
-pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7777);
-    let mut name = std::ffi::OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(format!(".tama-{}", std::process::id()));
-    let temp = dir.join(name);
-    let _ = fs::remove_file(&temp);
-    let written = (|| {
-        let mut file = OpenOptions::new().write(true).create_new(true).mode(0o600).open(&temp)?;
-        file.set_permissions(Permissions::from_mode(mode))?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        fs::rename(&temp, path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    written?;
-    let _ = File::open(dir).and_then(|d| d.sync_all());
-    Ok(())
 }

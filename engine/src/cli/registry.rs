@@ -42,7 +42,7 @@ fn seal(path: &Path) -> Result<(), String> {
         serde_json::from_str(&text).map_err(|e| format!("parsing hook registry {}: {e}", path.display()))?;
     checksum::seal(&mut raw);
     let sealed = serde_json::to_string_pretty(&raw).map_err(|e| e.to_string())? + "\n";
-    write_atomically(path, sealed.as_bytes()).map_err(|e| format!("writing hook registry {}: {e}", path.display()))?;
+    crate::files::write_whole(path, sealed.as_bytes()).map_err(|e| format!("writing hook registry {}: {e}", path.display()))?;
     Loaded::from_file(path).map_err(|e| e.to_string())?;
     println!("sealed {} catalogChecksum {}", path.display(), raw[checksum::CHECKSUM_KEY].as_str().unwrap_or_default());
     Ok(())
@@ -65,14 +65,4 @@ fn check(path: &Path) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Replaces `path` whole, keeping its permissions, so no reader sees half a registry.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let partial = path.with_extension(format!("tmp.{}", std::process::id()));
-    std::fs::write(&partial, bytes)?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        std::fs::set_permissions(&partial, meta.permissions())?;
-    }
-    std::fs::rename(&partial, path)
 }

@@ -1,32 +1,15 @@
 //! Files in the peers folder: whole-file writes, the registry lock, and the
 //! git root a path belongs to.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
 
 use super::{Result, ensure_dir, io};
 
-/// Writes `bytes` to a fresh file beside `path`,
-/// then renames it over `path`: a reader sees the old file or the new one,
-/// never half of either.
+/// Writes `bytes` over `path` whole (see [`crate::files::write_whole`]).
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    ensure_dir(dir)?;
-    let mut name = std::ffi::OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(format!(".{}.tmp", std::process::id()));
-    let temp = dir.join(name);
-    let written = (|| {
-        let mut file = OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&temp)?;
-        file.write_all(bytes)?;
-        fs::rename(&temp, path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    written.map_err(io(|| format!("cannot write {}", path.display())))
+    crate::files::write_whole(path, bytes).map_err(io(|| format!("cannot write {}", path.display())))
 }
 
 /// Holds the peers registry lock while it lives: registrations are read,

@@ -30,7 +30,7 @@ pub fn install(adapter: &Adapter, home: &Path, tama: &Path, remove: bool) -> Res
     } else {
         let text = skill_text(tama);
         if fs::read_to_string(&skill).ok().as_deref() != Some(text.as_str()) {
-            setup::write_atomic(&skill, &text).map_err(write)?;
+            crate::files::write_whole_synced(&skill, text.as_bytes()).map_err(write)?;
         }
         report.notices.push(format!("the peer-work skill is in {}", skill.display()));
         if adapter.kind == super::Kind::Codex && report.changed {

@@ -34,7 +34,7 @@ pub fn write(run: Option<&Value>, hooks: &[Value]) {
 /// Writes a record in the session-control folder whole, so a reader never
 /// sees half of it, readable by the user alone.
 pub fn replace(path: &std::path::Path, record: &Value) -> std::io::Result<()> {
-    crate::session::write_private(&control_dir(), path, record.to_string().as_bytes())
+    crate::files::write_whole(path, record.to_string().as_bytes())
 }
 
 pub fn remove() {

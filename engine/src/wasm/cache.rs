@@ -32,17 +32,8 @@ pub fn load(engine: &Engine, cache_dir: &Path, sha256: &str, bytes: &[u8]) -> wa
         }
     }
     let component = Component::new(engine, bytes)?;
-    if let Err(err) = store(&path, &component.serialize()?) {
+    if let Err(err) = crate::files::write_whole(&path, &component.serialize()?) {
         crate::log::write("cache", &format!("cannot keep {}: {err}", path.display()));
     }
     Ok(component)
-}
-
-/// Writes the artifact whole or not at all, so a reader never maps half a file.
-fn store(path: &Path, artifact: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let partial = dir.join(format!(".{}.{}", std::process::id(), path.file_name().unwrap_or_default().to_string_lossy()));
-    std::fs::write(&partial, artifact)?;
-    std::fs::rename(&partial, path)
 }
