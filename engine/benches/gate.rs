@@ -198,6 +198,9 @@ fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
 fn main() {
     let only_peers = std::env::args().any(|a| a == "peers");
     let cache = tempfile::tempdir().expect("scratch cache");
+    if std::env::args().any(|a| a == "serve") {
+        return serve(&cache);
+    }
     if only_peers {
         let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
         let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || spawn(&floor_binary_path(), &[], "{}", &[]));

@@ -5,6 +5,7 @@
 mod flight;
 mod runtime;
 mod turns;
+mod workers;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -18,6 +19,7 @@ use crate::event::Event;
 use crate::supervise::records;
 use flight::{Flight, Flights};
 use runtime::{Refresh, Runtime};
+use workers::Workers;
 
 struct Server {
     runtime: Runtime,
@@ -25,6 +27,7 @@ struct Server {
     selection: Selection,
     agent: String,
     out: Mutex<std::io::Stdout>,
+    workers: Arc<Workers>,
 }
 
 /// Serves until stdin closes, then ends every hook run it still holds.
@@ -40,7 +43,7 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         Ok(runtime) => runtime,
         Err(err) => return refuse_start(&err.to_string()),
     };
-    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()) });
+    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()), workers: Arc::default() });
     let ending = Arc::downgrade(&server);
     crate::supervise::termination::on_termination(move |signal| {
         if let Some(server) = ending.upgrade() {
@@ -48,24 +51,18 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         }
     });
     server.write(&json!({"ready": true, "state": server.state()}));
-    let mut threads = Vec::new();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         if line.trim().is_empty() {
             continue;
         }
-        if let Some(thread) = server.clone().handle(&line, Instant::now()) {
-            threads.push(thread);
-        }
-        threads.retain(|t: &std::thread::JoinHandle<()>| !t.is_finished());
+        server.clone().handle(&line, Instant::now());
     }
     for flight in server.flights.all() {
         eprintln!("tama: ending dispatch {} of {}: the core's caller closed its input, so nobody waits for its answer", flight.id, flight.event);
         flight.cancel();
     }
-    for thread in threads {
-        let _ = thread.join();
-    }
+    server.workers.join();
     records::remove();
     0
 }
@@ -92,7 +89,7 @@ impl Server {
     }
 
     /// Handles one request line; long work runs on a thread of its own.
-    fn handle(self: Arc<Self>, line: &str, received: Instant) -> Option<std::thread::JoinHandle<()>> {
+    fn handle(self: Arc<Self>, line: &str, received: Instant) {
         let request: Value = match serde_json::from_str(line) {
             Ok(request) => request,
             Err(err) => return self.fail(&Value::Null, format!("the request is not JSON: {err}")),
@@ -102,7 +99,7 @@ impl Server {
             return self.fail(&id, "the request has no id (a string or a number)".into());
         }
         match request.get("op").and_then(Value::as_str) {
-            Some("status") => Some(std::thread::spawn(move || self.status(&id))),
+            Some("status") => self.workers.clone().run(move || self.status(&id)),
             Some("reload") => self.reload(&id),
             Some("dispatch") => self.dispatch(id, request, received),
             Some("cancel") => self.cancel(&id, &request),
@@ -120,17 +117,16 @@ impl Server {
         self.answer(id, Ok(result), None);
     }
 
-    fn reload(&self, id: &Value) -> Option<std::thread::JoinHandle<()>> {
+    fn reload(&self, id: &Value) {
         let refreshed = {
             let _lock = self.runtime.lock.lock().expect("runtime lock");
             self.runtime.refresh()
         };
         let result = refreshed.map(|r| json!({"reloaded": true, "changed": matches!(r, Refresh::Adopted(_))}));
         self.answer(id, result, None);
-        None
     }
 
-    fn cancel(&self, id: &Value, request: &Value) -> Option<std::thread::JoinHandle<()>> {
+    fn cancel(&self, id: &Value, request: &Value) {
         let target = ["dispatchId", "target"].iter().find_map(|k| request.get(*k)).map(|t| match t {
             Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -142,10 +138,9 @@ impl Server {
             flight.end(format!("the caller cancelled dispatch {target}"));
         }
         self.answer(id, Ok(json!({"cancelled": flight.is_some(), "dispatchId": target})), None);
-        None
     }
 
-    fn dispatch(self: Arc<Self>, id: Value, request: Value, received: Instant) -> Option<std::thread::JoinHandle<()>> {
+    fn dispatch(self: Arc<Self>, id: Value, request: Value, received: Instant) {
         let Some(event_name) = request.get("event").and_then(Value::as_str).map(str::to_string) else {
             return self.fail(&id, "dispatch names no event".into());
         };
@@ -173,10 +168,11 @@ impl Server {
             Err(why) => {
                 self.answer(&id, Err(why), known.as_deref());
                 self.flights.finish(&flight);
-                return None;
+                return;
             }
         };
-        Some(std::thread::spawn(move || {
+        let workers = self.workers.clone();
+        workers.run(move || {
             flight.stage("threadStarted");
             let result = Event::decode(&payload.to_string(), Some(&event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
             let answer = result.map(|mut event| {
@@ -197,7 +193,7 @@ impl Server {
             self.answer(&id, answer, known.as_deref());
             flight.stage("answered");
             self.flights.finish(&flight);
-        }))
+        });
     }
 
     fn state(&self) -> Value {
@@ -223,9 +219,8 @@ impl Server {
         self.write(&frame);
     }
 
-    fn fail(&self, id: &Value, why: String) -> Option<std::thread::JoinHandle<()>> {
+    fn fail(&self, id: &Value, why: String) {
         self.answer(id, Err(why), None);
-        None
     }
 
     fn write(&self, frame: &Value) {
