@@ -113,6 +113,13 @@ fn serve(cache: &tempfile::TempDir) {
         output.read_line(&mut line).unwrap();
     })
     .report(None);
+    Sample::measure("reload round trip (no gate)", 3000, || {
+        id += 1;
+        input.write_all(format!("{}\n", serde_json::json!({"id": id, "op": "reload"})).as_bytes()).unwrap();
+        line.clear();
+        output.read_line(&mut line).unwrap();
+    })
+    .report(None);
     let burst = 5000;
     let start = Instant::now();
     let writer = {

@@ -223,9 +223,12 @@ impl Server {
         self.answer(id, Err(why), None);
     }
 
+    /// Writes one frame: serialized before the lock is taken, then one write.
     fn write(&self, frame: &Value) {
+        let mut line = serde_json::to_vec(frame).expect("a JSON value serializes");
+        line.push(b'\n');
         let mut out = self.out.lock().expect("stdout lock");
-        let _ = writeln!(out, "{frame}");
+        let _ = out.write_all(&line);
         let _ = out.flush();
     }
 }
