@@ -63,7 +63,11 @@ impl Event {
     /// event is `event` when given, else the payload's own
     /// `hook_event_name` or `type`, else `pre_tool_use` for a tool call.
     pub fn decode(text: &str, event: Option<&str>) -> Result<Event, PayloadError> {
-        let payload: Value = serde_json::from_str(text).map_err(PayloadError::NotJson)?;
+        Event::from_payload(serde_json::from_str(text).map_err(PayloadError::NotJson)?, event)
+    }
+
+    /// [`Event::decode`] of a payload already parsed.
+    pub fn from_payload(payload: Value, event: Option<&str>) -> Result<Event, PayloadError> {
         let fields = payload.as_object().ok_or(PayloadError::NotObject)?;
         let tool_name = text_field(fields, &["tool_name", "toolName"])?;
         let named = match event {

@@ -2,7 +2,7 @@
 //! the handles that end them.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -183,8 +183,10 @@ impl Watch for Flight {
 /// Every dispatch in flight, by request id, and the last finished one of each event.
 #[derive(Default)]
 pub struct Flights {
-    running: Mutex<HashMap<String, std::sync::Arc<Flight>>>,
-    last_by_event: Mutex<HashMap<String, Value>>,
+    running: Mutex<HashMap<String, Arc<Flight>>>,
+    /// The last finished dispatch of every event; its stages are rendered
+    /// when a status asks, not on every dispatch.
+    last_by_event: Mutex<HashMap<String, Arc<Flight>>>,
     /// Held while the record is written, so a newer record is never replaced by an older one.
     writing: Mutex<()>,
     pub abandoned: super::turns::Abandoned,
@@ -230,20 +232,20 @@ impl Flights {
         }
     }
 
-    pub fn start(&self, flight: std::sync::Arc<Flight>) {
+    pub fn start(&self, flight: Arc<Flight>) {
         self.running.lock().expect("flight lock").insert(flight.id.clone(), flight);
     }
 
-    pub fn finish(&self, flight: &Flight) {
+    pub fn finish(&self, flight: &Arc<Flight>) {
         self.running.lock().expect("flight lock").remove(&flight.id);
-        self.last_by_event.lock().expect("flight lock").insert(flight.event.clone(), flight.summary());
+        self.last_by_event.lock().expect("flight lock").insert(flight.event.clone(), flight.clone());
     }
 
-    pub fn get(&self, id: &str) -> Option<std::sync::Arc<Flight>> {
+    pub fn get(&self, id: &str) -> Option<Arc<Flight>> {
         self.running.lock().expect("flight lock").get(id).cloned()
     }
 
-    pub fn all(&self) -> Vec<std::sync::Arc<Flight>> {
+    pub fn all(&self) -> Vec<Arc<Flight>> {
         self.running.lock().expect("flight lock").values().cloned().collect()
     }
 
@@ -261,7 +263,7 @@ impl Flights {
     pub fn stages(&self) -> Value {
         json!({
             "running": self.all().iter().map(|f| f.now()).collect::<Vec<_>>(),
-            "lastByEvent": Value::Object(self.last_by_event.lock().expect("flight lock").iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+            "lastByEvent": Value::Object(self.last_by_event.lock().expect("flight lock").iter().map(|(k, f)| (k.clone(), f.summary())).collect()),
         })
     }
 }

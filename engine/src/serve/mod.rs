@@ -174,7 +174,7 @@ impl Server {
         let workers = self.workers.clone();
         workers.run(move || {
             flight.stage("threadStarted");
-            let result = Event::decode(&payload.to_string(), Some(&event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
+            let result = Event::from_payload(payload, Some(&event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
             let answer = result.map(|mut event| {
                 event.agent_id = Some(self.agent.clone());
                 let selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
