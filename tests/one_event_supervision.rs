@@ -8,7 +8,7 @@ mod support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -35,16 +35,8 @@ fn start(home: &Path, registry: &Path, event: &str, payload: &Value) -> Child {
 }
 
 fn start_for(home: &Path, registry: &Path, provider: &str, event: &str, payload: &Value) -> Child {
-    let mut child = Command::new(support::tama())
+    let mut child = support::tama_in(home)
         .args(["run-hook", "--provider", provider, "--registry", registry.to_str().unwrap(), event, "agent-1"])
-        .env("HOME", home)
-        .env("TAMA_HOME", home.join(".tama"))
-        .env("TAMA_CACHE_DIR", home.join("cache"))
-        .env("OKO_HOME", home.join(".oko"))
-        .env_remove("TAMA_REGISTRY")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     child.stdin.take().unwrap().write_all(payload.to_string().as_bytes()).unwrap();

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -19,21 +19,12 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(home: &Path, registry: Option<&Path>) -> Engine {
-        let mut command = Command::new(super::tama());
+        let mut command = super::tama_in(home);
         command.args(["run-hook", "--serve", "omp"]);
         if let Some(registry) = registry {
             command.args(["--registry", registry.to_str().unwrap()]);
         }
-        let mut child = command
-            .env("HOME", home)
-            .env("TAMA_HOME", home.join(".tama"))
-            .env("TAMA_CACHE_DIR", home.join("cache"))
-            .env_remove("TAMA_REGISTRY")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = command.spawn().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (send, frames) = channel();
         std::thread::spawn(move || {

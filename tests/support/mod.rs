@@ -22,6 +22,23 @@ pub fn repo_file(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
 }
 
+/// `tama` in the scratch home `home`, so nothing of the user's is read, with
+/// its standard streams piped.
+pub fn tama_in(home: &Path) -> Command {
+    let mut command = Command::new(tama());
+    command
+        .env("HOME", home)
+        .env("TAMA_HOME", home.join(".tama"))
+        .env("TAMA_CACHE_DIR", home.join("cache"))
+        .env("OKO_HOME", home.join(".oko"))
+        .env_remove("TAMA_REGISTRY")
+        .env_remove("TAMA_AGENT_ID")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
 /// Runs `tama args` with `stdin`, in a scratch home so nothing of the user's is read.
 pub fn run_tama(home: &Path, args: &[&str], stdin: &str) -> Output {
     run_tama_with(home, args, stdin, &[])
@@ -29,20 +46,7 @@ pub fn run_tama(home: &Path, args: &[&str], stdin: &str) -> Output {
 
 /// [`run_tama`] with more environment variables.
 pub fn run_tama_with(home: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
-    let mut child = Command::new(tama())
-        .args(args)
-        .env("HOME", home)
-        .env("TAMA_HOME", home.join(".tama"))
-        .env("TAMA_CACHE_DIR", home.join("cache"))
-        .env_remove("TAMA_REGISTRY")
-        .env_remove("TAMA_AGENT_ID")
-        .env("OKO_HOME", home.join(".oko"))
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tama starts");
+    let mut child = tama_in(home).args(args).envs(env.iter().copied()).spawn().expect("tama starts");
     // tama may refuse before it reads the payload (a rejected registry): a closed pipe is no error here.
     if let Err(err) = child.stdin.take().expect("stdin is piped").write_all(stdin.as_bytes()) {
         assert_eq!(err.kind(), std::io::ErrorKind::BrokenPipe, "writing the payload: {err}");
