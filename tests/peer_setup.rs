@@ -24,7 +24,7 @@ fn the_hook_block_per_kind() {
     let (code, out, err) = setup(&m, &[]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("claude: ") && out.contains("codex: "), "{out}");
-    let tama = peers::tama().canonicalize().unwrap();
+    let tama = support::tama().canonicalize().unwrap();
     let command = |kind: &str, event: &str| format!("'{}' peer-hook {kind} {event}", tama.display());
     let claude = &read(&m, "home/.claude/settings.json")["hooks"];
     let events: Vec<&str> = claude.as_object().unwrap().keys().map(String::as_str).collect();

@@ -3,11 +3,11 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-pub use crate::support::{tama, text};
+pub use crate::support::text;
 
 /// A scratch machine: a home, a peers folder, and checkouts `A` and `B`.
 pub struct Machine {
@@ -36,19 +36,13 @@ impl Machine {
 
     /// `tama` with this machine's folders.
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(tama());
+        let mut command = crate::support::tama_in(&self.path("home"));
         command
             .args(args)
-            .env("HOME", self.path("home"))
-            .env("TAMA_HOME", self.path("home/.tama"))
-            .env("TAMA_CACHE_DIR", self.path("cache"))
             .env("TAMA_PEERS", self.peers())
             .env_remove("TAMA_PEER_SESSION")
             .env_remove("CODEX_THREAD_ID")
-            .env("TAMA_PEERS_POLL_MS", "50")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .env("TAMA_PEERS_POLL_MS", "50");
         command
     }
 
