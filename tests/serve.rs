@@ -182,7 +182,7 @@ fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     assert_eq!(running[0]["processGroup"], group);
     let listed = support::run_tama(home.path(), &["hooks", "running", "--json"], "");
     let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
-    assert_eq!(listed["leftByGoneEngines"][0]["hook"], "forever");
+    assert_eq!(listed["leftByGoneProcesses"][0]["hook"], "forever");
     std::fs::write(home.path().join(".tama/session-control/running.999999.json"), "{broken").unwrap();
     let unreadable = support::run_tama(home.path(), &["hooks", "running"], "");
     assert_eq!(unreadable.status.code(), Some(1));

@@ -27,7 +27,7 @@ pub fn run(command: HooksCommand) -> u8 {
     let (abandoned, abandoned_unread) = records::abandoned();
     unread.extend(abandoned_unread);
     if args.json {
-        println!("{}", json!({"running": live, "leftByGoneEngines": gone, "abandoned": abandoned, "recordsUnread": unread}));
+        println!("{}", json!({"running": live, "leftByGoneProcesses": gone, "abandoned": abandoned, "recordsUnread": unread}));
     } else {
         if live.is_empty() && gone.is_empty() {
             println!("no hook is running");
