@@ -169,6 +169,7 @@ fn a_turn_end_ends_the_sessions_tool_hooks_and_supersedes_the_previous_turn_even
     engine.send(prompt("prompt-2"));
     let superseded = engine.answer("prompt-1");
     assert_eq!(superseded["ok"], true, "a superseded run is a cancellation, not a refusal: {superseded}");
+    assert_eq!(superseded["result"]["decision"], "cancelled", "never a pass: {superseded}");
     assert_eq!(superseded["result"]["results"][0]["decision"], "cancelled");
     common::assert_group_gone(first_prompt_group, Duration::from_secs(2));
     let stderr = support::text(&engine.close().stderr);

@@ -37,7 +37,7 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
     recent.push(json!({
         "event": decision.event,
         "timestamp": now,
-        "decision": if decision.is_block() { "block" } else { "allow" },
+        "decision": decision.decision,
         "blockedHookId": decision.hook_id,
         "reason": decision.reason,
     }));

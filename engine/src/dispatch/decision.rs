@@ -7,6 +7,10 @@ use serde::Serialize;
 pub enum Outcome {
     Allow,
     Block,
+    /// A hook was ended because nobody waits for the answer any more (the
+    /// same hook started for a later event of the session). Never a pass: a
+    /// harness that cannot say "cancelled" is answered with a refusal.
+    Cancelled,
 }
 
 /// How one hook's run ended, as its record says.
@@ -59,8 +63,9 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// Whether the harness is answered with a refusal: anything but a pass.
     pub fn is_block(&self) -> bool {
-        self.decision == Outcome::Block
+        self.decision != Outcome::Allow
     }
 }
 

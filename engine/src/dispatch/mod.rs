@@ -168,14 +168,20 @@ fn blocks(record: &HookRecord) -> bool {
     record.blocking && matches!(record.decision, HookOutcome::Block | HookOutcome::Error)
 }
 
-/// Blocks when any record blocks: the reasons in registry order, the first hook named.
+/// Blocks when any record blocks: the reasons in registry order, the first
+/// hook named. Otherwise a hook that was ended makes the event cancelled,
+/// never a pass.
 fn conclude(mut decision: Decision) -> Decision {
     let refusing: Vec<&HookRecord> = decision.results.iter().filter(|r| blocks(r)).collect();
-    if let Some(first) = refusing.first() {
-        decision.hook_id = Some(first.hook_id.clone());
-        decision.reason = Some(refusing.iter().map(|r| r.refusal_text()).collect::<Vec<_>>().join("\n"));
-        decision.decision = Outcome::Block;
-    }
+    let cancelled: Vec<&HookRecord> = decision.results.iter().filter(|r| r.decision == HookOutcome::Cancelled).collect();
+    let (outcome, named) = match (refusing.is_empty(), cancelled.is_empty()) {
+        (false, _) => (Outcome::Block, refusing),
+        (true, false) => (Outcome::Cancelled, cancelled),
+        (true, true) => return decision,
+    };
+    decision.hook_id = Some(named[0].hook_id.clone());
+    decision.reason = Some(named.iter().map(|r| r.refusal_text()).collect::<Vec<_>>().join("\n"));
+    decision.decision = outcome;
     decision
 }
 

@@ -115,8 +115,8 @@ impl Run {
     }
 
     /// The decision, or, when another run ended this one or one of its
-    /// hooks, a refusal saying why: nobody waits for it, and a cancelled
-    /// run never reads as a pass.
+    /// hooks, a cancellation saying why: nobody waits for it, and the
+    /// harness, which cannot say "cancelled", gets a refusal, never a pass.
     pub fn conclude(&self, mut decision: Decision) -> Decision {
         let cancelled: Vec<&HookRecord> = decision.results.iter().filter(|r| r.decision == HookOutcome::Cancelled).collect();
         let (hook, why) = match self.ended_because() {
@@ -127,7 +127,7 @@ impl Run {
             }
             None => return decision,
         };
-        decision.decision = Outcome::Block;
+        decision.decision = Outcome::Cancelled;
         decision.reason = Some(why);
         decision.hook_id = hook;
         decision
