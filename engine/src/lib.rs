@@ -6,6 +6,7 @@
 pub mod adapter;
 pub mod capability;
 pub mod cli;
+pub mod clock;
 pub mod command;
 pub mod dispatch;
 pub mod event;

@@ -127,12 +127,4 @@ pub fn peer_run(kind: Kind, key: &str) -> String {
     }
 }
 
-/// Now, as RFC 3339 with microseconds, UTC.
-pub(crate) fn now_iso() -> String {
-    humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string()
-}
-
-/// Milliseconds since the epoch.
-pub(crate) fn now_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
-}
+pub(crate) use crate::clock::{now_iso, now_ms};

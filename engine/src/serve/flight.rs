@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::runtime::now_ms;
+use crate::clock::now_ms;
 use crate::command::Canceller;
 use crate::dispatch::Watch;
 use crate::supervise::signals;

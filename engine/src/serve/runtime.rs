@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
+use crate::clock::now_ms;
 use crate::dispatch::{Dispatcher, SharedHost};
 use crate::oko::OkoState;
 use crate::registry::{Loaded, RegistryError};
@@ -141,6 +141,3 @@ fn dispatcher(loaded: Loaded, host: &SharedHost) -> Dispatcher {
     Dispatcher::with_host(loaded, Arc::new(OkoState::from_env()), host.clone())
 }
 
-pub fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}

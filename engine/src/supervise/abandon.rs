@@ -4,6 +4,8 @@
 
 use serde_json::{Value, json};
 
+use crate::clock::now_ms;
+
 /// Says and keeps that `hooks` (running-hook entries: hook, event,
 /// processGroup, runningForMs) of `session`, run by process `core_pid`, were
 /// abandoned because `reason`. The record, or `None` when no hook still ran;
@@ -50,7 +52,3 @@ pub fn names_a_file(session: &str) -> bool {
         && session.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
 }
 
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
-}

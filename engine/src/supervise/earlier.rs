@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::abandon::now_ms;
+use crate::clock::now_ms;
 use super::{procs, records};
 use crate::session::control_dir;
 

@@ -10,7 +10,8 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
-use super::abandon::{abandon, now_ms};
+use super::abandon::abandon;
+use crate::clock::now_ms;
 use super::earlier::{self, EarlierRun};
 use super::{procs, records, signals};
 use crate::command::Canceller;
