@@ -20,10 +20,15 @@ pub fn write_whole_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write(path, bytes, true)
 }
 
+/// Creates `dir` and its missing parents, 0700, when it is missing.
+pub fn create_private_dir(dir: &Path) -> io::Result<()> {
+    DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
 fn write(path: &Path, bytes: &[u8], synced: bool) -> io::Result<()> {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    create_private_dir(dir)?;
     let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7777);
     let mut name = std::ffi::OsString::from(".");
     name.push(path.file_name().unwrap_or_default());

@@ -14,6 +14,11 @@ pub fn cache_dir() -> PathBuf {
         .unwrap_or_else(|| tama_home().join("cache"))
 }
 
+/// The `tama` running now, by its absolute, resolved path.
+pub fn this_tama() -> Result<PathBuf, String> {
+    std::env::current_exe().and_then(|p| p.canonicalize()).map_err(|e| format!("cannot tell where this tama is: {e}"))
+}
+
 /// The user's home folder; `/` when none is known, so paths stay absolute.
 pub fn home() -> PathBuf {
     dirs::home_dir().unwrap_or_else(|| PathBuf::from("/"))

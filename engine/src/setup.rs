@@ -186,7 +186,7 @@ pub enum SetupError {
 /// Tama's earlier entries, the older installer's included, are replaced in
 /// place; everything else is kept.
 pub fn install(harness: Harness, home: &Path, tama: &Path, events: &[HookEvent]) -> Result<Report, SetupError> {
-    let program = tama.to_str().filter(|_| tama.is_absolute()).ok_or_else(|| SetupError::TamaPath(tama.into()))?;
+    let program = program(tama)?;
     let (mut groups, mut skipped) = (Vec::new(), Vec::new());
     for event in events {
         let name = event.harness_event.as_str();
@@ -211,6 +211,11 @@ pub fn install(harness: Harness, home: &Path, tama: &Path, events: &[HookEvent])
         report.notices.push(CODEX_TRUST.to_string());
     }
     Ok(report)
+}
+
+/// `tama` as hooks name it: an absolute UTF-8 path, since hooks run from any folder.
+pub fn program(tama: &Path) -> Result<&str, SetupError> {
+    tama.to_str().filter(|_| tama.is_absolute()).ok_or_else(|| SetupError::TamaPath(tama.into()))
 }
 
 /// Takes Tama's hooks (this `tama`'s, any program named `tama` running

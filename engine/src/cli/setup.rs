@@ -41,9 +41,7 @@ pub fn run(args: SetupArgs) -> u8 {
 
 fn setup(args: SetupArgs) -> Result<setup::Report, String> {
     let harness: Harness = args.harness.parse().map_err(|e: setup::SetupError| e.to_string())?;
-    let tama = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .map_err(|e| format!("cannot tell where this tama is: {e}"))?;
+    let tama = crate::paths::this_tama()?;
     let home = crate::paths::home();
     if args.remove {
         return setup::remove(harness, &home, &tama).map_err(|e| e.to_string());
@@ -60,10 +58,10 @@ fn setup(args: SetupArgs) -> Result<setup::Report, String> {
 /// `tama setup peers [--remove]`: the peer hooks and the peer-work skill
 /// for every agent kind, one report each.
 fn setup_peers(remove: bool) -> u8 {
-    let tama = match std::env::current_exe().and_then(|p| p.canonicalize()) {
+    let tama = match crate::paths::this_tama() {
         Ok(tama) => tama,
-        Err(err) => {
-            eprintln!("tama setup: cannot tell where this tama is: {err}");
+        Err(why) => {
+            eprintln!("tama setup: {why}");
             return exit::INFRASTRUCTURE;
         }
     };

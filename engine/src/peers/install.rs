@@ -13,9 +13,7 @@ use crate::setup::{self, Report, SetupError};
 /// agent under `home`, run by the `tama` at `tama`. Everything else in the
 /// config stays as it was.
 pub fn install(adapter: &Adapter, home: &Path, tama: &Path, remove: bool) -> Result<Report, SetupError> {
-    if !tama.is_absolute() || tama.to_str().is_none() {
-        return Err(SetupError::TamaPath(tama.into()));
-    }
+    setup::program(tama)?;
     let owned = |handler: &Value| setup::runs_tama(handler, tama, "peer-hook");
     let block = if remove { Vec::new() } else { adapter.hook_block(tama) };
     let mut report = setup::update(adapter.config_path(home), &owned, &block)?;

@@ -90,11 +90,7 @@ pub fn peers_dir() -> PathBuf {
 /// A session's key: `<kind>-<session id>`. The id must be a plain file name
 /// part, so no key can reach outside the peers folder.
 pub fn session_key(kind: Kind, session: &str) -> Result<String> {
-    let fits = !session.is_empty()
-        && session.len() <= 128
-        && session.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-        && !session.starts_with('.');
-    if !fits {
+    if !plain_name(session, 128) {
         return Err(PeerError::Input(format!("bad session id: {session:?}")));
     }
     Ok(format!("{}-{session}", kind.name()))
@@ -102,19 +98,23 @@ pub fn session_key(kind: Kind, session: &str) -> Result<String> {
 
 /// Whether `key` can name files in the peers folder.
 pub fn valid_key(key: &str) -> bool {
-    !key.is_empty() && key.len() <= 140 && !key.starts_with('.') && key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    plain_name(key, 140)
 }
 
-/// Creates the peers folder (0700) when it is missing.
+/// A file name part of at most `longest` bytes that names no hidden file.
+fn plain_name(name: &str, longest: usize) -> bool {
+    crate::supervise::abandon::names_a_file(name) && name.len() <= longest && !name.starts_with('.')
+}
+
+/// Creates a folder of the peers (0700) when it is missing.
 pub(crate) fn ensure_dir(dir: &Path) -> Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(io(|| format!("cannot create {}", dir.display())))
+    crate::files::create_private_dir(dir).map_err(io(|| format!("cannot create {}", dir.display())))
 }
 
 /// The `tama` running now, by absolute path: what hooks and messages name,
 /// so an older `tama` first on PATH never answers for them.
 pub fn tama_exe() -> PathBuf {
-    std::env::current_exe().and_then(|p| p.canonicalize()).unwrap_or_else(|_| PathBuf::from("tama"))
+    crate::paths::this_tama().unwrap_or_else(|_| PathBuf::from("tama"))
 }
 
 /// How an agent of `kind` runs peer commands (`PEER_RUN`): the absolute

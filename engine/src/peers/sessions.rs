@@ -117,6 +117,8 @@ pub fn all_live(dir: &Path) -> Result<Vec<Registration>> {
 
 /// Registers `key` (or refreshes it): its folder's git root, its agent's
 /// process. A session that registers again keeps its start and its mode.
+/// Hooks run on every tool call, so a registration that changed in nothing
+/// but `lastSeen` is not written again.
 pub fn register(dir: &Path, kind: Kind, session: &str, key: &str, cwd: &Path, pid: i32) -> Result<Registration> {
     let _lock = RegistryLock::take(dir)?;
     let folder = resolve(Path::new("/"), &cwd.to_string_lossy());
@@ -125,7 +127,8 @@ pub fn register(dir: &Path, kind: Kind, session: &str, key: &str, cwd: &Path, pi
         None => (folder.clone(), false),
     };
     let now = now_iso();
-    let earlier = read(dir, key).ok().flatten().filter(|r| r.pid == pid);
+    let on_disk = read(dir, key).ok().flatten();
+    let earlier = on_disk.as_ref().filter(|r| r.pid == pid);
     let registration = Registration {
         key: key.to_string(),
         kind: kind.name().to_string(),
@@ -136,27 +139,23 @@ pub fn register(dir: &Path, kind: Kind, session: &str, key: &str, cwd: &Path, pi
         cwd: folder,
         pid,
         pid_start: process_start(pid),
-        started_at: earlier.as_ref().map_or_else(|| now.clone(), |r| r.started_at.clone()),
-        last_seen: now,
-        together: earlier.and_then(|r| r.together),
+        started_at: earlier.map_or_else(|| now.clone(), |r| r.started_at.clone()),
+        last_seen: now.clone(),
+        together: earlier.and_then(|r| r.together.clone()),
     };
-    if earlier_differs(dir, &registration) {
-        write(dir, &registration)?;
-    }
-    super::inbox::create(dir, key)?;
-    Ok(registration)
-}
-
-/// Whether the registration on disk differs in more than `lastSeen`: hooks
-/// run on every tool call, and a write each time is a cost for nothing.
-fn earlier_differs(dir: &Path, registration: &Registration) -> bool {
-    match read(dir, &registration.key) {
-        Ok(Some(mut old)) => {
-            old.last_seen.clone_from(&registration.last_seen);
-            old != *registration
+    match on_disk {
+        Some(mut old) => {
+            old.last_seen = now;
+            if old != registration {
+                write(dir, &registration)?;
+            }
         }
-        _ => true,
+        None => {
+            write(dir, &registration)?;
+            super::inbox::create(dir, key)?;
+        }
     }
+    Ok(registration)
 }
 
 /// Removes the registration of `key`.
