@@ -71,23 +71,36 @@ fn context(event_name: &str, text: String) -> Outcome {
     Outcome::json(json!({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}))
 }
 
-/// Takes the unread messages of `me` and renders them, recording the delivery.
-pub fn deliver(dir: &Path, me: &Registration) -> Result<Option<String>> {
+/// Takes the unread messages of `me`, with their peer text; `None` when
+/// there are none. The caller hands the text on, then [`record_delivery`].
+pub(super) fn take_rendered(dir: &Path, me: &Registration) -> Result<Option<(Vec<inbox::Letter>, String)>> {
     let letters = inbox::take(dir, &me.key)?;
     if letters.is_empty() {
         return Ok(None);
     }
     let envelopes: Vec<inbox::Envelope> = letters.iter().map(|l| l.envelope.clone()).collect();
-    for e in &envelopes {
-        journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from}));
+    Ok(Some((letters, text::peer_text(me, &envelopes))))
+}
+
+/// Records in `log.jsonl` that `letters` reached `me`, `by` which hook.
+pub(super) fn record_delivery(dir: &Path, me: &Registration, letters: &[inbox::Letter], by: &str) {
+    for e in letters.iter().map(|l| &l.envelope) {
+        journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from, "by": by}));
     }
-    Ok(Some(text::peer_text(me, &envelopes)))
+}
+
+/// Takes the unread messages of `me` for a hook's output, as peer text.
+fn deliver(dir: &Path, me: &Registration, by: &str) -> Result<Option<String>> {
+    Ok(take_rendered(dir, me)?.map(|(letters, text)| {
+        record_delivery(dir, me, &letters, by);
+        text
+    }))
 }
 
 fn session_start(dir: &Path, me: &Registration) -> Result<Outcome> {
     let peers = sessions::all_live(dir)?;
     let mut brief = text::brief(me, &peers);
-    if let Some(messages) = deliver(dir, me)? {
+    if let Some(messages) = deliver(dir, me, "session-start")? {
         brief = format!("{brief}\n\n{messages}");
     }
     Ok(context("SessionStart", brief))
@@ -104,7 +117,7 @@ fn prompt(dir: &Path, me: &Registration, payload: &Value) -> Result<Outcome> {
             parts.push(text::ended_note(me, &ended, report));
         }
     }
-    parts.extend(deliver(dir, me)?);
+    parts.extend(deliver(dir, me, "prompt")?);
     Ok(if parts.is_empty() { Outcome::default() } else { context("UserPromptSubmit", parts.join("\n\n")) })
 }
 
@@ -132,7 +145,7 @@ fn pre_tool(dir: &Path, me: &Registration, payload: &Value) -> Result<Outcome> {
 /// Blocks the stop while messages are unread, with them as the reason. It
 /// blocks only for messages it delivers now, so it cannot loop.
 fn stop(dir: &Path, me: &Registration) -> Result<Outcome> {
-    Ok(match deliver(dir, me)? {
+    Ok(match deliver(dir, me, "stop")? {
         Some(reason) => Outcome::json(json!({"decision": "block", "reason": reason})),
         None => Outcome::default(),
     })

@@ -9,9 +9,9 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::hooks::Outcome;
+use super::hooks::{self, Outcome};
 use super::sessions::{self, Registration};
-use super::{Result, ensure_dir, inbox, io, journal, text, together};
+use super::{Result, ensure_dir, inbox, io, together};
 
 /// How often the waiter looks: `TAMA_PEERS_POLL_MS`, else 250 ms.
 fn poll_interval() -> Duration {
@@ -71,19 +71,12 @@ fn take_lock(dir: &Path, key: &str) -> Result<Option<File>> {
 /// Takes the messages and hands them to Claude Code on stderr with exit 2.
 /// Messages that cannot be written go back to the inbox.
 fn wake(dir: &Path, me: &Registration) -> Result<Option<Outcome>> {
-    let letters = inbox::take(dir, &me.key)?;
-    if letters.is_empty() {
-        return Ok(None);
-    }
-    let envelopes: Vec<inbox::Envelope> = letters.iter().map(|l| l.envelope.clone()).collect();
-    let message = format!("{}\n", text::peer_text(me, &envelopes));
+    let Some((letters, text)) = hooks::take_rendered(dir, me)? else { return Ok(None) };
     let mut stderr = std::io::stderr().lock();
-    if let Err(err) = stderr.write_all(message.as_bytes()).and_then(|()| stderr.flush()) {
+    if let Err(err) = writeln!(stderr, "{text}").and_then(|()| stderr.flush()) {
         inbox::put_back(dir, &me.key, &letters)?;
         return Err(io(|| "cannot write the messages to stderr; they are back in the inbox".into())(err));
     }
-    for e in &envelopes {
-        journal::row(dir, "delivered", serde_json::json!({"to": me.key, "id": e.id, "from": e.from, "by": "waiter"}));
-    }
+    hooks::record_delivery(dir, me, &letters, "waiter");
     Ok(Some(Outcome { code: 2, ..Outcome::default() }))
 }
