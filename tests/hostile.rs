@@ -45,7 +45,7 @@ fn hostile_fault(name: &str) -> GateFault {
 
 #[test]
 fn a_gate_that_loops_forever_hits_its_execution_bound() {
-    assert_eq!(hostile_fault("loop"), GateFault::FuelBound);
+    assert_eq!(hostile_fault("loop"), GateFault::TimeBound);
 }
 
 #[test]

@@ -244,7 +244,13 @@ fn main() {
         template.evaluate(&event, Arc::new(NoState)).unwrap();
     })
     .report(None);
-    for (name, text) in [("block-git-hook-bypass: 1 KB payload", &one_kb), ("block-git-hook-bypass: 2 KB command", &two_kb_command)] {
+    // The same gate given a call it passes at once: its own instance floor.
+    let non_shell = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
+    for (name, text) in [
+        ("block-git-hook-bypass: non-shell call", &non_shell),
+        ("block-git-hook-bypass: 1 KB payload", &one_kb),
+        ("block-git-hook-bypass: 2 KB command", &two_kb_command),
+    ] {
         Sample::measure_prepared(name, 3000, || fresh_event(text), |event| {
             gate.evaluate(&event, Arc::new(NoState)).unwrap();
         })

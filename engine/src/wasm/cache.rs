@@ -9,7 +9,7 @@ use wasmtime::component::Component;
 
 /// Where the compiled form of the component with digest `sha256` lives for
 /// `engine`. The key holds the engine's precompile compatibility hash, so an
-/// artifact compiled under other settings (fuel, stack, wasmtime version) is
+/// artifact compiled under other settings (epochs, stack, wasmtime version) is
 /// never offered to this engine.
 pub fn artifact_path(cache_dir: &Path, engine: &Engine, sha256: &str) -> PathBuf {
     let mut hasher = std::hash::DefaultHasher::new();

@@ -8,7 +8,7 @@ use wasmtime::component::Component;
 
 use super::bindings::declaration::{ToolDeclaration, ToolDeclarationPre};
 use super::bindings::declaration::exports::tama::gate::declaration as wit;
-use super::sandbox::{FUEL_BOUND, Sandboxed};
+use super::sandbox::{DEADLINE_TICKS, Sandboxed};
 use super::slots::Slots;
 use super::{Host, fault};
 use crate::tool::{ToolCall, ToolKind, WriteTarget};
@@ -53,12 +53,12 @@ impl Declaration {
             None => {
                 let mut store = Store::new(self.pre.engine(), Sandboxed::new(()));
                 store.limiter(|s| &mut s.bounds);
-                store.set_fuel(FUEL_BOUND).map_err(failed)?;
+                store.set_epoch_deadline(DEADLINE_TICKS);
                 let declaration = self.pre.instantiate(&mut store).map_err(failed)?;
                 (store, declaration)
             }
         };
-        store.set_fuel(FUEL_BOUND).map_err(failed)?;
+        store.set_epoch_deadline(DEADLINE_TICKS);
         let answer = declaration.tama_gate_declaration().call_classify(&mut store, tool_name, tool_input);
         match answer {
             Ok(answer) => {

@@ -8,7 +8,7 @@ use wasmtime::Store;
 use super::bindings::gate::tama::gate::{declaration as wit_decl, log, state as wit_state, types};
 use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
 use super::declaration::{ClassifyError, Declaration};
-use super::sandbox::{FUEL_BOUND, MEMORY_BOUND, STACK_BOUND, Sandboxed};
+use super::sandbox::{DEADLINE_TICKS, MEMORY_BOUND, STACK_BOUND, Sandboxed, TIME_BOUND};
 use super::slots::Slots;
 use super::state::StateSource;
 use super::{ComponentBytes, Host, fault};
@@ -35,8 +35,8 @@ pub enum GateFault {
     Failed(String),
     #[error("trapped: {0}")]
     Trap(String),
-    #[error("ran past its execution bound of {FUEL_BOUND} fuel")]
-    FuelBound,
+    #[error("ran past its execution bound of {} ms", TIME_BOUND.as_millis())]
+    TimeBound,
     #[error("hit its memory bound of {} MiB", MEMORY_BOUND >> 20)]
     MemoryBound,
     #[error("overflowed its stack bound of {} KiB", STACK_BOUND >> 10)]
@@ -176,7 +176,7 @@ impl Gate {
         };
         let mut store = Store::new(self.pre.engine(), Sandboxed::new(context));
         store.limiter(|s| &mut s.bounds);
-        store.set_fuel(FUEL_BOUND).map_err(|e| GateFault::Failed(format!("{e:#}")))?;
+        store.set_epoch_deadline(DEADLINE_TICKS);
         match self.pre.instantiate(&mut store) {
             Ok(instance) => Ok((store, instance)),
             Err(err) => Err(GateFault::Load(format!("{:#}", err))),

@@ -21,7 +21,7 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConf
 pub use cache::artifact_path;
 pub use declaration::{ClassifyError, Declaration};
 pub use gate::{Gate, GateEvent, GateFault, Verdict};
-pub use sandbox::{FUEL_BOUND, MEMORY_BOUND, STACK_BOUND};
+pub use sandbox::{MEMORY_BOUND, STACK_BOUND, TIME_BOUND};
 pub use state::{NoState, StateSource};
 
 use sandbox::Sandboxed;
@@ -64,6 +64,7 @@ impl Host {
     /// tool declaration component `declaration`.
     pub fn new(cache_dir: PathBuf, declaration: &ComponentBytes) -> wasmtime::Result<Host> {
         let engine = Engine::new(&engine_config())?;
+        start_epoch_ticker(&engine)?;
         let mut gate_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
         bindings::gate::Gate::add_to_linker::<_, HasSelf<_>>(&mut gate_linker, |s| s)?;
@@ -113,12 +114,16 @@ const CONCURRENT_CALLS: usize = 32;
 const POOL_INSTANCES: u32 = 3 * CONCURRENT_CALLS as u32;
 
 /// One configuration for every process, so artifacts compiled by one are
-/// valid in all: fuel bounds execution, the pooling allocator gives each
-/// call a fresh instance quickly and bounds its memory.
+/// valid in all: epoch deadlines bound execution time, the pooling allocator
+/// gives each call a fresh instance quickly and bounds its memory.
+///
+/// Epochs rather than fuel: fuel counts every basic block a gate runs, which
+/// cost the shell gate a fifth of its time; an epoch check is one compare at
+/// function entries and loop heads.
 fn engine_config() -> Config {
     let mut config = Config::new();
     config.wasm_component_model(true);
-    config.consume_fuel(true);
+    config.epoch_interruption(true);
     config.max_wasm_stack(STACK_BOUND);
     let mut pool = PoolingAllocationConfig::default();
     // Enough for every dispatch a serving engine runs at once (two instances
@@ -141,13 +146,27 @@ fn engine_config() -> Config {
     config
 }
 
+/// Advances `engine`'s epoch every [`sandbox::EPOCH_TICK`] for as long as the
+/// engine lives, so that calls past their deadline are stopped.
+fn start_epoch_ticker(engine: &Engine) -> std::io::Result<()> {
+    let engine = engine.weak();
+    std::thread::Builder::new().name("tama-epoch".into()).spawn(move || {
+        while let Some(engine) = engine.upgrade() {
+            engine.increment_epoch();
+            drop(engine);
+            std::thread::sleep(sandbox::EPOCH_TICK);
+        }
+    })?;
+    Ok(())
+}
+
 /// Names what stopped a call: a bound, a trap, or another failure.
 fn fault<T>(err: wasmtime::Error, data: &Sandboxed<T>) -> GateFault {
     if data.bounds.memory_hit {
         return GateFault::MemoryBound;
     }
     match err.downcast_ref::<Trap>() {
-        Some(Trap::OutOfFuel) => GateFault::FuelBound,
+        Some(Trap::Interrupt) => GateFault::TimeBound,
         Some(Trap::StackOverflow) => GateFault::StackBound,
         Some(trap) => GateFault::Trap(trap.to_string()),
         None => GateFault::Failed(format!("{err:#}")),

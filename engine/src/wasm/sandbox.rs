@@ -13,9 +13,13 @@ use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, Was
 
 /// Most bytes of linear memory one instance may hold.
 pub const MEMORY_BOUND: usize = 64 << 20;
-/// Most fuel (roughly, WebAssembly instructions) one call may use: a few
-/// hundred milliseconds of work, far beyond what any decision needs.
-pub const FUEL_BOUND: u64 = 400_000_000;
+/// Longest one call may run: far beyond what any decision needs.
+pub const TIME_BOUND: Duration = Duration::from_millis(500);
+/// How often the engine's epoch advances; a call is stopped at the first
+/// tick past its [`TIME_BOUND`].
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+/// [`TIME_BOUND`] in epoch ticks, the deadline each call is given.
+pub const DEADLINE_TICKS: u64 = (TIME_BOUND.as_millis() / EPOCH_TICK.as_millis()) as u64;
 /// Most bytes of the WebAssembly stack one call may use.
 pub const STACK_BOUND: usize = 1 << 20;
 /// Most bytes of stdout or stderr kept from one call for the log.

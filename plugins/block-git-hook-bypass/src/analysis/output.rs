@@ -6,7 +6,8 @@ use crate::shell::decode_escapes;
 
 /// Fields joined by spaces, as `eval` and `ssh` join their arguments.
 pub fn joined(args: &[Field<'_>]) -> String {
-    let mut out = String::new();
+    let length: usize = args.iter().map(|arg| arg.text.len() + 1).sum();
+    let mut out = String::with_capacity(length);
     for (index, arg) in args.iter().enumerate() {
         if index > 0 {
             out.push(' ');

@@ -15,11 +15,18 @@ pub(super) struct PendingHereDoc<'a> {
 }
 
 impl<'a> Parser<'a> {
+    /// Whether a redirection may start at `byte`, the current one: `&` only
+    /// as `&>`, since `&&` and a lone `&` are operators.
+    pub(super) fn may_redirect(&self, byte: u8) -> bool {
+        match byte {
+            b'<' | b'>' | b'{' | b'0'..=b'9' => true,
+            b'&' => self.peek_at(1) == Some(b'>'),
+            _ => false,
+        }
+    }
+
     pub(super) fn redirect(&mut self) -> Result<Option<Redirect<'a>>> {
-        if !self
-            .peek()
-            .is_some_and(|byte| byte.is_ascii_digit() || matches!(byte, b'<' | b'>' | b'&' | b'{'))
-        {
+        if !self.peek().is_some_and(|byte| self.may_redirect(byte)) {
             return Ok(None);
         }
         let start = self.pos;
