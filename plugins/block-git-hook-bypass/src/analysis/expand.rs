@@ -81,6 +81,13 @@ impl Walker {
         word: &'p Word<'p>,
         out: &mut Vec<Field<'p>>,
     ) -> Result<()> {
+        // Most words are one piece of text: their one field is that text.
+        if let [Part::Text { text, .. }] = word.parts()
+            && !word.may_expand_braces()
+        {
+            out.push(Field::expanded(Cow::Borrowed(&**text), true));
+            return Ok(());
+        }
         let first_new = out.len();
         let mut fields = Fields {
             out,

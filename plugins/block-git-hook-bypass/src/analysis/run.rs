@@ -252,7 +252,9 @@ impl Walker {
         env: &Env,
     ) -> Result<Option<String>> {
         for (index, arg) in args.iter().enumerate() {
-            let Some(text) = arg.exact() else { continue };
+            let Some(text) = arg.exact().filter(|text| !text.starts_with('-')) else {
+                continue;
+            };
             let name = basename(text);
             let shell_string = is_shell(name)
                 && args

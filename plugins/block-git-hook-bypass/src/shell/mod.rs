@@ -227,6 +227,17 @@ impl std::fmt::Display for SyntaxError {
 }
 
 impl<'a> Word<'a> {
+    /// A word of one piece of unquoted text.
+    fn plain(text: &'a str) -> Self {
+        Self {
+            parts: Inline::One(Part::Text {
+                text: Cow::Borrowed(text),
+                quoted: false,
+            }),
+            brace: false,
+        }
+    }
+
     pub fn parts(&self) -> &[Part<'a>] {
         &self.parts
     }

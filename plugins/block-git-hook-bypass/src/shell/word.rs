@@ -38,6 +38,34 @@ impl<'a> Parser<'a> {
     /// Reads one word from the current position; it is empty when the
     /// position holds a blank or an operator.
     pub(super) fn word(&mut self, context: Context) -> Result<Word<'a>> {
+        if context == Context::Normal
+            && let Some(word) = self.plain_word()
+        {
+            return Ok(word);
+        }
+        self.word_in_parts(context)
+    }
+
+    /// The common word, plain text up to a blank or operator, read without
+    /// the general loop; `None`, with nothing consumed, for any other word.
+    fn plain_word(&mut self) -> Option<Word<'a>> {
+        let start = self.pos;
+        let rest = self.src.as_bytes().get(start..self.end)?;
+        let length = rest
+            .iter()
+            .position(|&byte| !ORDINARY_IN_WORD[usize::from(byte)])
+            .unwrap_or(rest.len());
+        // What ends a word in the general loop too, once it has text; `(`
+        // may open an extended glob, so it takes that loop.
+        let ends_word = |byte: &u8| is_meta(*byte) && *byte != b'(';
+        if length == 0 || !rest.get(length).is_none_or(ends_word) {
+            return None;
+        }
+        self.pos += length;
+        Some(Word::plain(self.slice(start, self.pos)))
+    }
+
+    fn word_in_parts(&mut self, context: Context) -> Result<Word<'a>> {
         let start = self.pos;
         let quoted = context == Context::HereDoc;
         let mut parts = Word::default();
