@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, HasSelf, Linker};
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Trap};
+use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Trap};
 
 pub use cache::artifact_path;
 pub use declaration::{ClassifyError, Declaration};
@@ -134,9 +134,12 @@ fn engine_config() -> Config {
         .total_memories(POOL_INSTANCES)
         .total_tables(2 * POOL_INSTANCES)
         .total_stacks(1)
-        // A returned slot's first pages are zeroed in place instead of handed
-        // back to the kernel, so the next instance does not fault them in again.
+        // A returned slot's first pages are reset in place instead of handed
+        // back to the kernel, so the next instance does not fault them in
+        // again; where Linux offers PAGEMAP_SCAN, only the pages the call
+        // wrote are reset, rather than all of them.
         .linear_memory_keep_resident(KEEP_RESIDENT)
+        .pagemap_scan(Enabled::Auto)
         .table_keep_resident(TABLE_KEEP_RESIDENT)
         .max_memory_size(MEMORY_BOUND)
         .max_memories_per_component(4)

@@ -88,7 +88,11 @@ impl Walker {
             ))
         } else {
             match shell::parse(text) {
-                Ok(program) => self.program(&program),
+                Ok(program) => {
+                    let output = self.program(&program);
+                    leave_outermost(program, self.depth);
+                    output
+                }
                 Err(error) => Err(unreadable(&error.to_string())),
             }
         };
@@ -295,6 +299,15 @@ impl Walker {
 
     fn unset_variable(&mut self, name: &str) {
         self.variables.unset(name);
+    }
+}
+
+/// Drops a parsed program, except the outermost one in a gate's instance:
+/// the instance and all its memory are discarded after the call, so freeing
+/// the largest parse tree node by node would be wasted work.
+fn leave_outermost(program: shell::Program<'_>, depth: u32) {
+    if cfg!(target_arch = "wasm32") && depth == 1 {
+        std::mem::forget(program);
     }
 }
 

@@ -1,5 +1,7 @@
 //! A simple command's assignments, words and redirections.
 
+use std::borrow::Cow;
+
 use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
@@ -15,6 +17,13 @@ pub(super) struct Env {
     pub cleared: bool,
 }
 
+/// The environment a command without assignments adds: nothing.
+static NO_ASSIGNMENTS: Env = Env {
+    assigned: Vec::new(),
+    unset: Vec::new(),
+    cleared: false,
+};
+
 impl Walker {
     pub(super) fn simple<'p>(
         &mut self,
@@ -22,7 +31,10 @@ impl Walker {
         simple: &'p Simple<'p>,
         input: Option<&str>,
     ) -> Result<Option<String>> {
-        let env = self.prefix_assignments(frame, &simple.assignments)?;
+        let env = match simple.assignments.as_slice() {
+            [] => Cow::Borrowed(&NO_ASSIGNMENTS),
+            assignments => Cow::Owned(self.prefix_assignments(frame, assignments)?),
+        };
         let words = frame.program.words(simple.words);
         let mut argv = frame.spare_argv.pop().unwrap_or_default();
         for word in words {
@@ -35,7 +47,7 @@ impl Walker {
         }
         let stdin = self.stdin(frame, &simple.redirects, input)?;
         let output = if argv.is_empty() {
-            for (name, value) in env.assigned {
+            for (name, value) in env.into_owned().assigned {
                 self.set_variable(&name, value);
             }
             Some(String::new())
@@ -202,6 +214,7 @@ impl Walker {
 
 /// PowerShell's `$env:NAME=value`, which sets an environment variable when a
 /// harness runs its shell tool in PowerShell.
+#[inline]
 fn powershell_assignment<'f>(
     words: &[Word<'_>],
     argv: &'f [Field<'_>],

@@ -223,6 +223,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether a reserved word starts here and ends at a delimiter.
+    #[inline]
     pub(super) fn at_keyword(&self, keyword: &str) -> bool {
         self.starts_with(keyword)
             && self
@@ -230,27 +231,26 @@ impl<'a> Parser<'a> {
                 .is_none_or(|next| is_meta(next) || next == b'\r')
     }
 
+    /// Each keyword is compared as a constant, which compiles to a few loads
+    /// rather than a byte loop.
     fn peek_keyword(&self) -> Option<&'static str> {
-        let candidates: &[&'static str] = match self.peek()? {
-            b'i' => &["if"],
-            b't' => &["then", "time"],
-            b'e' => &["elif", "else", "esac"],
-            b'f' => &["fi", "for", "function"],
-            b'w' => &["while"],
-            b'u' => &["until"],
-            b'd' => &["do", "done"],
-            b's' => &["select"],
-            b'c' => &["case", "coproc"],
-            b'{' => &["{"],
-            b'}' => &["}"],
-            b'!' => &["!"],
-            b'[' => &["[["],
-            _ => return None,
-        };
-        candidates
-            .iter()
-            .copied()
-            .find(|keyword| self.at_keyword(keyword))
+        let at = |keyword: &'static str| self.at_keyword(keyword).then_some(keyword);
+        match self.peek()? {
+            b'i' => at("if"),
+            b't' => at("then").or_else(|| at("time")),
+            b'e' => at("elif").or_else(|| at("else")).or_else(|| at("esac")),
+            b'f' => at("fi").or_else(|| at("for")).or_else(|| at("function")),
+            b'w' => at("while"),
+            b'u' => at("until"),
+            b'd' => at("do").or_else(|| at("done")),
+            b's' => at("select"),
+            b'c' => at("case").or_else(|| at("coproc")),
+            b'{' => at("{"),
+            b'}' => at("}"),
+            b'!' => at("!"),
+            b'[' => at("[["),
+            _ => None,
+        }
     }
 
     pub(super) fn eat_keyword(&mut self, keyword: &str) -> bool {
