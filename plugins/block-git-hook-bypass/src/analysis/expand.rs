@@ -75,6 +75,7 @@ impl<'p> Fields<'_, 'p> {
 
 impl Walker {
     /// Expands a command word into its fields.
+    #[inline]
     pub(super) fn expand_into<'p>(
         &mut self,
         frame: &mut Frame<'p>,
@@ -88,6 +89,16 @@ impl Walker {
             out.push(Field::expanded(Cow::Borrowed(&**text), true));
             return Ok(());
         }
+        self.expand_parts_into(frame, word, out)
+    }
+
+    /// Expands a word of several parts, or one brace expansion may apply to.
+    fn expand_parts_into<'p>(
+        &mut self,
+        frame: &mut Frame<'p>,
+        word: &'p Word<'p>,
+        out: &mut Vec<Field<'p>>,
+    ) -> Result<()> {
         let first_new = out.len();
         let mut fields = Fields {
             out,

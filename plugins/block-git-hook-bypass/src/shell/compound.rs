@@ -22,13 +22,13 @@ impl<'a> Parser<'a> {
                 None => break,
             }
         }
-        Ok(Command::Compound(Compound {
+        Ok(Command::Compound(Box::new(Compound {
             subshell,
             lists,
             words,
             loop_variable,
             redirects,
-        }))
+        })))
     }
 
     pub(super) fn if_clause(&mut self) -> Result<Command<'a>> {

@@ -88,7 +88,9 @@ pub struct Pipeline<'a> {
 #[derive(Debug)]
 pub enum Command<'a> {
     Simple(Simple<'a>),
-    Compound(Compound<'a>),
+    /// Boxed: compound commands are rare, and every command is moved several
+    /// times while its pipeline is read.
+    Compound(Box<Compound<'a>>),
     Function(Function<'a>),
 }
 
