@@ -54,6 +54,9 @@ struct Walker {
     nesting: u32,
     /// Commands walked so far.
     steps: u32,
+    /// Set just before [`Walker::run`] for a command whose output nothing
+    /// reads, and taken by it at once.
+    output_unread: bool,
 }
 
 /// Shell state a subshell gets a copy of and the parent keeps.
@@ -135,22 +138,28 @@ impl Walker {
     }
 
     fn list<'p>(&mut self, frame: &mut Frame<'p>, list: List) -> Result<Option<String>> {
-        let program = frame.program;
+        let pipelines = frame.program.pipelines(list);
         let mut output = None;
-        for pipeline in program.pipelines(list) {
-            output = self.pipeline(frame, pipeline)?;
+        for (index, pipeline) in pipelines.iter().enumerate() {
+            // A list's output is its last pipeline's: what the others print
+            // is never read.
+            let unread = index + 1 < pipelines.len();
+            output = self.pipeline(frame, pipeline, unread)?;
         }
         Ok(output)
     }
 
+    /// Walks a pipeline; `unread` when nothing reads what it prints.
     fn pipeline<'p>(
         &mut self,
         frame: &mut Frame<'p>,
         pipeline: &'p Pipeline<'p>,
+        unread: bool,
     ) -> Result<Option<String>> {
         let mut piped = None;
-        for command in &pipeline.commands {
-            piped = self.command(frame, command, piped.as_deref())?;
+        let last = pipeline.commands.len().saturating_sub(1);
+        for (index, command) in pipeline.commands.iter().enumerate() {
+            piped = self.command(frame, command, piped.as_deref(), unread && index == last)?;
         }
         Ok(piped)
     }
@@ -160,6 +169,7 @@ impl Walker {
         frame: &mut Frame<'p>,
         command: &'p Command<'p>,
         input: Option<&str>,
+        unread: bool,
     ) -> Result<Option<String>> {
         self.steps += 1;
         if self.steps > MAX_STEPS {
@@ -169,7 +179,7 @@ impl Walker {
             return Err(unreadable("commands nest too deep to follow"));
         }
         self.nesting += 1;
-        let output = self.command_inner(frame, command, input);
+        let output = self.command_inner(frame, command, input, unread);
         self.nesting -= 1;
         output
     }
@@ -179,9 +189,10 @@ impl Walker {
         frame: &mut Frame<'p>,
         command: &'p Command<'p>,
         input: Option<&str>,
+        unread: bool,
     ) -> Result<Option<String>> {
         match command {
-            Command::Simple(simple) => self.simple(frame, simple, input),
+            Command::Simple(simple) => self.simple(frame, simple, input, unread),
             Command::Compound(compound) => self.compound(frame, compound),
             Command::Function(function) => {
                 frame.functions.push(FunctionEntry {
@@ -253,7 +264,7 @@ impl Walker {
         let body = entry.body;
         let saved = std::mem::replace(&mut self.positional, args);
         self.depth += 1;
-        let output = self.command(frame, body, None);
+        let output = self.command(frame, body, None, false);
         self.depth -= 1;
         self.positional = saved;
         if let Some(entry) = frame.functions.get_mut(index) {

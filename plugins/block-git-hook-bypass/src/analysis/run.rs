@@ -100,6 +100,7 @@ impl Walker {
         env: &Env,
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
+        let unread = std::mem::take(&mut self.output_unread);
         let Some((first, args)) = argv.split_first() else {
             return Ok(None);
         };
@@ -124,6 +125,8 @@ impl Walker {
         let done = Ok(Some(String::new()));
         match name {
             "git" | "hub" => self.git(frame, args, env),
+            // What nothing reads need not be worked out.
+            "echo" | "printf" if unread => Ok(None),
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
             "cat" => Ok(self.cat(args, stdin)),

@@ -1,7 +1,5 @@
 //! A simple command's assignments, words and redirections.
 
-use std::borrow::Cow;
-
 use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
@@ -30,10 +28,15 @@ impl Walker {
         frame: &mut Frame<'p>,
         simple: &'p Simple<'p>,
         input: Option<&str>,
+        unread: bool,
     ) -> Result<Option<String>> {
+        let assigned;
         let env = match simple.assignments.as_slice() {
-            [] => Cow::Borrowed(&NO_ASSIGNMENTS),
-            assignments => Cow::Owned(self.prefix_assignments(frame, assignments)?),
+            [] => &NO_ASSIGNMENTS,
+            assignments => {
+                assigned = self.prefix_assignments(frame, assignments)?;
+                &assigned
+            }
         };
         let words = frame.program.words(simple.words);
         let mut argv = frame.spare_argv.pop().unwrap_or_default();
@@ -47,12 +50,13 @@ impl Walker {
         }
         let stdin = self.stdin(frame, &simple.redirects, input)?;
         let output = if argv.is_empty() {
-            for (name, value) in env.into_owned().assigned {
-                self.set_variable(&name, value);
+            for (name, value) in &env.assigned {
+                self.set_variable(name, value.clone());
             }
             Some(String::new())
         } else {
-            self.run(frame, &argv, &env, stdin.as_deref())?
+            self.output_unread = unread && simple.redirects.is_empty();
+            self.run(frame, &argv, env, stdin.as_deref())?
         };
         self.redirects(frame, &simple.redirects, output.as_deref(), &argv)?;
         argv.clear();

@@ -11,18 +11,15 @@ pub enum Inline<T> {
 
 impl<T> Inline<T> {
     pub fn push(&mut self, item: T) {
-        if let Self::Many(items) = self {
-            items.push(item);
-            return;
-        }
-        *self = match std::mem::take(self) {
-            Self::Empty => Self::One(item),
-            Self::One(first) => Self::Many(vec![first, item]),
-            Self::Many(mut items) => {
-                items.push(item);
-                Self::Many(items)
+        match self {
+            Self::Empty => *self = Self::One(item),
+            Self::Many(items) => items.push(item),
+            Self::One(_) => {
+                if let Self::One(first) = std::mem::take(self) {
+                    *self = Self::Many(vec![first, item]);
+                }
             }
-        };
+        }
     }
 
     pub fn into_single(self) -> Option<T> {

@@ -98,6 +98,17 @@ pub(super) const fn is_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
 }
 
+/// Moves the items of `open` from `base` on to the end of `arena`. Most
+/// lists and commands are not inside another's words, so all of `open` goes
+/// in one copy rather than item by item.
+fn move_from<T>(open: &mut Vec<T>, base: usize, arena: &mut Vec<T>) {
+    if base == 0 {
+        arena.append(open);
+    } else {
+        arena.extend(open.drain(base.min(open.len())..));
+    }
+}
+
 impl<'a> Parser<'a> {
     pub(super) fn new(src: &'a str) -> Self {
         // Typical commands hold a word per 8 bytes and a pipeline per 32:
@@ -120,18 +131,14 @@ impl<'a> Parser<'a> {
     /// Moves the pipelines read since `base` into the arena, as one list.
     fn close_list(&mut self, base: usize) -> List {
         let start = self.pipelines.len();
-        self.pipelines.extend(
-            self.open_pipelines
-                .drain(base.min(self.open_pipelines.len())..),
-        );
+        move_from(&mut self.open_pipelines, base, &mut self.pipelines);
         Span::new(start, self.pipelines.len())
     }
 
     /// Moves the words read since `base` into the arena.
     pub(super) fn close_words(&mut self, base: usize) -> Words {
         let start = self.words.len();
-        self.words
-            .extend(self.open_words.drain(base.min(self.open_words.len())..));
+        move_from(&mut self.open_words, base, &mut self.words);
         Span::new(start, self.words.len())
     }
 
@@ -192,6 +199,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Skips blanks, comments and newlines, as after `&&` or `|`.
+    #[inline]
     pub(super) fn skip_linebreaks(&mut self) -> Result<()> {
         loop {
             self.skip_blanks();
