@@ -58,7 +58,9 @@ impl Walker {
             self.output_unread = unread && simple.redirects.is_empty();
             self.run(frame, &argv, env, stdin.as_deref())?
         };
-        self.redirects(frame, &simple.redirects, output.as_deref(), &argv)?;
+        if !simple.redirects.is_empty() {
+            self.redirects(frame, &simple.redirects, output.as_deref(), &argv)?;
+        }
         argv.clear();
         frame.spare_argv.push(argv);
         Ok(output)

@@ -240,6 +240,17 @@ impl<'a> Word<'a> {
         }
     }
 
+    /// A word of one piece of single-quoted text.
+    fn quoted(text: &'a str) -> Self {
+        Self {
+            parts: Inline::One(Part::Text {
+                text: Cow::Borrowed(text),
+                quoted: true,
+            }),
+            brace: false,
+        }
+    }
+
     pub fn parts(&self) -> &[Part<'a>] {
         &self.parts
     }

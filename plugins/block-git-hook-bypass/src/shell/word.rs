@@ -39,7 +39,7 @@ impl<'a> Parser<'a> {
     /// position holds a blank or an operator.
     pub(super) fn word(&mut self, context: Context) -> Result<Word<'a>> {
         if context == Context::Normal
-            && let Some(word) = self.plain_word()
+            && let Some(word) = self.plain_word().or_else(|| self.single_quoted_word())
         {
             return Ok(word);
         }
@@ -63,6 +63,23 @@ impl<'a> Parser<'a> {
         }
         self.pos += length;
         Some(Word::plain(self.slice(start, self.pos)))
+    }
+
+    /// A word that is one single-quoted string, read like a plain word;
+    /// `None`, with nothing consumed, for any other word.
+    fn single_quoted_word(&mut self) -> Option<Word<'a>> {
+        let rest = self.src.as_bytes().get(self.pos..self.end)?;
+        let (&b'\'', quoted) = rest.split_first()? else {
+            return None;
+        };
+        let length = quoted.iter().position(|&byte| byte == b'\'')?;
+        let ends_word = |byte: &u8| is_meta(*byte) && *byte != b'(';
+        if !quoted.get(length + 1).is_none_or(ends_word) {
+            return None;
+        }
+        let start = self.pos + 1;
+        self.pos = start + length + 1;
+        Some(Word::quoted(self.slice(start, start + length)))
     }
 
     fn word_in_parts(&mut self, context: Context) -> Result<Word<'a>> {
@@ -273,5 +290,31 @@ pub(super) const fn text(value: &'static str, quoted: bool) -> Part<'static> {
     Part::Text {
         text: Cow::Borrowed(value),
         quoted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcuts for plain and single-quoted words read what the general
+    /// reader reads, and stop where it stops.
+    #[test]
+    fn shortcut_words_match_the_general_reader() {
+        let sources = [
+            "git", "-n", "'a b'", "''", "'x'>f", "'x';y", "'x' y", "'x'(", "a{b", "'x'y", "x'y'",
+            "'x", "'a\\'", "'é ü'",
+        ];
+        for source in sources {
+            let (mut shortcut, mut general) = (Parser::new(source), Parser::new(source));
+            let read = shortcut
+                .word(Context::Normal)
+                .map(|word| format!("{word:?}"));
+            let expected = general
+                .word_in_parts(Context::Normal)
+                .map(|word| format!("{word:?}"));
+            assert_eq!(read, expected, "{source}");
+            assert_eq!(shortcut.pos, general.pos, "{source}");
+        }
     }
 }
