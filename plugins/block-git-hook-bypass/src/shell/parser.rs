@@ -359,9 +359,8 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        let mut commands = Inline::default();
+        let mut commands = Inline::One(self.command()?);
         loop {
-            commands.push(self.command()?);
             self.skip_blanks();
             if self.starts_with("||") {
                 break;
@@ -373,6 +372,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             self.skip_linebreaks()?;
+            commands.push(self.command()?);
         }
         Ok(Pipeline { commands })
     }
@@ -453,11 +453,15 @@ impl<'a> Parser<'a> {
             if is_meta(byte) && !(matches!(byte, b'<' | b'>') && self.peek_at(1) == Some(b'(')) {
                 break;
             }
-            if word_count == 0
-                && let Some(assignment) = self.assignment()?
-            {
-                simple.assignments.push(assignment);
-                continue;
+            if word_count == 0 {
+                if let Some(word) = self.plain_first_word() {
+                    self.open_words.push(word);
+                    continue;
+                }
+                if let Some(assignment) = self.assignment()? {
+                    simple.assignments.push(assignment);
+                    continue;
+                }
             }
             let word = self.word(Context::Normal)?;
             self.open_words.push(word);

@@ -20,6 +20,9 @@ pub(super) enum Context {
 
 /// Bytes that a word's reader passes over without a decision, by context.
 const ORDINARY_IN_WORD: [bool; 256] = ordinary(b"\\'\"$`<>()|&; \t\n{");
+/// A command's first word is read as plain text only up to an `=`, which
+/// may make it an assignment.
+const ORDINARY_IN_FIRST_WORD: [bool; 256] = ordinary(b"\\'\"$`<>()|&; \t\n{=");
 const ORDINARY_IN_BRACES: [bool; 256] = ordinary(b"\\'\"$`}{");
 const ORDINARY_IN_HEREDOC: [bool; 256] = ordinary(b"\\$`");
 const ORDINARY_IN_DOUBLE_QUOTES: [bool; 256] = ordinary(b"\\\"$`");
@@ -39,21 +42,29 @@ impl<'a> Parser<'a> {
     /// position holds a blank or an operator.
     pub(super) fn word(&mut self, context: Context) -> Result<Word<'a>> {
         if context == Context::Normal
-            && let Some(word) = self.plain_word().or_else(|| self.single_quoted_word())
+            && let Some(word) = self
+                .plain_word(&ORDINARY_IN_WORD)
+                .or_else(|| self.single_quoted_word())
         {
             return Ok(word);
         }
         self.word_in_parts(context)
     }
 
+    /// A command's first word when it is plain text holding no `=`, and so
+    /// cannot be an assignment; `None`, with nothing consumed, otherwise.
+    pub(super) fn plain_first_word(&mut self) -> Option<Word<'a>> {
+        self.plain_word(&ORDINARY_IN_FIRST_WORD)
+    }
+
     /// The common word, plain text up to a blank or operator, read without
     /// the general loop; `None`, with nothing consumed, for any other word.
-    fn plain_word(&mut self) -> Option<Word<'a>> {
+    fn plain_word(&mut self, ordinary: &[bool; 256]) -> Option<Word<'a>> {
         let start = self.pos;
         let rest = self.src.as_bytes().get(start..self.end)?;
         let length = rest
             .iter()
-            .position(|&byte| !ORDINARY_IN_WORD[usize::from(byte)])
+            .position(|&byte| !ordinary[usize::from(byte)])
             .unwrap_or(rest.len());
         // What ends a word in the general loop too, once it has text; `(`
         // may open an extended glob, so it takes that loop.
