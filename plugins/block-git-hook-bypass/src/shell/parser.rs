@@ -231,7 +231,6 @@ impl<'a> Parser<'a> {
     }
 
     /// Whether a reserved word starts here and ends at a delimiter.
-    #[inline]
     pub(super) fn at_keyword(&self, keyword: &str) -> bool {
         self.starts_with(keyword)
             && self
@@ -239,26 +238,37 @@ impl<'a> Parser<'a> {
                 .is_none_or(|next| is_meta(next) || next == b'\r')
     }
 
-    /// Each keyword is compared as a constant, which compiles to a few loads
-    /// rather than a byte loop.
+    /// The reserved word that starts here and ends at a delimiter. Matched
+    /// as byte patterns, which compile to a few compares rather than a call
+    /// to `memcmp` per candidate.
+    #[rustfmt::skip]
     fn peek_keyword(&self) -> Option<&'static str> {
-        let at = |keyword: &'static str| self.at_keyword(keyword).then_some(keyword);
-        match self.peek()? {
-            b'i' => at("if"),
-            b't' => at("then").or_else(|| at("time")),
-            b'e' => at("elif").or_else(|| at("else")).or_else(|| at("esac")),
-            b'f' => at("fi").or_else(|| at("for")).or_else(|| at("function")),
-            b'w' => at("while"),
-            b'u' => at("until"),
-            b'd' => at("do").or_else(|| at("done")),
-            b's' => at("select"),
-            b'c' => at("case").or_else(|| at("coproc")),
-            b'{' => at("{"),
-            b'}' => at("}"),
-            b'!' => at("!"),
-            b'[' => at("[["),
-            _ => None,
-        }
+        let rest = self.src.as_bytes().get(self.pos..self.end)?;
+        let keyword = match rest {
+            [b'i', b'f', ..] => "if",
+            [b't', b'h', b'e', b'n', ..] => "then",
+            [b't', b'i', b'm', b'e', ..] => "time",
+            [b'e', b'l', b'i', b'f', ..] => "elif",
+            [b'e', b'l', b's', b'e', ..] => "else",
+            [b'e', b's', b'a', b'c', ..] => "esac",
+            [b'f', b'i', ..] => "fi",
+            [b'f', b'o', b'r', ..] => "for",
+            [b'f', b'u', b'n', b'c', b't', b'i', b'o', b'n', ..] => "function",
+            [b'w', b'h', b'i', b'l', b'e', ..] => "while",
+            [b'u', b'n', b't', b'i', b'l', ..] => "until",
+            [b'd', b'o', b'n', b'e', ..] => "done",
+            [b'd', b'o', ..] => "do",
+            [b's', b'e', b'l', b'e', b'c', b't', ..] => "select",
+            [b'c', b'a', b's', b'e', ..] => "case",
+            [b'c', b'o', b'p', b'r', b'o', b'c', ..] => "coproc",
+            [b'{', ..] => "{",
+            [b'}', ..] => "}",
+            [b'!', ..] => "!",
+            [b'[', b'[', ..] => "[[",
+            _ => return None,
+        };
+        let ends = rest.get(keyword.len()).is_none_or(|&next| is_meta(next) || next == b'\r');
+        ends.then_some(keyword)
     }
 
     pub(super) fn eat_keyword(&mut self, keyword: &str) -> bool {

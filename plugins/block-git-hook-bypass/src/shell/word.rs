@@ -41,12 +41,14 @@ impl<'a> Parser<'a> {
     /// Reads one word from the current position; it is empty when the
     /// position holds a blank or an operator.
     pub(super) fn word(&mut self, context: Context) -> Result<Word<'a>> {
-        if context == Context::Normal
-            && let Some(word) = self
-                .plain_word(&ORDINARY_IN_WORD)
-                .or_else(|| self.single_quoted_word())
-        {
-            return Ok(word);
+        if context == Context::Normal {
+            let shortcut = match self.peek() {
+                Some(b'\'') => self.single_quoted_word(),
+                _ => self.plain_word(&ORDINARY_IN_WORD),
+            };
+            if let Some(word) = shortcut {
+                return Ok(word);
+            }
         }
         self.word_in_parts(context)
     }
