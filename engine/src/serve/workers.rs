@@ -114,7 +114,9 @@ mod tests {
     fn a_job_that_never_ends_holds_only_its_own_thread() {
         let workers = Arc::new(Workers::default());
         let (release, held) = mpsc::channel::<()>();
-        workers.run(move || drop(held.recv()));
+        workers.run(move || {
+            let _ = held.recv();
+        });
         let (done, finished) = mpsc::channel();
         for n in 0..20 {
             let done = done.clone();
