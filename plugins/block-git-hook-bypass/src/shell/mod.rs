@@ -229,23 +229,12 @@ impl std::fmt::Display for SyntaxError {
 }
 
 impl<'a> Word<'a> {
-    /// A word of one piece of unquoted text.
-    fn plain(text: &'a str) -> Self {
+    /// A word of one piece of text, quoted or not, with no braces to expand.
+    fn one_piece(text: &'a str, quoted: bool) -> Self {
         Self {
             parts: Inline::One(Part::Text {
                 text: Cow::Borrowed(text),
-                quoted: false,
-            }),
-            brace: false,
-        }
-    }
-
-    /// A word of one piece of single-quoted text.
-    fn quoted(text: &'a str) -> Self {
-        Self {
-            parts: Inline::One(Part::Text {
-                text: Cow::Borrowed(text),
-                quoted: true,
+                quoted,
             }),
             brace: false,
         }

@@ -98,6 +98,11 @@ pub(super) const fn is_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
 }
 
+/// Whether the byte after a reserved word, if any, ends it.
+fn ends_keyword(next: Option<u8>) -> bool {
+    next.is_none_or(|byte| is_meta(byte) || byte == b'\r')
+}
+
 /// Moves the items of `open` from `base` on to the end of `arena`. Most
 /// lists and commands are not inside another's words, so all of `open` goes
 /// in one copy rather than item by item.
@@ -232,10 +237,7 @@ impl<'a> Parser<'a> {
 
     /// Whether a reserved word starts here and ends at a delimiter.
     pub(super) fn at_keyword(&self, keyword: &str) -> bool {
-        self.starts_with(keyword)
-            && self
-                .peek_at(keyword.len())
-                .is_none_or(|next| is_meta(next) || next == b'\r')
+        self.starts_with(keyword) && ends_keyword(self.peek_at(keyword.len()))
     }
 
     /// The reserved word that starts here and ends at a delimiter. Matched
@@ -267,8 +269,7 @@ impl<'a> Parser<'a> {
             [b'[', b'[', ..] => "[[",
             _ => return None,
         };
-        let ends = rest.get(keyword.len()).is_none_or(|&next| is_meta(next) || next == b'\r');
-        ends.then_some(keyword)
+        ends_keyword(rest.get(keyword.len()).copied()).then_some(keyword)
     }
 
     pub(super) fn eat_keyword(&mut self, keyword: &str) -> bool {

@@ -68,14 +68,11 @@ impl<'a> Parser<'a> {
             .iter()
             .position(|&byte| !ordinary[usize::from(byte)])
             .unwrap_or(rest.len());
-        // What ends a word in the general loop too, once it has text; `(`
-        // may open an extended glob, so it takes that loop.
-        let ends_word = |byte: &u8| is_meta(*byte) && *byte != b'(';
-        if length == 0 || !rest.get(length).is_none_or(ends_word) {
+        if length == 0 || !ends_shortcut_word(rest.get(length)) {
             return None;
         }
         self.pos += length;
-        Some(Word::plain(self.slice(start, self.pos)))
+        Some(Word::one_piece(self.slice(start, self.pos), false))
     }
 
     /// A word that is one single-quoted string, read like a plain word;
@@ -85,14 +82,13 @@ impl<'a> Parser<'a> {
         let (&b'\'', quoted) = rest.split_first()? else {
             return None;
         };
-        let length = quoted.iter().position(|&byte| byte == b'\'')?;
-        let ends_word = |byte: &u8| is_meta(*byte) && *byte != b'(';
-        if !quoted.get(length + 1).is_none_or(ends_word) {
+        let start = self.pos + 1;
+        let length = self.closing_quote(start)?;
+        if !ends_shortcut_word(quoted.get(length + 1)) {
             return None;
         }
-        let start = self.pos + 1;
         self.pos = start + length + 1;
-        Some(Word::quoted(self.slice(start, start + length)))
+        Some(Word::one_piece(self.slice(start, start + length), true))
     }
 
     fn word_in_parts(&mut self, context: Context) -> Result<Word<'a>> {
@@ -233,13 +229,17 @@ impl<'a> Parser<'a> {
             .map_or(1, char::len_utf8)
     }
 
+    /// How far past `start` the single quote that closes a string stands.
+    /// Quoted strings are short: a plain scan beats `memchr`'s set-up.
+    fn closing_quote(&self, start: usize) -> Option<usize> {
+        let rest = self.src.as_bytes().get(start..self.end)?;
+        rest.iter().position(|&byte| byte == b'\'')
+    }
+
     fn single_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
         let start = self.pos + 1;
-        // Quoted strings are short: a plain scan beats `memchr`'s set-up.
         let close = self
-            .slice(start, self.end)
-            .bytes()
-            .position(|byte| byte == b'\'')
+            .closing_quote(start)
             .ok_or(SyntaxError::Unclosed("single quote"))?;
         parts.push(Part::Text {
             text: Cow::Borrowed(self.slice(start, start + close)),
@@ -297,6 +297,13 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// Whether the byte after a shortcut word's text, if any, ends the word as
+/// it would end it in the general loop; `(` may open an extended glob, so
+/// it takes that loop.
+fn ends_shortcut_word(next: Option<&u8>) -> bool {
+    next.is_none_or(|&byte| is_meta(byte) && byte != b'(')
 }
 
 pub(super) const fn text(value: &'static str, quoted: bool) -> Part<'static> {
