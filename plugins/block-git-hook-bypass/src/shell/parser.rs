@@ -439,6 +439,7 @@ impl<'a> Parser<'a> {
         let mut simple = Simple::default();
         let base = self.open_words.len();
         loop {
+            self.plain_words(self.open_words.len() > base);
             self.skip_blanks();
             let Some(byte) = self.peek() else { break };
             if byte == b'#' {
@@ -464,15 +465,11 @@ impl<'a> Parser<'a> {
             if is_meta(byte) && !(matches!(byte, b'<' | b'>') && self.peek_at(1) == Some(b'(')) {
                 break;
             }
-            if word_count == 0 {
-                if let Some(word) = self.plain_first_word() {
-                    self.open_words.push(word);
-                    continue;
-                }
-                if let Some(assignment) = self.assignment()? {
-                    simple.assignments.push(assignment);
-                    continue;
-                }
+            if word_count == 0
+                && let Some(assignment) = self.assignment()?
+            {
+                simple.assignments.push(assignment);
+                continue;
             }
             let word = self.word(Context::Normal)?;
             self.open_words.push(word);

@@ -27,6 +27,16 @@ const ORDINARY_IN_BRACES: [bool; 256] = ordinary(b"\\'\"$`}{");
 const ORDINARY_IN_HEREDOC: [bool; 256] = ordinary(b"\\$`");
 const ORDINARY_IN_DOUBLE_QUOTES: [bool; 256] = ordinary(b"\\\"$`");
 
+/// How many bytes from `start` on `ordinary` passes over. Inlined, so that
+/// each caller's loop reads its own table at a fixed address.
+#[inline(always)]
+fn ordinary_run(ordinary: &[bool; 256], bytes: &[u8], start: usize) -> usize {
+    let rest = bytes.get(start..).unwrap_or_default();
+    rest.iter()
+        .position(|&byte| !ordinary[usize::from(byte)])
+        .unwrap_or(rest.len())
+}
+
 const fn ordinary(special: &[u8]) -> [bool; 256] {
     let mut table = [true; 256];
     let mut index = 0;
@@ -44,7 +54,7 @@ impl<'a> Parser<'a> {
         if context == Context::Normal {
             let shortcut = match self.peek() {
                 Some(b'\'') => self.single_quoted_word(),
-                _ => self.plain_word(&ORDINARY_IN_WORD),
+                _ => self.plain_word(),
             };
             if let Some(word) = shortcut {
                 return Ok(word);
@@ -53,22 +63,51 @@ impl<'a> Parser<'a> {
         self.word_in_parts(context)
     }
 
-    /// A command's first word when it is plain text holding no `=`, and so
-    /// cannot be an assignment; `None`, with nothing consumed, otherwise.
-    pub(super) fn plain_first_word(&mut self) -> Option<Word<'a>> {
-        self.plain_word(&ORDINARY_IN_FIRST_WORD)
+    /// Reads the plain words that stand next in a simple command, separated
+    /// by spaces and tabs, straight into the open words: most command words
+    /// are plain, and this loop keeps its position in a local. Stops, with
+    /// the blanks before it skipped, at anything it does not read itself:
+    /// a quote, an expansion, an operator, a comment, a redirection's
+    /// descriptor (`2>`), or a command's first word that may be an assignment.
+    pub(super) fn plain_words(&mut self, command_word_read: bool) {
+        let bytes = self.src.as_bytes().get(..self.end).unwrap_or_default();
+        let mut pos = self.pos;
+        let mut first = !command_word_read;
+        loop {
+            while bytes
+                .get(pos)
+                .is_some_and(|&byte| byte == b' ' || byte == b'\t')
+            {
+                pos += 1;
+            }
+            let start = pos;
+            if bytes.get(start) == Some(&b'#') {
+                break;
+            }
+            pos += if first {
+                ordinary_run(&ORDINARY_IN_FIRST_WORD, bytes, start)
+            } else {
+                ordinary_run(&ORDINARY_IN_WORD, bytes, start)
+            };
+            let next = bytes.get(pos);
+            if pos == start || !ends_shortcut_word(next) || matches!(next, Some(b'<' | b'>')) {
+                pos = start;
+                break;
+            }
+            self.open_words
+                .push(Word::one_piece(self.slice(start, pos), false));
+            first = false;
+        }
+        self.pos = pos;
     }
 
     /// The common word, plain text up to a blank or operator, read without
     /// the general loop; `None`, with nothing consumed, for any other word.
-    fn plain_word(&mut self, ordinary: &[bool; 256]) -> Option<Word<'a>> {
+    fn plain_word(&mut self) -> Option<Word<'a>> {
         let start = self.pos;
-        let rest = self.src.as_bytes().get(start..self.end)?;
-        let length = rest
-            .iter()
-            .position(|&byte| !ordinary[usize::from(byte)])
-            .unwrap_or(rest.len());
-        if length == 0 || !ends_shortcut_word(rest.get(length)) {
+        let bytes = self.src.as_bytes().get(..self.end)?;
+        let length = ordinary_run(&ORDINARY_IN_WORD, bytes, start);
+        if length == 0 || !ends_shortcut_word(bytes.get(start + length)) {
             return None;
         }
         self.pos += length;
@@ -151,15 +190,8 @@ impl<'a> Parser<'a> {
 
     /// Skips bytes that need no decision in the current context.
     fn skip_ordinary(&mut self, ordinary: &[bool; 256]) {
-        let rest = self
-            .src
-            .as_bytes()
-            .get(self.pos..self.end)
-            .unwrap_or_default();
-        self.pos += rest
-            .iter()
-            .position(|&byte| !ordinary[usize::from(byte)])
-            .unwrap_or(rest.len());
+        let bytes = self.src.as_bytes().get(..self.end).unwrap_or_default();
+        self.pos += ordinary_run(ordinary, bytes, self.pos);
     }
 
     fn flush(&self, parts: &mut Word<'a>, from: usize, quoted: bool) {
