@@ -402,37 +402,44 @@ impl<'a> Parser<'a> {
     }
 
     fn pipeline(&mut self) -> Result<Pipeline<'a>> {
-        loop {
-            self.skip_blanks();
-            if !matches!(self.peek(), Some(b'!' | b't')) {
-                break;
-            }
-            if self.eat_keyword("!") {
-                continue;
-            }
-            if self.eat_keyword("time") {
-                self.skip_blanks();
-                self.eat_keyword("-p");
-                continue;
-            }
-            break;
+        self.skip_blanks();
+        if matches!(self.peek(), Some(b'!' | b't')) {
+            self.skip_pipeline_prefixes();
         }
         let mut commands = Inline::One(self.command()?);
-        loop {
-            self.skip_blanks();
-            if self.starts_with("||") {
-                break;
-            } else if self.starts_with("|&") {
-                self.pos += 2;
-            } else if self.peek() == Some(b'|') {
-                self.pos += 1;
-            } else {
-                break;
-            }
+        self.skip_blanks();
+        while let Some(width) = self.pipe_width() {
+            self.pos += width;
             self.skip_linebreaks()?;
             commands.push(self.command()?);
+            self.skip_blanks();
         }
         Ok(Pipeline { commands })
+    }
+
+    /// Skips `!` and `time [-p]` before a pipeline.
+    fn skip_pipeline_prefixes(&mut self) {
+        loop {
+            if self.eat_keyword("!") {
+                self.skip_blanks();
+            } else if self.eat_keyword("time") {
+                self.skip_blanks();
+                self.eat_keyword("-p");
+                self.skip_blanks();
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// The width of the pipe operator here, `|` or `|&`; `||` is not one.
+    fn pipe_width(&self) -> Option<usize> {
+        match (self.peek()?, self.peek_at(1)) {
+            (b'|', Some(b'|')) => None,
+            (b'|', Some(b'&')) => Some(2),
+            (b'|', _) => Some(1),
+            _ => None,
+        }
     }
 
     pub(super) fn command(&mut self) -> Result<Command<'a>> {
