@@ -156,6 +156,10 @@ impl Walker {
         pipeline: &'p Pipeline<'p>,
         unread: bool,
     ) -> Result<Option<String>> {
+        // Most pipelines are one command, with nothing piped in.
+        if let [command] = &*pipeline.commands {
+            return self.command(frame, command, None, unread);
+        }
         let mut piped = None;
         let last = pipeline.commands.len().saturating_sub(1);
         for (index, command) in pipeline.commands.iter().enumerate() {
