@@ -390,8 +390,7 @@ impl<'a> Parser<'a> {
 
     fn and_or(&mut self) -> Result<()> {
         loop {
-            let pipeline = self.pipeline()?;
-            self.open_pipelines.push(pipeline);
+            self.pipeline()?;
             self.skip_blanks();
             if !(self.starts_with("&&") || self.starts_with("||")) {
                 return Ok(());
@@ -401,7 +400,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn pipeline(&mut self) -> Result<Pipeline<'a>> {
+    /// Reads a pipeline onto the open pipelines.
+    fn pipeline(&mut self) -> Result<()> {
         self.skip_blanks();
         if matches!(self.peek(), Some(b'!' | b't')) {
             self.skip_pipeline_prefixes();
@@ -414,7 +414,8 @@ impl<'a> Parser<'a> {
             commands.push(self.command()?);
             self.skip_blanks();
         }
-        Ok(Pipeline { commands })
+        self.open_pipelines.push(Pipeline { commands });
+        Ok(())
     }
 
     /// Skips `!` and `time [-p]` before a pipeline.
