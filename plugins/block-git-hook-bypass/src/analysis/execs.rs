@@ -8,21 +8,19 @@ use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
 
-/// Interpreters whose `-c`/`-e` code may run git.
-fn is_interpreter(name: &str) -> bool {
-    matches!(
-        name,
-        "python"
-            | "python3"
-            | "python2"
-            | "node"
-            | "nodejs"
-            | "ruby"
-            | "perl"
-            | "php"
-            | "deno"
-            | "bun"
-    )
+/// Programs that run code given in their arguments or input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Runner {
+    /// `ssh host cmd`, or a remote shell reading standard input.
+    Ssh,
+    /// `npm pkg set scripts.name=…`.
+    Npm,
+    /// `su -c`, `runuser -c`, `script -c`.
+    CommandOption,
+    /// `nix-shell --run`.
+    NixShell,
+    /// An interpreter whose `-c`/`-e` code may run git.
+    Interpreter,
 }
 
 impl Walker {
@@ -294,6 +292,7 @@ impl Walker {
     /// refused when it runs programs and names git with `--no-verify`.
     pub(super) fn code_run_by(
         &self,
+        runner: Runner,
         name: &str,
         argv: &[Field<'_>],
         stdin: Option<&str>,
@@ -305,8 +304,8 @@ impl Walker {
                 .and_then(|at| args.get(at + 1))
                 .map(|code| code.text.to_string())
         };
-        Ok(match name {
-            "ssh" => {
+        Ok(match runner {
+            Runner::Ssh => {
                 let host = skip_options(args, "BbcDEeFIiJLlmOoPpQRSWw", &[]);
                 let remote = args.get(host + 1..).unwrap_or_default();
                 let remote_shell_reads_stdin = remote.first().is_none_or(|first| {
@@ -319,14 +318,15 @@ impl Walker {
                 }
             }
             // `npm pkg set scripts.name='command'` stores a command for later runs.
-            "npm" if args.first().is_some_and(|arg| arg.text == "pkg") => args
+            Runner::Npm if args.first().is_some_and(|arg| arg.text == "pkg") => args
                 .iter()
                 .find_map(|arg| arg.text.strip_prefix("scripts."))
                 .and_then(|script| script.split_once('='))
                 .map(|(_, command)| command.to_owned()),
-            "su" | "runuser" | "script" => after(&["-c", "--command"]),
-            "nix-shell" => after(&["--run", "--command"]),
-            _ if is_interpreter(name) => {
+            Runner::Npm => None,
+            Runner::CommandOption => after(&["-c", "--command"]),
+            Runner::NixShell => after(&["--run", "--command"]),
+            Runner::Interpreter => {
                 let code =
                     after(&["-c", "-e", "--eval", "-E", "-p", "--print"]).unwrap_or_default();
                 let runs_programs = ["subprocess", "system", "popen", "exec", "spawn", "`"]
@@ -340,7 +340,6 @@ impl Walker {
                 }
                 None
             }
-            _ => None,
         })
     }
 }

@@ -123,10 +123,26 @@ pub fn normalize(path: &str) -> &str {
     path
 }
 
-/// What `name args` does to hook files, if it deletes, moves, empties or
+/// What a command can do to files, as far as hook files go.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum FileTool {
+    /// `rm`, `unlink`, `shred` and kin.
+    Deletes,
+    /// `mv`.
+    Moves,
+    /// `cp`, `install`, `ln`.
+    Copies,
+    Chmod,
+    Truncate,
+    /// `sed`, `perl`: with `-i`, rewrites the files it names.
+    EditsInPlace,
+    Dd,
+}
+
+/// What `tool args` does to hook files, if it deletes, moves, empties or
 /// disarms one. `content_of` gives what files written earlier hold.
 pub fn tampering<'c>(
-    name: &str,
+    tool: FileTool,
     args: &[Field<'_>],
     in_hooks_dir: bool,
     content_of: impl Fn(&str) -> Option<&'c str>,
@@ -135,11 +151,9 @@ pub fn tampering<'c>(
     let no_op = |field: &Field<'_>| {
         NO_OPS.contains(&&*field.text) || content_of(&field.text).is_some_and(is_neutered)
     };
-    match name {
-        "rm" | "unlink" | "rmdir" | "shred" | "srm" | "trash" | "trash-put" => {
-            operands(args, &[]).any(hook).then_some("deletes")
-        }
-        "mv" | "cp" | "install" | "ln" => {
+    match tool {
+        FileTool::Deletes => operands(args, &[]).any(hook).then_some("deletes"),
+        FileTool::Moves | FileTool::Copies => {
             let with_value: &[&str] = &[
                 "-t",
                 "--target-directory",
@@ -159,22 +173,22 @@ pub fn tampering<'c>(
                 Some((last, sources)) => (sources, Some(*last)),
                 None => return None,
             };
-            if name == "mv" && sources.iter().any(|source| hook(source)) {
+            if tool == FileTool::Moves && sources.iter().any(|source| hook(source)) {
                 return Some("moves away");
             }
             (destination.is_some_and(hook) && sources.iter().any(|source| no_op(source)))
                 .then_some("swaps a no-op in for")
         }
-        "chmod" => {
+        FileTool::Chmod => {
             let mode = args.iter().find(|arg| is_mode(&arg.text))?;
             (removes_owner_execute(&mode.text)
                 && args.iter().any(|arg| !std::ptr::eq(arg, mode) && hook(arg)))
             .then_some("takes the execute bit off")
         }
-        "truncate" => operands(args, &["-s", "--size", "-r", "--reference"])
+        FileTool::Truncate => operands(args, &["-s", "--size", "-r", "--reference"])
             .any(hook)
             .then_some("empties"),
-        "sed" | "gsed" | "perl" => {
+        FileTool::EditsInPlace => {
             let in_place = args.iter().any(|arg| {
                 let text = &*arg.text;
                 text.starts_with("--in-place")
@@ -182,12 +196,11 @@ pub fn tampering<'c>(
             });
             (in_place && args.iter().any(hook)).then_some("rewrites")
         }
-        "dd" => args
+        FileTool::Dd => args
             .iter()
             .filter_map(|arg| arg.text.strip_prefix("of="))
             .any(|path| is_hook_path(path, in_hooks_dir))
             .then_some("rewrites"),
-        _ => None,
     }
 }
 

@@ -3,6 +3,7 @@
 //! directory, and what each command prints.
 
 mod braces;
+mod commands;
 mod execs;
 mod expand;
 mod files;

@@ -2,7 +2,7 @@
 //! and the dispatch to git, shells, wrappers and file tools.
 
 use super::simple::Env;
-use super::{Frame, Result, Walker, files, git_call, output, wrappers};
+use super::{Frame, Result, Walker, commands, files, git_call, output, wrappers};
 use crate::field::{Field, owned, shown};
 use crate::finding::Finding;
 
@@ -13,67 +13,6 @@ pub(super) fn is_shell(name: &str) -> bool {
     )
 }
 
-/// Commands that print, read or test their arguments and never run them.
-fn is_inert(name: &str) -> bool {
-    matches!(
-        name,
-        ":" | "["
-            | "ack"
-            | "ag"
-            | "apropos"
-            | "basename"
-            | "cat"
-            | "cmp"
-            | "cut"
-            | "date"
-            | "diff"
-            | "dirname"
-            | "echo"
-            | "egrep"
-            | "exit"
-            | "false"
-            | "fgrep"
-            | "file"
-            | "grep"
-            | "head"
-            | "help"
-            | "info"
-            | "jq"
-            | "less"
-            | "logger"
-            | "ls"
-            | "man"
-            | "mkdir"
-            | "more"
-            | "printenv"
-            | "printf"
-            | "pwd"
-            | "read"
-            | "readlink"
-            | "realpath"
-            | "return"
-            | "rg"
-            | "shift"
-            | "sleep"
-            | "sort"
-            | "stat"
-            | "tail"
-            | "test"
-            | "touch"
-            | "tr"
-            | "trap"
-            | "true"
-            | "type"
-            | "uniq"
-            | "wait"
-            | "wc"
-            | "whatis"
-            | "whereis"
-            | "which"
-            | "yq"
-    )
-}
-
 /// A command path's file name: `/usr/bin/git` is `git`.
 pub(super) fn basename(path: &str) -> &str {
     match path.bytes().rposition(|byte| byte == b'/' || byte == b'\\') {
@@ -81,14 +20,6 @@ pub(super) fn basename(path: &str) -> &str {
         None => path,
     }
 }
-
-/// Hook managers and the argument that makes them remove their hooks.
-const UNINSTALLS: &[(&str, &str)] = &[
-    ("pre-commit", "uninstall"),
-    ("lefthook", "uninstall"),
-    ("husky", "uninstall"),
-    ("overcommit", "--uninstall"),
-];
 
 impl Walker {
     /// Runs `argv` with `env` added to its environment; returns its output
@@ -197,8 +128,13 @@ impl Walker {
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
-        if let Some(start) = wrappers::inner_command(name, args) {
-            let inner = args.get(start..).unwrap_or_default();
+        let Some(known) = commands::known(name) else {
+            return self.scan_arguments(frame, args, env);
+        };
+        if let Some(spec) = &known.wrapper {
+            let inner = args
+                .get(wrappers::inner_command(spec, args)..)
+                .unwrap_or_default();
             if name == "flock" && inner.first().is_some_and(|arg| arg.text == "-c") {
                 let script = inner.get(1).map_or("", |arg| &*arg.text);
                 return self.child_source(script, None);
@@ -207,21 +143,24 @@ impl Walker {
             return self.run(frame, inner, &env, stdin);
         }
         let content_of = |path: &str| self.file_content(path);
-        if let Some(effect) = files::tampering(name, args, self.in_hooks_dir(), content_of) {
+        if let Some(tool) = known.file_tool
+            && let Some(effect) = files::tampering(tool, args, self.in_hooks_dir(), content_of)
+        {
             return Err(self.hook_files(shown(argv), effect));
         }
-        if UNINSTALLS
-            .iter()
-            .any(|(manager, word)| *manager == name && args.iter().any(|arg| arg.text == *word))
+        if let Some(word) = known.uninstall
+            && args.iter().any(|arg| arg.text == word)
         {
             return Err(Finding::Uninstall {
                 command: shown(argv),
             });
         }
-        if let Some(code) = self.code_run_by(name, argv, stdin)? {
+        if let Some(runner) = known.runner
+            && let Some(code) = self.code_run_by(runner, name, argv, stdin)?
+        {
             return self.child_source(&code, None);
         }
-        if is_inert(name) {
+        if known.inert {
             return Ok(None);
         }
         self.scan_arguments(frame, args, env)

@@ -5,13 +5,13 @@ use crate::field::Field;
 
 /// How a wrapper's arguments read: its options that take a value, and how
 /// many operands come before the command (`timeout 10 cmd` has one).
-struct Spec {
+pub struct Spec {
     short_values: &'static str,
     long_values: &'static [&'static str],
     operands: usize,
 }
 
-const fn spec(
+pub const fn spec(
     short_values: &'static str,
     long_values: &'static [&'static str],
     operands: usize,
@@ -23,50 +23,9 @@ const fn spec(
     }
 }
 
-fn wrapper(name: &str) -> Option<Spec> {
-    Some(match name {
-        "sudo" => spec(
-            "CDghpRrtTUu",
-            &[
-                "--close-from",
-                "--chdir",
-                "--group",
-                "--host",
-                "--prompt",
-                "--chroot",
-                "--role",
-                "--type",
-                "--command-timeout",
-                "--other-user",
-                "--user",
-            ],
-            0,
-        ),
-        "doas" => spec("uC", &[], 0),
-        "nice" => spec("n", &["--adjustment"], 0),
-        "time" => spec("fo", &["--format", "--output"], 0),
-        "timeout" => spec("sk", &["--signal", "--kill-after"], 1),
-        "stdbuf" => spec("ioe", &["--input", "--output", "--error"], 0),
-        "ionice" => spec("cn", &["--class", "--classdata"], 0),
-        "chrt" | "taskset" => spec("", &[], 1),
-        "exec" => spec("a", &[], 0),
-        "flock" => spec("wE", &["--timeout", "--conflict-exit-code"], 1),
-        "watch" => spec("nd", &["--interval", "--differences"], 0),
-        "strace" | "ltrace" => spec("abeEIoOpPsSuUX", &["--output"], 0),
-        "proxychains" | "proxychains4" => spec("f", &[], 0),
-        "npx" | "bunx" | "pnpx" => spec("p", &["--package"], 0),
-        "env-cmd" => spec("f", &["--file"], 0),
-        "command" | "builtin" | "nohup" | "unbuffer" | "chronic" | "ifne" | "catchsegv"
-        | "torsocks" | "tsocks" | "cross-env" | "caffeinate" | "faketime" => spec("", &[], 0),
-        _ => return None,
-    })
-}
-
 /// Where the wrapped command starts in a wrapper's arguments.
-pub fn inner_command(name: &str, args: &[Field<'_>]) -> Option<usize> {
-    let spec = wrapper(name)?;
-    let start = skip_options(args, spec.short_values, spec.long_values);
-    Some(start + spec.operands)
+pub fn inner_command(spec: &Spec, args: &[Field<'_>]) -> usize {
+    skip_options(args, spec.short_values, spec.long_values) + spec.operands
 }
 
 /// The index of the first argument after the leading options.
