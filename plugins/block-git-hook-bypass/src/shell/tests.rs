@@ -160,3 +160,22 @@ fn ansi_c_escapes_decode() {
     );
     assert_eq!(decode_escapes(r"\u00e9\x"), "é\\x");
 }
+
+/// Where the reader of a command's plain words stops and hands over: at a
+/// redirection's descriptor, a comment, an assignment before the command,
+/// a quote, a line continuation, and a function's parentheses.
+#[test]
+fn plain_words_hand_over_where_the_general_reader_must_decide() {
+    let cases: [(&str, &[&str]); 7] = [
+        ("a b 2>f c", &["a", "b", "c"]),
+        ("a b>f c", &["a", "b", "c"]),
+        ("a b #c d", &["a", "b"]),
+        ("A=1 B=2 c d=3", &["c", "d=3"]),
+        ("a 'b c' d", &["a", "b c", "d"]),
+        ("a\\\n b", &["a", "b"]),
+        ("f () { g; }", &["g"]),
+    ];
+    for (source, expected) in cases {
+        assert_eq!(words(source), [expected.to_vec()], "{source}");
+    }
+}
