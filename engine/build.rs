@@ -12,9 +12,17 @@ use std::process::Command;
 const BUILTIN: &[&str] = &["tool-declaration", "block-git-hook-bypass", "block-supervisor-stop"];
 /// Built for the tests and for authors, never embedded.
 const EXTRA: &[&str] = &["gate-template"];
+/// Components built without `std`. Cargo unifies a dependency's features
+/// across one build, and the others would switch `std` back on in the
+/// dependencies these share with them, so these are built on their own.
+const NO_STD: &[&str] = &["block-git-hook-bypass"];
 const WASM_TARGET: &str = "wasm32-wasip2";
 /// Bytes of shadow stack each built component gets in its linear memory.
 const GUEST_STACK: u32 = 256 << 10;
+/// Bytes of heap in each built component's initial linear memory: enough
+/// for most calls, which then never grow the memory (a growth costs the
+/// host system calls, on every call).
+const GUEST_HEAP: u32 = 256 << 10;
 
 fn main() {
     let engine_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
@@ -27,7 +35,9 @@ fn main() {
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
     let wasm_target_dir = target_dir.join("wasm");
     let packages: Vec<String> = BUILTIN.iter().chain(EXTRA).map(|p| p.to_string()).chain(hostile_packages(&root)).collect();
-    build_components(&root, &wasm_target_dir, &packages);
+    let (no_std, with_std): (Vec<String>, Vec<String>) = packages.into_iter().partition(|p| NO_STD.contains(&p.as_str()));
+    build_components(&root, &wasm_target_dir, &no_std);
+    build_components(&root, &wasm_target_dir, &with_std);
 
     let wasm_dir = wasm_target_dir.join(WASM_TARGET).join("release");
     println!("cargo:rustc-env=TAMA_WASM_DIR={}", wasm_dir.display());
@@ -60,7 +70,10 @@ fn build_components(root: &Path, target_dir: &Path, packages: &[String]) {
     }
     // A small stack leaves the heap near the start of linear memory, which
     // the host keeps resident between calls (see the wasm host's pool).
-    cargo.env("CARGO_TARGET_WASM32_WASIP2_RUSTFLAGS", format!("-C link-arg=-zstack-size={GUEST_STACK}"));
+    cargo.env(
+        "CARGO_TARGET_WASM32_WASIP2_RUSTFLAGS",
+        format!("-C link-arg=-zstack-size={GUEST_STACK} -C link-arg=--initial-heap={GUEST_HEAP}"),
+    );
     let status = cargo.status().expect("cargo can be started");
     if !status.success() {
         panic!("building the wasm components failed; is the target installed? run: rustup target add {WASM_TARGET}");

@@ -1,6 +1,8 @@
 //! A word's value after expansion.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
 
 /// Stands for text the gate cannot know: an unset-or-unknown variable, the
 /// output of a command it does not model.

@@ -1,6 +1,8 @@
 //! What the gate found, and the refusal reason that names it.
 
-use std::fmt;
+use crate::prelude::*;
+
+use core::fmt;
 
 const GATE: &str = "block-git-hook-bypass";
 

@@ -41,18 +41,26 @@
 //! - A command that is not valid shell, or that nests or multiplies beyond
 //!   the gate's limits, is refused as unreadable.
 
+#![cfg_attr(target_arch = "wasm32", no_std)]
+
+extern crate alloc;
+
 mod analysis;
 mod field;
 mod finding;
 mod git;
 mod hook_env;
+mod prelude;
 mod shell;
+#[cfg(target_arch = "wasm32")]
+mod wasm_runtime;
 
 wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 
 pub use analysis::find_bypass;
 pub use finding::Finding;
 
+use prelude::*;
 use tama::gate::declaration::{ToolKind, classify};
 
 /// Why `command` is refused, or `None` when it leaves the hooks alone.

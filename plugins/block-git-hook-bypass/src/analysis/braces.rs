@@ -1,5 +1,7 @@
 //! Brace expansion of comma lists, as in `mv .git/hooks/pre-commit{,.bak}`.
 
+use crate::prelude::*;
+
 use crate::field::Field;
 
 /// How many words one word may expand to, and how many brace groups deep.

@@ -2,6 +2,8 @@
 //! standard input: `env`, shells, `xargs`, `find -exec`, `ssh`, `su -c`,
 //! and interpreters' `-c`/`-e` code.
 
+use crate::prelude::*;
+
 use super::simple::Env;
 use super::wrappers::{skip_options, split_assignment};
 use super::{Frame, Result, Walker, files, git_call};

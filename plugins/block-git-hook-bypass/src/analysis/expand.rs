@@ -1,7 +1,9 @@
 //! Word expansion: parameters, substitutions (which run), quote removal and
 //! field splitting of unquoted expansions.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
 
 use super::{Frame, Result, Walker, braces};
 use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, UNKNOWN_TEXT};
@@ -65,7 +67,7 @@ impl<'p> Fields<'_, 'p> {
 
     fn end_field(&mut self) {
         if self.started {
-            let text = std::mem::take(&mut self.current);
+            let text = core::mem::take(&mut self.current);
             self.out.push(Field::expanded(text, !self.unknown));
             self.started = false;
             self.unknown = false;

@@ -1,6 +1,8 @@
 //! Hook files: where they live, and the commands that delete, move, empty or
 //! disarm them.
 
+use crate::prelude::*;
+
 use crate::field::{Field, UNKNOWN};
 
 /// Client-side hooks git runs, by file name.
@@ -182,7 +184,9 @@ pub fn tampering<'c>(
         FileTool::Chmod => {
             let mode = args.iter().find(|arg| is_mode(&arg.text))?;
             (removes_owner_execute(&mode.text)
-                && args.iter().any(|arg| !std::ptr::eq(arg, mode) && hook(arg)))
+                && args
+                    .iter()
+                    .any(|arg| !core::ptr::eq(arg, mode) && hook(arg)))
             .then_some("takes the execute bit off")
         }
         FileTool::Truncate => operands(args, &["-s", "--size", "-r", "--reference"])
@@ -212,7 +216,7 @@ fn operands<'f>(
     let mut skip_next = false;
     let mut options_ended = false;
     args.iter().filter(move |arg| {
-        if std::mem::take(&mut skip_next) {
+        if core::mem::take(&mut skip_next) {
             return false;
         }
         let text = &*arg.text;
@@ -266,7 +270,7 @@ fn removes_execute(actions: &str) -> bool {
     let mut operator = b'+';
     let mut permissions = String::new();
     let mut removes = false;
-    for byte in actions.bytes().chain(std::iter::once(b'+')) {
+    for byte in actions.bytes().chain(core::iter::once(b'+')) {
         if b"+-=".contains(&byte) {
             let has_x = permissions.contains(['x', 'X']);
             removes |= (operator == b'-' && has_x) || (operator == b'=' && !has_x);

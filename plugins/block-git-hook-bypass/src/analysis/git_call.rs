@@ -2,6 +2,8 @@
 //! them, hook managers' switches in its environment, and the commands git
 //! itself goes on to run (`rebase --exec`, aliases, `submodule foreach`).
 
+use crate::prelude::*;
+
 use super::simple::Env;
 use super::{Frame, Result, Walker, files, output};
 use crate::field::{Field, UNKNOWN, shown};

@@ -2,6 +2,8 @@
 //! later commands depend on: variables, functions, files written, the
 //! directory, and what each command prints.
 
+use crate::prelude::*;
+
 mod braces;
 mod commands;
 mod execs;
@@ -19,7 +21,7 @@ use crate::finding::Finding;
 use crate::shell::{self, Command, Compound, List, Pipeline, Program};
 use variables::Variables;
 
-type Result<T> = std::result::Result<T, Finding>;
+type Result<T> = core::result::Result<T, Finding>;
 
 /// How deep strings re-read as shell (`sh -c`, `eval`, backquotes, aliases)
 /// and function calls may nest before the gate stops following them.
@@ -267,7 +269,7 @@ impl Walker {
         entry.called = true;
         entry.running = true;
         let body = entry.body;
-        let saved = std::mem::replace(&mut self.positional, args);
+        let saved = core::mem::replace(&mut self.positional, args);
         self.depth += 1;
         let output = self.command(frame, body, None, false);
         self.depth -= 1;
@@ -323,7 +325,7 @@ impl Walker {
 /// the largest parse tree node by node would be wasted work.
 fn leave_outermost(program: shell::Program<'_>, depth: u32) {
     if cfg!(target_arch = "wasm32") && depth == 1 {
-        std::mem::forget(program);
+        core::mem::forget(program);
     }
 }
 

@@ -1,6 +1,8 @@
 //! What `echo` and `printf` print, for substitutions, pipes and files that
 //! later commands read.
 
+use crate::prelude::*;
+
 use crate::field::Field;
 use crate::shell::decode_escapes;
 

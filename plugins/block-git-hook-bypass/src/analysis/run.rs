@@ -1,6 +1,8 @@
 //! Running one command: shell builtins that change what later commands see,
 //! and the dispatch to git, shells, wrappers and file tools.
 
+use crate::prelude::*;
+
 use super::simple::Env;
 use super::{Frame, Result, Walker, commands, files, git_call, output, wrappers};
 use crate::field::{Field, owned, shown};
@@ -31,7 +33,7 @@ impl Walker {
         env: &Env,
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
-        let unread = std::mem::take(&mut self.output_unread);
+        let unread = core::mem::take(&mut self.output_unread);
         let Some((first, args)) = argv.split_first() else {
             return Ok(None);
         };

@@ -1,5 +1,7 @@
 //! A simple command's assignments, words and redirections.
 
+use crate::prelude::*;
+
 use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;

@@ -1,6 +1,8 @@
 //! Shell variables, with an undo log so that a subshell's assignments can be
 //! rolled back without copying every variable on the way in.
 
+use crate::prelude::*;
+
 use crate::field::UNKNOWN_TEXT;
 
 /// Longer values are treated as unknown, so that doubling a variable in a
@@ -43,7 +45,7 @@ impl Variables {
             .iter_mut()
             .find(|variable| variable.name == name)
         {
-            Some(variable) => Some(std::mem::replace(&mut variable.value, value)),
+            Some(variable) => Some(core::mem::replace(&mut variable.value, value)),
             None => {
                 self.entries.push(Variable {
                     name: name.to_owned(),

@@ -1,6 +1,8 @@
 //! git configuration that moves or disables hooks: core.hooksPath, and
 //! aliases whose definitions may hold a bypass.
 
+use crate::prelude::*;
+
 use crate::field::Field;
 
 /// Config keys compare case-insensitively in their section and name.

@@ -1,6 +1,8 @@
 //! git's command line: the options before the subcommand, and the options of
 //! the subcommands that can turn hooks off.
 
+use crate::prelude::*;
+
 pub mod config;
 mod options;
 mod parse_options;

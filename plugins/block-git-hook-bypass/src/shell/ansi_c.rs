@@ -1,6 +1,8 @@
 //! Decoding of bash's ANSI-C quoting, `$'…'`.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
 
 /// The value of the text between `$'` and `'`.
 pub fn decode(raw: &str) -> Cow<'_, str> {
@@ -50,7 +52,7 @@ pub fn decode(raw: &str) -> Cow<'_, str> {
 
 /// Reads up to `max` more digits in `radix` after `initial`.
 fn digits(
-    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    chars: &mut core::iter::Peekable<core::str::Chars<'_>>,
     radix: u32,
     max: usize,
     initial: u32,
@@ -71,7 +73,7 @@ fn digits(
 /// `\xHH`, `\uHHHH`, `\UHHHHHHHH`; without digits the escape stays as written.
 fn push_escaped(
     out: &mut String,
-    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    chars: &mut core::iter::Peekable<core::str::Chars<'_>>,
     radix: u32,
     max: usize,
     written: &str,

@@ -1,6 +1,8 @@
 //! Compound commands: groups, `if`, loops, `case`, functions and `[[ ]]`.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+
+use alloc::borrow::Cow;
 
 use super::parser::{Parser, Result, Stop, is_name_byte};
 use super::word::Context;

@@ -1,6 +1,8 @@
 //! The expansions a `$` or a backquote starts: parameters, command and
 //! process substitutions, arithmetic, and ANSI-C quoting.
 
+use crate::prelude::*;
+
 use super::parser::{Parser, Result, Stop};
 use super::word::{Context, text};
 use super::{ParameterOperator, Part, SyntaxError, Word, ansi_c};

@@ -1,6 +1,8 @@
 //! A list that keeps a single element inline: most words have one part and
 //! most pipelines one command, and reading them should not allocate.
 
+use crate::prelude::*;
+
 #[derive(Debug, Default)]
 pub enum Inline<T> {
     #[default]
@@ -15,7 +17,7 @@ impl<T> Inline<T> {
             Self::Empty => *self = Self::One(item),
             Self::Many(items) => items.push(item),
             Self::One(_) => {
-                if let Self::One(first) = std::mem::take(self) {
+                if let Self::One(first) = core::mem::take(self) {
                     *self = Self::Many(vec![first, item]);
                 }
             }
@@ -32,19 +34,19 @@ impl<T> Inline<T> {
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         match self {
             Self::Empty => &mut [],
-            Self::One(item) => std::slice::from_mut(item),
+            Self::One(item) => core::slice::from_mut(item),
             Self::Many(items) => items,
         }
     }
 }
 
-impl<T> std::ops::Deref for Inline<T> {
+impl<T> core::ops::Deref for Inline<T> {
     type Target = [T];
 
     fn deref(&self) -> &[T] {
         match self {
             Self::Empty => &[],
-            Self::One(item) => std::slice::from_ref(item),
+            Self::One(item) => core::slice::from_ref(item),
             Self::Many(items) => items,
         }
     }
@@ -52,7 +54,7 @@ impl<T> std::ops::Deref for Inline<T> {
 
 impl<'i, T> IntoIterator for &'i Inline<T> {
     type Item = &'i T;
-    type IntoIter = std::slice::Iter<'i, T>;
+    type IntoIter = core::slice::Iter<'i, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()

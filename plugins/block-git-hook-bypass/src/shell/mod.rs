@@ -10,6 +10,8 @@
 //! unit tests here, the gate's case table, and the robustness tests (random
 //! input, every prefix of every case, deep nesting).
 
+use crate::prelude::*;
+
 mod ansi_c;
 mod compound;
 mod expansion;
@@ -18,7 +20,7 @@ mod parser;
 mod redirect;
 mod word;
 
-use std::borrow::Cow;
+use alloc::borrow::Cow;
 
 pub use inline::Inline;
 
@@ -60,7 +62,7 @@ impl Span {
         }
     }
 
-    fn range(self) -> std::ops::Range<usize> {
+    fn range(self) -> core::ops::Range<usize> {
         let start = self.start as usize;
         start..start + self.len as usize
     }
@@ -215,8 +217,8 @@ pub enum SyntaxError {
     TooDeep,
 }
 
-impl std::fmt::Display for SyntaxError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Self::Unclosed(what) if what.contains("quote") => write!(f, "unclosed {what}"),
             Self::Unclosed(what) => write!(f, "unclosed `{what}`"),

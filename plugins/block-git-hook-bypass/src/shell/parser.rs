@@ -1,5 +1,7 @@
 //! Lists, pipelines and commands. Words are read in `word.rs`.
 
+use crate::prelude::*;
+
 use super::redirect::PendingHereDoc;
 use super::word::Context;
 use super::{
@@ -7,7 +9,7 @@ use super::{
     SyntaxError, Word, Words,
 };
 
-pub(super) type Result<T> = std::result::Result<T, SyntaxError>;
+pub(super) type Result<T> = core::result::Result<T, SyntaxError>;
 
 /// How deep commands and substitutions may nest before the reader gives up.
 const MAX_DEPTH: u32 = 64;

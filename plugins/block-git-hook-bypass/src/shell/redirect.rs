@@ -1,6 +1,6 @@
 //! Redirections and here-documents.
 
-use std::borrow::Cow;
+use alloc::borrow::Cow;
 
 use super::parser::{Parser, Result, is_name_byte};
 use super::word::Context;
@@ -106,7 +106,7 @@ impl<'a> Parser<'a> {
     /// Consumes a newline and reads the here-document bodies it starts.
     pub(super) fn newline(&mut self) -> Result<()> {
         self.pos += 1;
-        for doc in std::mem::take(&mut self.pending) {
+        for doc in core::mem::take(&mut self.pending) {
             let body_start = self.pos;
             let (body_end, next) = self.find_heredoc_end(&doc);
             let body = if doc.literal {

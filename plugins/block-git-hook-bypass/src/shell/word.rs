@@ -1,11 +1,11 @@
 //! Words: quoting, escapes and the `$` and backquote expansions.
 
-use std::borrow::Cow;
+use alloc::borrow::Cow;
 
 use super::parser::{Parser, is_meta};
 use super::{Part, SyntaxError, Word};
 
-type Result<T> = std::result::Result<T, SyntaxError>;
+type Result<T> = core::result::Result<T, SyntaxError>;
 
 /// Where a word is read, which decides what ends it and what quotes.
 #[derive(Clone, Copy, PartialEq, Eq)]
