@@ -405,6 +405,9 @@ impl<'a> Parser<'a> {
     /// Reads a pipeline onto the open pipelines.
     fn pipeline(&mut self) -> Result<()> {
         self.skip_blanks();
+        if self.plain_pipeline() {
+            return Ok(());
+        }
         if matches!(self.peek(), Some(b'!' | b't')) {
             self.skip_pipeline_prefixes();
         }
@@ -418,6 +421,49 @@ impl<'a> Parser<'a> {
         }
         self.open_pipelines.push(Pipeline { commands });
         Ok(())
+    }
+
+    /// Reads the commonest pipeline, one simple command of plain and
+    /// single-quoted words (`make -j2 test`, `echo 'a b'`), without the
+    /// general reader's per-command steps. `false`, with nothing consumed,
+    /// for anything else: a reserved word, an assignment, a redirection, an
+    /// expansion, a pipe, or nesting at its bound.
+    fn plain_pipeline(&mut self) -> bool {
+        #[cfg(test)]
+        if tests::GENERAL_ONLY.get() {
+            return false;
+        }
+        if self.depth >= MAX_DEPTH || self.peek_keyword().is_some() {
+            return false;
+        }
+        let (start, base) = (self.pos, self.open_words.len());
+        self.plain_words(false);
+        while self.peek() == Some(b'\'') {
+            let Some(word) = self.single_quoted_word() else {
+                break;
+            };
+            self.open_words.push(word);
+            self.plain_words(true);
+        }
+        let ends = match (self.peek(), self.peek_at(1)) {
+            (None | Some(b';' | b'\n' | b')' | b'#'), _) => true,
+            (Some(b'&'), next) => next != Some(b'>'),
+            (Some(b'|'), next) => next == Some(b'|'),
+            _ => false,
+        };
+        if !ends || self.open_words.len() == base {
+            self.pos = start;
+            self.open_words.truncate(base);
+            return false;
+        }
+        let simple = Simple {
+            words: self.close_words(base),
+            ..Simple::default()
+        };
+        self.open_pipelines.push(Pipeline {
+            commands: Inline::One(Command::Simple(simple)),
+        });
+        true
     }
 
     /// Skips `!` and `time [-p]` before a pipeline.
@@ -627,7 +673,78 @@ impl<'a> Parser<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{KEYWORDS, Parser};
+    use core::cell::Cell;
+
+    use super::{KEYWORDS, Parser, parse};
+
+    std::thread_local! {
+        /// Turns the plain-pipeline reader off, to compare it with the general one.
+        pub(super) static GENERAL_ONLY: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// The plain-pipeline reader reads what the general reader reads, and
+    /// hands over where it must: every command of the gate's case table,
+    /// and the shapes at its edges.
+    #[test]
+    fn plain_pipelines_read_as_the_general_reader_reads_them() {
+        let cases: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/cases.json")).expect("the case table");
+        let table = cases
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|case| case["command"].as_str());
+        let edges = [
+            "make -j2 test",
+            "echo 'a b' && make",
+            "a | b",
+            "a || b",
+            "a |& b",
+            "a &>f",
+            "a &",
+            "a & b",
+            "A=1 b",
+            "f() { a; }",
+            "a #c",
+            "a;b",
+            "a ;; b",
+            "(a b)",
+            "{ a b }",
+            "! a",
+            "time a",
+            "a 2>f",
+            "a b>f",
+            "'a'(",
+            "a 'b'c",
+            "a\\\nb",
+            "if a; then b; fi",
+            "a\n b",
+            "'x' y 'z'",
+            "",
+            "''",
+            "a '' b",
+            "case x in a) b;; esac",
+            "x=(a b)",
+            "a 'b",
+            "a\tb",
+            "'a';'b'",
+            "a)",
+            "a (",
+            "a <(b)",
+            "a >(b)",
+            "a ;& b",
+            "{ a; }",
+            "a'b'",
+            "a' 'b",
+        ];
+        for source in table.chain(edges) {
+            let read = format!("{:?}", parse(source));
+            GENERAL_ONLY.set(true);
+            let general = format!("{:?}", parse(source));
+            GENERAL_ONLY.set(false);
+            assert_eq!(read, general, "{source}");
+        }
+    }
 
     /// Every reserved word is found where it stands alone, through the
     /// first-byte table, and a longer word that starts with it is not one.

@@ -116,7 +116,7 @@ impl<'a> Parser<'a> {
 
     /// A word that is one single-quoted string, read like a plain word;
     /// `None`, with nothing consumed, for any other word.
-    fn single_quoted_word(&mut self) -> Option<Word<'a>> {
+    pub(super) fn single_quoted_word(&mut self) -> Option<Word<'a>> {
         let rest = self.src.as_bytes().get(self.pos..self.end)?;
         let (&b'\'', quoted) = rest.split_first()? else {
             return None;
