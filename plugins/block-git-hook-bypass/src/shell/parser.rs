@@ -280,7 +280,7 @@ impl<'a> Parser<'a> {
     /// The reserved word that starts here and ends at a delimiter. Most
     /// commands start with a byte no reserved word starts with, which one
     /// table lookup settles.
-    #[inline]
+    #[inline(always)]
     fn peek_keyword(&self) -> Option<&'static str> {
         if KEYWORD_START[usize::from(self.peek()?)] {
             self.keyword_here()
