@@ -62,10 +62,12 @@ const fn runner(runner: Runner) -> Known {
     }
 }
 
-/// What the walker knows `name` to do, if anything.
+/// What the walker knows `name` to do, if anything. Matched as bytes: byte
+/// patterns compile to a tree of compares, one byte at a time, where string
+/// patterns compare `name` with every name of its length in turn.
 pub(super) fn known(name: &str) -> Option<Known> {
-    Some(match name {
-        "sudo" => wrapper(spec(
+    Some(match name.as_bytes() {
+        b"sudo" => wrapper(spec(
             "CDghpRrtTUu",
             &[
                 "--close-from",
@@ -82,53 +84,53 @@ pub(super) fn known(name: &str) -> Option<Known> {
             ],
             0,
         )),
-        "doas" => wrapper(spec("uC", &[], 0)),
-        "nice" => wrapper(spec("n", &["--adjustment"], 0)),
-        "time" => wrapper(spec("fo", &["--format", "--output"], 0)),
-        "timeout" => wrapper(spec("sk", &["--signal", "--kill-after"], 1)),
-        "stdbuf" => wrapper(spec("ioe", &["--input", "--output", "--error"], 0)),
-        "ionice" => wrapper(spec("cn", &["--class", "--classdata"], 0)),
-        "chrt" | "taskset" => wrapper(spec("", &[], 1)),
-        "exec" => wrapper(spec("a", &[], 0)),
-        "flock" => wrapper(spec("wE", &["--timeout", "--conflict-exit-code"], 1)),
-        "watch" => wrapper(spec("nd", &["--interval", "--differences"], 0)),
-        "strace" | "ltrace" => wrapper(spec("abeEIoOpPsSuUX", &["--output"], 0)),
-        "proxychains" | "proxychains4" => wrapper(spec("f", &[], 0)),
-        "npx" | "bunx" | "pnpx" => wrapper(spec("p", &["--package"], 0)),
-        "env-cmd" => wrapper(spec("f", &["--file"], 0)),
-        "command" | "builtin" | "nohup" | "unbuffer" | "chronic" | "ifne" | "catchsegv"
-        | "torsocks" | "tsocks" | "cross-env" | "caffeinate" | "faketime" => {
+        b"doas" => wrapper(spec("uC", &[], 0)),
+        b"nice" => wrapper(spec("n", &["--adjustment"], 0)),
+        b"time" => wrapper(spec("fo", &["--format", "--output"], 0)),
+        b"timeout" => wrapper(spec("sk", &["--signal", "--kill-after"], 1)),
+        b"stdbuf" => wrapper(spec("ioe", &["--input", "--output", "--error"], 0)),
+        b"ionice" => wrapper(spec("cn", &["--class", "--classdata"], 0)),
+        b"chrt" | b"taskset" => wrapper(spec("", &[], 1)),
+        b"exec" => wrapper(spec("a", &[], 0)),
+        b"flock" => wrapper(spec("wE", &["--timeout", "--conflict-exit-code"], 1)),
+        b"watch" => wrapper(spec("nd", &["--interval", "--differences"], 0)),
+        b"strace" | b"ltrace" => wrapper(spec("abeEIoOpPsSuUX", &["--output"], 0)),
+        b"proxychains" | b"proxychains4" => wrapper(spec("f", &[], 0)),
+        b"npx" | b"bunx" | b"pnpx" => wrapper(spec("p", &["--package"], 0)),
+        b"env-cmd" => wrapper(spec("f", &["--file"], 0)),
+        b"command" | b"builtin" | b"nohup" | b"unbuffer" | b"chronic" | b"ifne" | b"catchsegv"
+        | b"torsocks" | b"tsocks" | b"cross-env" | b"caffeinate" | b"faketime" => {
             wrapper(spec("", &[], 0))
         }
-        "rm" | "unlink" | "rmdir" | "shred" | "srm" | "trash" | "trash-put" => {
+        b"rm" | b"unlink" | b"rmdir" | b"shred" | b"srm" | b"trash" | b"trash-put" => {
             file_tool(FileTool::Deletes)
         }
-        "mv" => file_tool(FileTool::Moves),
-        "cp" | "install" | "ln" => file_tool(FileTool::Copies),
-        "chmod" => file_tool(FileTool::Chmod),
-        "truncate" => file_tool(FileTool::Truncate),
-        "sed" | "gsed" => file_tool(FileTool::EditsInPlace),
-        "dd" => file_tool(FileTool::Dd),
-        "perl" => Known {
+        b"mv" => file_tool(FileTool::Moves),
+        b"cp" | b"install" | b"ln" => file_tool(FileTool::Copies),
+        b"chmod" => file_tool(FileTool::Chmod),
+        b"truncate" => file_tool(FileTool::Truncate),
+        b"sed" | b"gsed" => file_tool(FileTool::EditsInPlace),
+        b"dd" => file_tool(FileTool::Dd),
+        b"perl" => Known {
             file_tool: Some(FileTool::EditsInPlace),
             runner: Some(Runner::Interpreter),
             ..NOTHING
         },
-        "pre-commit" | "lefthook" | "husky" => hook_manager("uninstall"),
-        "overcommit" => hook_manager("--uninstall"),
-        "ssh" => runner(Runner::Ssh),
-        "npm" => runner(Runner::Npm),
-        "su" | "runuser" | "script" => runner(Runner::CommandOption),
-        "nix-shell" => runner(Runner::NixShell),
-        "python" | "python3" | "python2" | "node" | "nodejs" | "ruby" | "php" | "deno" | "bun" => {
-            runner(Runner::Interpreter)
-        }
-        ":" | "[" | "ack" | "ag" | "apropos" | "basename" | "cat" | "cmp" | "cut" | "date"
-        | "diff" | "dirname" | "echo" | "egrep" | "exit" | "false" | "fgrep" | "file" | "grep"
-        | "head" | "help" | "info" | "jq" | "less" | "logger" | "ls" | "man" | "mkdir" | "more"
-        | "printenv" | "printf" | "pwd" | "read" | "readlink" | "realpath" | "return" | "rg"
-        | "shift" | "sleep" | "sort" | "stat" | "tail" | "test" | "touch" | "tr" | "trap"
-        | "true" | "type" | "uniq" | "wait" | "wc" | "whatis" | "whereis" | "which" | "yq" => INERT,
+        b"pre-commit" | b"lefthook" | b"husky" => hook_manager("uninstall"),
+        b"overcommit" => hook_manager("--uninstall"),
+        b"ssh" => runner(Runner::Ssh),
+        b"npm" => runner(Runner::Npm),
+        b"su" | b"runuser" | b"script" => runner(Runner::CommandOption),
+        b"nix-shell" => runner(Runner::NixShell),
+        b"python" | b"python3" | b"python2" | b"node" | b"nodejs" | b"ruby" | b"php" | b"deno"
+        | b"bun" => runner(Runner::Interpreter),
+        b":" | b"[" | b"ack" | b"ag" | b"apropos" | b"basename" | b"cat" | b"cmp" | b"cut"
+        | b"date" | b"diff" | b"dirname" | b"echo" | b"egrep" | b"exit" | b"false" | b"fgrep"
+        | b"file" | b"grep" | b"head" | b"help" | b"info" | b"jq" | b"less" | b"logger" | b"ls"
+        | b"man" | b"mkdir" | b"more" | b"printenv" | b"printf" | b"pwd" | b"read"
+        | b"readlink" | b"realpath" | b"return" | b"rg" | b"shift" | b"sleep" | b"sort"
+        | b"stat" | b"tail" | b"test" | b"touch" | b"tr" | b"trap" | b"true" | b"type"
+        | b"uniq" | b"wait" | b"wc" | b"whatis" | b"whereis" | b"which" | b"yq" => INERT,
         _ => return None,
     })
 }
