@@ -436,6 +436,12 @@ impl<'a> Parser<'a> {
         if self.depth >= MAX_DEPTH || self.peek_keyword().is_some() {
             return false;
         }
+        // With no other command's words open, as at the top of a program,
+        // the words are read straight into the arena, not moved there after.
+        let straight = self.open_words.is_empty();
+        if straight {
+            core::mem::swap(&mut self.open_words, &mut self.words);
+        }
         let (start, base) = (self.pos, self.open_words.len());
         self.plain_words(false);
         while self.peek() == Some(b'\'') {
@@ -451,17 +457,27 @@ impl<'a> Parser<'a> {
             (Some(b'|'), next) => next == Some(b'|'),
             _ => false,
         };
-        if !ends || self.open_words.len() == base {
+        let read = ends && self.open_words.len() > base;
+        if !read {
             self.pos = start;
             self.open_words.truncate(base);
+        }
+        if straight {
+            core::mem::swap(&mut self.open_words, &mut self.words);
+        }
+        if !read {
             return false;
         }
-        let simple = Simple {
-            words: self.close_words(base),
-            ..Simple::default()
+        let words = if straight {
+            Span::new(base, self.words.len())
+        } else {
+            self.close_words(base)
         };
         self.open_pipelines.push(Pipeline {
-            commands: Inline::One(Command::Simple(simple)),
+            commands: Inline::One(Command::Simple(Simple {
+                words,
+                ..Simple::default()
+            })),
         });
         true
     }
