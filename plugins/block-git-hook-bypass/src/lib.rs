@@ -46,6 +46,7 @@
 extern crate alloc;
 
 mod analysis;
+mod bytes;
 mod field;
 mod finding;
 mod git;

@@ -5,6 +5,7 @@ use crate::prelude::*;
 
 use super::simple::Env;
 use super::{Frame, Result, Walker, commands, files, git_call, output, wrappers};
+use crate::bytes::marks;
 use crate::field::{Field, owned, shown};
 use crate::finding::Finding;
 
@@ -31,7 +32,6 @@ pub(super) fn basename(path: &str) -> &str {
 /// the call's time bound at every byte inside the sandbox. `false` may also
 /// mean "not known": the caller then looks byte by byte.
 fn short_without_separator(bytes: &[u8]) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
     let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) else {
         return false;
     };
@@ -39,11 +39,7 @@ fn short_without_separator(bytes: &[u8]) -> bool {
         return false;
     }
     let word = u64::from(u32::from_le_bytes(*head)) | u64::from(u32::from_le_bytes(*tail)) << 32;
-    // The high bit of a byte of `may_be_zero(x)` is set where that byte of
-    // `x` may be zero; a byte that is zero always sets it.
-    let may_be_zero = |x: u64| x.wrapping_sub(ONES) & !x & (ONES << 7);
-    (may_be_zero(word ^ (ONES * u64::from(b'/'))) | may_be_zero(word ^ (ONES * u64::from(b'\\'))))
-        == 0
+    (marks(word, b'/') | marks(word, b'\\')) == 0
 }
 
 impl Walker {

@@ -84,12 +84,8 @@ impl<'a> Parser<'a> {
         let mut first = !command_word_read;
         let blank_at = |at: usize| matches!(bytes.get(at), Some(b' ' | b'\t'));
         loop {
-            // Mostly one blank separates words: it is skipped without a loop.
-            if blank_at(pos) {
+            while blank_at(pos) {
                 pos += 1;
-                while blank_at(pos) {
-                    pos += 1;
-                }
             }
             let start = pos;
             if bytes.get(start) == Some(&b'#') {
@@ -275,7 +271,7 @@ impl<'a> Parser<'a> {
     /// How far past `start` the single quote that closes a string stands.
     fn closing_quote(&self, start: usize) -> Option<usize> {
         let rest = self.src.as_bytes().get(start..self.end)?;
-        find_byte(rest, b'\'')
+        crate::bytes::find_byte(rest, b'\'')
     }
 
     fn single_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
@@ -341,32 +337,6 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Where `needle` first stands in `haystack`, read eight bytes a turn: in
-/// the sandbox every turn of a loop checks the call's time bound. Written
-/// here rather than taken from `memchr`, whose set-up costs more than the
-/// short strings quotes hold.
-fn find_byte(haystack: &[u8], needle: u8) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGHS: u64 = ONES << 7;
-    let mut chunks = haystack.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        // A byte of `differ` is zero where `needle` stands; the lowest
-        // high bit of `zeros` marks the first such byte.
-        let differ = word ^ (ONES * u64::from(needle));
-        let zeros = differ.wrapping_sub(ONES) & !differ & HIGHS;
-        if zeros != 0 {
-            return Some(offset + zeros.trailing_zeros() as usize / 8);
-        }
-        offset += 8;
-    }
-    let rest = chunks.remainder();
-    rest.iter()
-        .position(|&byte| byte == needle)
-        .map(|at| offset + at)
-}
-
 /// Whether the byte after a shortcut word's text, if any, ends the word as
 /// it would end it in the general loop; `(` may open an extended glob, so
 /// it takes that loop.
@@ -384,19 +354,6 @@ pub(super) const fn text(value: &'static str, quoted: bool) -> Part<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The eight-bytes-a-turn search finds what a byte-by-byte one finds.
-    #[test]
-    fn find_byte_finds_the_first_occurrence() {
-        let text = b"a'b''c\xff'\x80\x27\x26\x28'0123456789abcdef'";
-        for start in 0..text.len() {
-            for end in start..=text.len() {
-                let haystack = &text[start..end];
-                let expected = haystack.iter().position(|&byte| byte == b'\'');
-                assert_eq!(find_byte(haystack, b'\''), expected, "{start}..{end}");
-            }
-        }
-    }
 
     /// The shortcuts for plain and single-quoted words read what the general
     /// reader reads, and stop where it stops.
