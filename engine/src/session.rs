@@ -37,9 +37,9 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
     recent.push(json!({
         "event": decision.event,
         "timestamp": now,
-        "decision": decision.decision,
-        "blockedHookId": decision.hook_id,
-        "reason": decision.reason,
+        "decision": decision.word(),
+        "blockedHookId": decision.hook_id(),
+        "reason": decision.reason(),
     }));
     let skip = recent.len().saturating_sub(RECENT);
     let record = json!({

@@ -108,10 +108,12 @@ fn registered_gate(host: &Host, registry: &Loaded, id: &str) -> Result<(String, 
         eprintln!("tama hook: {id} {why} {}; `tama hook --list` names the gates", registry.origin);
         return Err(exit::USAGE);
     };
+    let config = entry.wasm().and_then(|w| w.config.clone()).unwrap_or(serde_json::Value::Null);
+    let state = entry.wasm().map(|w| w.state.clone()).unwrap_or_default();
     let gate = registry
         .component(entry)
         .map_err(|e| GateFault::Load(e.to_string()))
-        .and_then(|source| Gate::load(host, id, &source, entry.config.as_ref().unwrap_or(&serde_json::Value::Null), &entry.state));
+        .and_then(|source| Gate::load(host, id, &source, &config, &state));
     Ok((id.to_string(), gate))
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 
 use super::exit;
-use crate::registry::{Loaded, checksum};
+use crate::registry::{HookRun, Loaded, checksum};
 
 /// Seal or check a hook registry.
 #[derive(Subcommand)]
@@ -56,11 +56,12 @@ fn check(path: &Path) -> Result<(), String> {
     println!("catalogChecksum {}", registry.catalog_checksum.as_deref().unwrap_or_default());
     for (event, hooks) in &registry.events {
         for hook in &hooks.hooks {
-            if hook.kind() == crate::registry::HookKind::Wasm {
-                let source = loaded.component(hook).map_err(|e| e.to_string())?;
-                println!("{event}\t{}\twasm {} sha256 {}", hook.id, hook.component.as_deref().unwrap_or_default(), source.sha256);
-            } else {
-                println!("{event}\t{}\tcommand {}", hook.id, hook.command.as_deref().unwrap_or_default());
+            match &hook.run {
+                HookRun::Wasm(wasm) => {
+                    let source = loaded.component(hook).map_err(|e| e.to_string())?;
+                    println!("{event}\t{}\twasm {} sha256 {}", hook.id, wasm.component, source.sha256);
+                }
+                HookRun::Command { command } => println!("{event}\t{}\tcommand {command}", hook.id),
             }
         }
     }

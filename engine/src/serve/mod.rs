@@ -37,7 +37,7 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
     }
     let (selection, agent) = match (Selection::from_env(), crate::dispatch::select::text_var("TAMA_AGENT_ID")) {
         (Ok(selection), Ok(agent)) => (selection, agent.filter(|a| !a.is_empty()).unwrap_or_else(|| "omp".into())),
-        (Err(why), _) | (_, Err(why)) => return refuse_start(&why),
+        (Err(why), _) | (_, Err(why)) => return refuse_start(&why.to_string()),
     };
     let runtime = match Runtime::start(crate::registry::Loaded::source(registry.as_deref())) {
         Ok(runtime) => runtime,

@@ -64,8 +64,7 @@ pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
     let call = |kind, command, targets| ToolCall { name: name.clone(), kind, command, targets };
 
     if SHELL.contains(&name.as_str()) {
-        let command = shell_command(fields)
-            .ok_or_else(|| format!("shell tool `{tool_name}` has no command string in its input"))?;
+        let command = shell_command(tool_name, fields)?;
         return Ok(call(ToolKind::Shell, Some(command), Vec::new()));
     }
     let is_whole_file = WHOLE_FILE_WRITES.contains(&name.as_str());
@@ -97,9 +96,23 @@ pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
     Ok(call(ToolKind::Write, None, targets))
 }
 
-/// `command` or Codex's `cmd`, as a string, or an argument vector joined as a shell would read it.
-fn shell_command(fields: &Map<String, Value>) -> Option<String> {
-    match fields.get("command").or_else(|| fields.get("cmd"))? {
+/// `command` or Codex's `cmd`, as a string, or an argument vector joined as
+/// a shell would read it. Both given and different is refused: which one the
+/// harness runs is not Tama's to guess.
+fn shell_command(tool_name: &str, fields: &Map<String, Value>) -> Result<String, String> {
+    let no_command = || format!("shell tool `{tool_name}` has no command string in its input");
+    let read = |key: &str| fields.get(key).map(|value| command_text(value).ok_or_else(no_command)).transpose();
+    match (read("command")?, read("cmd")?) {
+        (Some(command), Some(cmd)) if command != cmd => Err(format!(
+            "shell tool `{tool_name}` holds two commands that disagree: `command` is {command:?} and `cmd` is {cmd:?}"
+        )),
+        (Some(command), _) | (None, Some(command)) => Ok(command),
+        (None, None) => Err(no_command()),
+    }
+}
+
+fn command_text(value: &Value) -> Option<String> {
+    match value {
         Value::String(s) => Some(s.clone()),
         Value::Array(argv) => {
             let words: Option<Vec<String>> = argv.iter().map(|w| w.as_str().map(shell_quote)).collect();
