@@ -66,6 +66,15 @@ pub(super) fn record(hook: &HookEntry, blocking: bool, start_ms: u64) -> HookRec
     }
 }
 
+/// How long Tama lets `hook` run before it ends it and refuses: a command
+/// its entry's `timeout` (30 s when none), a gate its execution bound.
+pub fn hook_timeout(hook: &HookEntry) -> Duration {
+    match hook.kind() {
+        HookKind::Command => hook.timeout.filter(|t| t.is_finite() && *t > 0.0).map(Duration::from_secs_f64).unwrap_or(DEFAULT_TIMEOUT),
+        HookKind::Wasm => crate::wasm::TIME_BOUND,
+    }
+}
+
 /// How one hook's run ended.
 enum Ended {
     Pass,
@@ -111,7 +120,7 @@ fn run_command(
     let spec = CommandSpec {
         hook_id: hook.id.clone(),
         command,
-        timeout: hook.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64).unwrap_or(DEFAULT_TIMEOUT),
+        timeout: hook_timeout(hook),
         cwd: inner.payload.get("cwd").and_then(|c| c.as_str()).map(PathBuf::from).filter(|p| p.is_dir()),
         env: [
             ("TAMA_HOOK_ID", Some(hook.id.clone())),

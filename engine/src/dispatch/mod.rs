@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
+pub use hook::hook_timeout;
 pub use decision::{Decision, EnvError, Fault, HookOutcome, HookRecord, Infrastructure, Outcome};
 pub use select::Selection;
 pub use watch::{Unwatched, Watch};
