@@ -118,11 +118,25 @@ impl Loaded {
     }
 }
 
-fn parse(origin: Origin, text: &str) -> Result<Loaded, RegistryError> {
+/// The registry file at `path` as JSON, before any seal is checked: for
+/// `tama registry seal`. Refused when it is not JSON or names a key twice.
+pub fn read_unsealed(path: &Path) -> Result<Value, RegistryError> {
+    let origin = Origin::File(path.to_path_buf());
+    let text = std::fs::read_to_string(path).map_err(|cause| RegistryError::Read { origin: origin.clone(), cause })?;
+    strict_json(&origin, &text)
+}
+
+/// `text` as JSON whose objects each name a key once.
+fn strict_json(origin: &Origin, text: &str) -> Result<Value, RegistryError> {
     let raw: Value = serde_json::from_str(text).map_err(|cause| RegistryError::Parse { origin: origin.clone(), cause })?;
-    if let Some(cause) = strict::duplicate_key(text) {
-        return Err(RegistryError::DuplicateKey { origin, cause });
+    match strict::duplicate_key(text) {
+        Some(cause) => Err(RegistryError::DuplicateKey { origin: origin.clone(), cause }),
+        None => Ok(raw),
     }
+}
+
+fn parse(origin: Origin, text: &str) -> Result<Loaded, RegistryError> {
+    let raw = strict_json(&origin, text)?;
     let declared = match raw.get(checksum::CHECKSUM_KEY) {
         Some(Value::String(declared)) => declared.clone(),
         Some(_) => return Err(RegistryError::Shape { origin, cause: "catalogChecksum is not a string".into() }),
