@@ -4,6 +4,8 @@
 //! itself reads as a block: a harness that runs the tool on a hook's error
 //! exit (Codex on any exit but 0 and 2) never gets one.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use serde_json::{Value, json};
 
 use crate::dispatch::{Decision, Outcome};

@@ -1,5 +1,7 @@
 //! One event as every harness sends it, decoded into the one shape gates see.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use serde_json::{Map, Value};
 
 /// An event Tama decides, whatever harness names it.

@@ -1,6 +1,8 @@
 //! The session record a one-event run publishes, so other tools can see
 //! which agents and sessions Tama decides for and what it decided last.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::path::PathBuf;
 
 use serde_json::{Value, json};

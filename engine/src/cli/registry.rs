@@ -1,5 +1,7 @@
 //! `tama registry seal|check`.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;

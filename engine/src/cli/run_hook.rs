@@ -1,6 +1,8 @@
 //! `tama run-hook <event> [<agent-id>]`: the path every Claude Code and Codex
 //! hook call takes, the payload on stdin.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;

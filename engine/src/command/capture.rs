@@ -1,5 +1,7 @@
 //! Reading a hook's stdout or stderr on a thread of its own, up to a cap.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::io::{ErrorKind, Read};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;

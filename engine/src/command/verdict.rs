@@ -1,5 +1,7 @@
 //! Reading a finished hook's verdict the way the existing Tama registry does.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::time::Duration;
 
 use nix::sys::signal::Signal;

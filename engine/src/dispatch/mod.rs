@@ -2,6 +2,8 @@
 //! tool call, the first refusal ending it; for a stop, the in-process gates
 //! first, then every command hook side by side.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 mod decision;
 mod hook;
 pub mod select;

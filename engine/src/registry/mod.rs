@@ -1,5 +1,7 @@
 //! The hook registry: which hooks run for which event, sealed by a checksum.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 pub mod checksum;
 mod component;
 mod embedded;
