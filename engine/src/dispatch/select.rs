@@ -17,10 +17,10 @@ pub fn hooks_for<'r>(registry: &'r Registry, event: EventName, tool: Option<&Too
         if EventName::parse(phase) != Some(event) {
             continue;
         }
-        if let Some(suffix) = suffix {
-            if !tool.is_some_and(|t| tool_matches(suffix, t)) {
-                continue;
-            }
+        if let Some(suffix) = suffix
+            && !tool.is_some_and(|t| tool_matches(suffix, t))
+        {
+            continue;
         }
         for hook in &hooks.hooks {
             if !chosen.iter().any(|(_, h)| h.id == hook.id) {

@@ -213,7 +213,7 @@ impl wit_decl::Host for Sandboxed<GateContext> {
 impl wit_state::Host for Sandboxed<GateContext> {
     fn get(&mut self, key: String) -> wasmtime::Result<Result<Option<String>, wit_state::LookupError>> {
         let ctx = &self.host;
-        if !ctx.grants.iter().any(|g| *g == key) {
+        if !ctx.grants.contains(&key) {
             return Ok(Ok(None));
         }
         Ok(ctx.state.read(&key, ctx.event.event()).map_err(wit_state::LookupError::Unreadable))
