@@ -49,7 +49,8 @@ fn a_shell_call_whose_command_and_cmd_disagree_is_refused_naming_both() {
     }
     let same = host.classify("exec_command", &json!({"command": "ls", "cmd": "ls"}).to_string()).unwrap();
     assert_eq!(same.command.as_deref(), Some("ls"));
-    assert!(matches!(host.classify("bash", &json!({"command": "ls", "cmd": 3}).to_string()), Err(ClassifyError::Protocol(_))));
+    let bash = json!({"command": "ls", "cmd": "git commit --no-verify"}).to_string();
+    assert!(matches!(host.classify("Bash", &bash), Err(ClassifyError::Protocol(why)) if why.contains("`command` is \"ls\" and `cmd` is")));
 }
 
 #[test]
