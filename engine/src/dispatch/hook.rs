@@ -70,7 +70,11 @@ pub(super) fn record(hook: &HookEntry, blocking: bool, start_ms: u64) -> HookRec
 /// its entry's `timeout` (30 s when none), a gate its execution bound.
 pub fn hook_timeout(hook: &HookEntry) -> Duration {
     match hook.kind() {
-        HookKind::Command => hook.timeout.filter(|t| t.is_finite() && *t > 0.0).map(Duration::from_secs_f64).unwrap_or(DEFAULT_TIMEOUT),
+        HookKind::Command => hook
+            .timeout
+            .filter(|t| *t > 0.0)
+            .and_then(|t| Duration::try_from_secs_f64(t).ok())
+            .unwrap_or(DEFAULT_TIMEOUT),
         HookKind::Wasm => crate::wasm::TIME_BOUND,
     }
 }
