@@ -362,6 +362,7 @@ fn tool_calls_tama_cannot_read_are_refused_on_a_blocking_event() {
     let home = tempfile::tempdir().unwrap();
     for (call, why) in [
         (json!({"tool_name": "Bash"}), "it has no tool input (`tool_input`, `input` or `arguments`)"),
+        (json!({"tool_name": "Bash", "tool_input": []}), "its tool input is an array, not a JSON object"),
         (json!({"tool_name": "Bash", "toolInput": {"command": "git commit --no-verify"}}), "its input is under `toolInput`, which is not where tool-declaration reads a tool input (`tool_input`, `input` or `arguments`)"),
         (json!({"tool_name": "Bash", "tool_input": "git commit --no-verify"}), "its tool input is a string, not a JSON object"),
         (
@@ -374,6 +375,11 @@ fn tool_calls_tama_cannot_read_are_refused_on_a_blocking_event() {
         assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), format!("{}\n", json!({"decision": "block", "reason": reason}))), "{call}");
         let out = run_hook(home.path(), &["--provider", "claude", "PreToolUse", "agent-1"], &call.to_string(), &[]);
         assert_eq!((out.status.code(), text(&out.stderr)), (Some(2), format!("{reason}\n")), "{call}");
+    }
+    for nameless in [json!({"tool_input": {"command": "git commit --no-verify"}}), json!({"tool_name": " ", "tool_input": {"command": "ls"}})] {
+        let out = run_hook(home.path(), &["--provider", "codex", "PreToolUse", "agent-1"], &nameless.to_string(), &[]);
+        let reason = "tool-declaration: the pre_tool_use event names no tool, so its call cannot be read";
+        assert_eq!(text(&out.stdout), format!("{}\n", json!({"decision": "block", "reason": reason})), "{nameless}");
     }
     // With no blocking hook on the event there is nothing to refuse for.
     let path = registry(home.path(), json!({"pre_tool_use": {"blocking": false, "hooks": [{"id": "quiet", "command": "true"}]}}));

@@ -139,7 +139,7 @@ impl Dispatcher {
             return Ok(Arc::new(GateEvent::new(event)));
         }
         let unreadable = |why: String| Outcome::Refused { hook_id: DECLARATION_ID.to_string(), reason: format!("{DECLARATION_ID}: {why}") };
-        let (name, input) = match (event.tool_name.clone(), event.tool_input.as_ref()) {
+        let (name, input) = match (event.tool_name.clone().filter(|n| !n.trim().is_empty()), event.tool_input.as_ref()) {
             (Some(name), Some(input)) if input.is_object() => (name, input),
             (None, _) => return Err(unreadable(format!("the {} event names no tool, so its call cannot be read", event.name))),
             (Some(name), Some(input)) => {
