@@ -49,7 +49,13 @@ class Process {
     });
     this.child.stderr.on('data', (chunk) => onStderr(chunk));
     this.child.on('error', (error) => this.#ended(`cannot start the Tama engine ${bin}: ${error.message}`));
-    this.child.on('exit', (code, signal) => this.#ended(`the Tama engine ${bin} (process ${this.pid}) exited (${signal ?? `status ${code}`}) before answering`));
+    // Answers written just before the engine ended are read first: its stdout ends with it,
+    // unless a process it left holds the pipe, which is waited for only briefly.
+    const stdoutEnded = new Promise((resolve) => this.child.stdout.on('close', resolve));
+    this.child.on('exit', (code, signal) => {
+      const why = `the Tama engine ${bin} (process ${this.pid}) exited (${signal ?? `status ${code}`}) before answering`;
+      Promise.race([stdoutEnded, new Promise((resolve) => setTimeout(resolve, 100))]).then(() => this.#ended(why));
+    });
   }
 
   #frame(line) {
