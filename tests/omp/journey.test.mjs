@@ -32,11 +32,26 @@ test('a --no-verify commit does not happen and the model reads the gate reason',
   assert.equal(repo.commits(), 0);
   assert.equal(requests.length, 2);
   assert.match(seen(requests[1]), /block-git-hook-bypass: `git commit --no-verify` skips the repository's pre-commit and commit-msg hooks/);
+  assert.equal(requests[0].tool_choice, 'required', 'before the first answer of block-text-outside-tool-calls');
+  assert.equal(requests[1].tool_choice, undefined, 'the gate passed: no Oko work is open');
 });
 
-test('a plain commit lands exactly once', async (t) => {
-  const { run, requests, repo, home } = await journey('commit the staged file', (_, i) => (i === 0 ? call('bash', { command: 'git commit -m x' }) : say('Committed.')));
+const START = '<!-- jeden contracts: start -->';
+const END = '<!-- jeden contracts: end -->';
+
+test('a plain commit lands exactly once, and each request carries the contracts installed last', async (t) => {
+  const contracts = (home, n) => writeFileSync(join(home.home, '.omp', 'agent', 'APPEND_SYSTEM.md'), `${START}\nContract version ${n}.\n${END}\n`);
+  const { run, requests, repo, home } = await journey('commit the staged file', (_, i, { home }) => {
+    if (i === 0) {
+      contracts(home, 2);
+      return call('bash', { command: 'git commit -m x' });
+    }
+    return say('Committed.');
+  }, ({ home }) => contracts(home, 1));
   t.after(home.remove);
+  assert.match(JSON.stringify(requests[0]), /Contract version 1\./);
+  assert.match(JSON.stringify(requests[1]), /Contract version 2\./);
+  assert.doesNotMatch(JSON.stringify(requests[1]), /Contract version 1\./);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(repo.commits(), 1);
   assert.equal(repo.git('log', '--format=%s').trim(), 'x');
@@ -59,6 +74,13 @@ test('a refused session_stop makes the agent take another turn with the reason',
   assert.equal(run.code, 0, run.stderr);
   assert.equal(requests.length, 2, 'one more turn after the refusal, none after the pass');
   assert.match(seen(requests[1]), /block-supervisor-stop: .*T-7/);
+});
+
+test('the slash command reloads the hook runtime and names both processes', async (t) => {
+  const { run, requests, home } = await journey('/tama_reload_hook_runtime', () => say('unexpected'));
+  t.after(home.remove);
+  assert.equal(requests.length, 0, 'a slash command asks no model');
+  assert.match(run.stdout + run.stderr, /Tama reloaded its hook runtime: the engine found the registry unchanged \(release tama-[^,]+, generation 1; oh-my-pi process \d+, session [^;]+; Tama engine process \d+\)/);
 });
 
 test('under bun inside oh-my-pi, the reload tool adopts a changed adapter in place and refuses a broken one', async (t) => {

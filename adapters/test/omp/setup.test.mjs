@@ -34,7 +34,7 @@ test('setup omp installs the source files, keeps other files, and is idempotent'
 
   const again = setup(home);
   assert.doesNotMatch(again, /^wrote /m);
-  assert.match(again, /nothing changed$/);
+  assert.match(again, /nothing changed$/m);
 
   writeFileSync(join(omp, 'adapter.js'), '// edited by hand\n');
   assert.match(setup(home), new RegExp(`^wrote ${join(omp, 'adapter.js').replaceAll('.', '\\.')}$`, 'm'));
