@@ -208,7 +208,10 @@ class Shell {
     try {
       await this.#run('session_start', { type: 'session_start', reason: 'reload' }, ctx);
     } catch (error) {
+      // A failed activation: the new adapter ends its session, the prior one (and its digest) comes back.
+      await this.#run('session_shutdown', { type: 'session_shutdown' }, ctx, SHUTDOWN_BUDGET_MS);
       this.loaded = previous;
+      await this.#run('session_start', { type: 'session_start', reason: 'reload' }, ctx).catch(() => {});
       return { ok: false, error: `Tama could not reload its OMP adapter: its session_start failed: ${error.message}` };
     }
     const lines = [`Loaded the installed OMP adapter ${table.digest} in place of ${before ?? 'an adapter without a digest'}`];

@@ -63,12 +63,13 @@ test('a changed adapter is imported in place: new module, old shutdown, new regi
   assert.notEqual(shell.status().runtime.engineProcessId, before.runtime.engineProcessId);
 });
 
-test('an adapter that fails to import or to register is refused and the loaded one keeps running', async () => {
+test('an adapter that fails to import, register or start is refused and the loaded one keeps running', async () => {
   const loaded = shell.status().runtime.adapterDigest;
   const good = readFileSync(adapter);
   for (const [bad, why] of [
     ['export default function activate( {\n', /^Tama could not reload its OMP adapter: .+/],
     ['export default function activate() { throw new Error("no registration today"); }\n', /^Tama could not reload its OMP adapter: no registration today$/],
+    ['export default function activate(pi) { pi.on("session_start", () => { throw new Error("cannot start"); }); return {}; }\n', /^Tama could not reload its OMP adapter: its session_start failed: cannot start$/],
   ]) {
     writeFileSync(adapter, bad);
     try {
