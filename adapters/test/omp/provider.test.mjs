@@ -133,3 +133,23 @@ test('contracts: an unreadable file keeps the session copy and says so on stderr
   assert.ok(lines.some((l) => l.startsWith(`Tama cannot read the installed contracts ${appendSystem()}: `) && l.includes('; this model request keeps the contracts its session started with')), lines.join(''));
   rmSync(appendSystem(), { recursive: true });
 });
+
+test('request shapes: Chat Completions and Responses function tools are OpenAI, input_schema tools are Anthropic', async () => {
+  const { toolShape, assistantTurn } = await import('../../omp/provider-request.mjs');
+  assert.equal(toolShape(openai()), 'openai');
+  assert.equal(toolShape({ input: [], tools: [{ type: 'function', name: 'bash', parameters: {} }] }), 'openai');
+  assert.equal(toolShape(anthropic()), 'anthropic');
+  assert.equal(toolShape({ messages: [] }), 'none');
+  assert.equal(toolShape({ tools: [{ type: 'web_search' }] }), 'unknown');
+  assert.deepEqual(assistantTurn(openai(prose)), { text: 'All done, nothing left.', toolCalls: 0 });
+  assert.deepEqual(assistantTurn(openai(toolAnswer)), { text: '', toolCalls: 1 });
+  assert.equal(assistantTurn(openai()), null);
+  const responses = { input: [
+    { role: 'user', content: 'go' },
+    { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.' }] },
+    { type: 'function_call', name: 'bash', arguments: '{}', call_id: 'c' },
+    { type: 'function_call_output', call_id: 'c', output: 'ok' },
+  ] };
+  assert.deepEqual(assistantTurn(responses), { text: 'Looking.', toolCalls: 1 });
+  assert.deepEqual(assistantTurn(anthropic([{ role: 'assistant', content: [{ type: 'thinking', thinking: 'x' }, { type: 'text', text: 'Done.' }] }, { role: 'user', content: 'continue' }])), { text: 'Done.', toolCalls: 0 });
+});
