@@ -12,6 +12,7 @@ use crate::clock::now_ms;
 use crate::command::Canceller;
 use crate::dispatch::Watch;
 use crate::supervise::signals;
+use super::lock;
 
 struct Hook {
     id: String,
@@ -66,31 +67,31 @@ impl Flight {
     }
 
     pub fn stage(&self, stage: &'static str) {
-        self.stages.lock().expect("stage lock").push((stage, now_ms(), Instant::now()));
+        lock(&self.stages).push((stage, now_ms(), Instant::now()));
     }
 
     /// Ends the dispatch because `why`, which becomes its answer.
     pub fn end(&self, why: String) {
-        self.ended_because.lock().expect("flight lock").get_or_insert(why);
+        lock(&self.ended_because).get_or_insert(why);
         self.cancel();
     }
 
     /// Why the dispatch was ended, naming the hook it did not start.
     pub fn ended_because(&self) -> Option<String> {
-        let why = self.ended_because.lock().expect("flight lock").clone()?;
-        Some(signals::not_started(why, self.not_started.lock().expect("flight lock").as_deref()))
+        let why = lock(&self.ended_because).clone()?;
+        Some(signals::not_started(why, lock(&self.not_started).as_deref()))
     }
 
     /// The process group of `hook_id` when this dispatch runs it as a command, and its canceller.
     pub fn command_of(&self, hook_id: &str) -> Option<(i32, Canceller)> {
-        let hooks = self.hooks.lock().expect("hook lock");
+        let hooks = lock(&self.hooks);
         hooks.iter().find(|h| h.id == hook_id).and_then(|h| Some((h.process_group?, h.canceller.clone()?)))
     }
 
     /// Ends every hook this dispatch runs and starts no further one.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
-        for hook in self.hooks.lock().expect("hook lock").iter() {
+        for hook in lock(&self.hooks).iter() {
             if let Some(canceller) = &hook.canceller {
                 canceller.cancel();
             }
@@ -103,9 +104,7 @@ impl Flight {
 
     /// The hooks running now, for `runningHooks.dispatched`.
     pub fn running_hooks(&self) -> Vec<Value> {
-        self.hooks
-            .lock()
-            .expect("hook lock")
+        lock(&self.hooks)
             .iter()
             .map(|h| {
                 json!({
@@ -118,18 +117,21 @@ impl Flight {
 
     /// The stage it is in now, for `dispatchStages.running`.
     pub fn now(&self) -> Value {
-        let stages = self.stages.lock().expect("stage lock");
-        let (stage, _, since) = stages.last().expect("a flight starts received");
-        json!({"id": self.id, "event": self.event, "session": self.session, "stage": stage, "inStageForMs": since.elapsed().as_millis() as u64})
+        let stages = lock(&self.stages);
+        let (stage, since) = stages.last().map_or(("received", None), |(stage, _, since)| (*stage, Some(since)));
+        let in_stage_ms = since.map_or(0, |since| since.elapsed().as_millis() as u64);
+        json!({"id": self.id, "event": self.event, "session": self.session, "stage": stage, "inStageForMs": in_stage_ms})
     }
 
     /// Every stage with when it was reached and how long it took, and the slowest.
     pub fn summary(&self) -> Value {
-        let stages = self.stages.lock().expect("stage lock");
+        let stages = lock(&self.stages);
         let mut out = serde_json::Map::new();
         let mut slowest = ("received", 0u64);
-        for (i, (stage, at_ms, at)) in stages.iter().enumerate() {
-            let took = if i == 0 { 0 } else { at.duration_since(stages[i - 1].2).as_millis() as u64 };
+        let mut before: Option<Instant> = None;
+        for (stage, at_ms, at) in stages.iter() {
+            let took = before.map_or(0, |before| at.duration_since(before).as_millis() as u64);
+            before = Some(*at);
             if took > slowest.1 {
                 slowest = (stage, took);
             }
@@ -142,7 +144,7 @@ impl Flight {
 impl Watch for Flight {
     fn proceed(&self, next_hook: &str) -> bool {
         if self.is_cancelled() {
-            self.not_started.lock().expect("flight lock").get_or_insert_with(|| next_hook.to_string());
+            lock(&self.not_started).get_or_insert_with(|| next_hook.to_string());
             return false;
         }
         true
@@ -159,14 +161,14 @@ impl Watch for Flight {
         }
         let leader_start = process_group.and_then(crate::supervise::procs::leader_start);
         let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms(), leader_start };
-        self.hooks.lock().expect("hook lock").push(hook);
+        lock(&self.hooks).push(hook);
         if process_group.is_some() {
             self.persist();
         }
     }
 
     fn hook_ended(&self, hook_id: &str) {
-        let mut hooks = self.hooks.lock().expect("hook lock");
+        let mut hooks = lock(&self.hooks);
         let had_group = hooks.iter().any(|h| h.id == hook_id && h.process_group.is_some());
         hooks.retain(|h| h.id != hook_id);
         drop(hooks);
@@ -232,21 +234,28 @@ impl Flights {
         }
     }
 
-    pub fn start(&self, flight: Arc<Flight>) {
-        self.running.lock().expect("flight lock").insert(flight.id.clone(), flight);
+    /// Holds `flight` among those in flight, unless `most` already are:
+    /// then the error is how many are.
+    pub fn start(&self, flight: Arc<Flight>, most: usize) -> Result<(), usize> {
+        let mut running = lock(&self.running);
+        if running.len() >= most {
+            return Err(running.len());
+        }
+        running.insert(flight.id.clone(), flight);
+        Ok(())
     }
 
     pub fn finish(&self, flight: &Arc<Flight>) {
-        self.running.lock().expect("flight lock").remove(&flight.id);
-        self.last_by_event.lock().expect("flight lock").insert(flight.event.clone(), flight.clone());
+        lock(&self.running).remove(&flight.id);
+        lock(&self.last_by_event).insert(flight.event.clone(), flight.clone());
     }
 
     pub fn get(&self, id: &str) -> Option<Arc<Flight>> {
-        self.running.lock().expect("flight lock").get(id).cloned()
+        lock(&self.running).get(id).cloned()
     }
 
     pub fn all(&self) -> Vec<Arc<Flight>> {
-        self.running.lock().expect("flight lock").values().cloned().collect()
+        lock(&self.running).values().cloned().collect()
     }
 
     pub fn dispatched(&self) -> Vec<Value> {
@@ -255,7 +264,7 @@ impl Flights {
 
     /// Writes the command hooks running now to this engine's record.
     fn persist(&self) {
-        let _writing = self.writing.lock().expect("record lock");
+        let _writing = lock(&self.writing);
         let hooks: Vec<Value> = self.dispatched().into_iter().filter(|h| !h["processGroup"].is_null()).collect();
         crate::supervise::records::write(None, &hooks);
     }
@@ -263,7 +272,7 @@ impl Flights {
     pub fn stages(&self) -> Value {
         json!({
             "running": self.all().iter().map(|f| f.now()).collect::<Vec<_>>(),
-            "lastByEvent": Value::Object(self.last_by_event.lock().expect("flight lock").iter().map(|(k, f)| (k.clone(), f.summary())).collect()),
+            "lastByEvent": Value::Object(lock(&self.last_by_event).iter().map(|(k, f)| (k.clone(), f.summary())).collect()),
         })
     }
 }

@@ -1,6 +1,9 @@
 //! `tama run-hook --serve omp`: one long-lived engine answering every event
 //! of an oh-my-pi session over a line protocol, one JSON object per line each
 //! way. Answers arrive as requests finish, matched by `id`.
+//!
+//! Every frame is input: nothing on it may panic or end the engine.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod flight;
 mod runtime;
@@ -9,7 +12,7 @@ mod workers;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -20,6 +23,18 @@ use crate::supervise::records;
 use flight::{Flight, Flights};
 use runtime::{Refresh, Runtime};
 use workers::Workers;
+
+/// Most dispatches one engine runs at once. Each holds a thread (and its
+/// hooks' processes) until it ends, so a hook that never ends holds only its
+/// own request; past this many, a request is refused at once rather than
+/// starting yet another thread.
+pub const MAX_IN_FLIGHT: usize = 1024;
+
+/// Takes a lock even when a thread panicked while holding it: what it guards
+/// stays usable, and the engine keeps serving.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 struct Server {
     runtime: Runtime,
@@ -51,12 +66,25 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         }
     });
     server.write(&json!({"ready": true, "state": server.state()}));
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if line.trim().is_empty() {
-            continue;
+    let mut input = std::io::stdin().lock();
+    let mut frame = Vec::new();
+    loop {
+        frame.clear();
+        match input.read_until(b'\n', &mut frame) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => {
+                eprintln!("tama: the engine's input cannot be read: {err}");
+                break;
+            }
         }
-        server.clone().handle(&line, Instant::now());
+        let received = Instant::now();
+        match std::str::from_utf8(&frame) {
+            Ok(line) if line.trim().is_empty() => {}
+            Ok(line) => server.clone().handle(line, received),
+            Err(err) => server.fail(&Value::Null, format!("the request is not UTF-8: {err}")),
+        }
     }
     for flight in server.flights.all() {
         eprintln!("tama: ending dispatch {} of {}: the core's caller closed its input, so nobody waits for its answer", flight.id, flight.event);
@@ -99,7 +127,12 @@ impl Server {
             return self.fail(&id, "the request has no id (a string or a number)".into());
         }
         match request.get("op").and_then(Value::as_str) {
-            Some("status") => self.workers.clone().run(move || self.status(&id)),
+            Some("status") => {
+                let (server, answer_id) = (self.clone(), id.clone());
+                if let Err(err) = self.workers.clone().run(move || server.status(&answer_id)) {
+                    self.fail(&id, format!("{}: status cannot start a thread: {err}", crate::INFRASTRUCTURE));
+                }
+            }
             Some("reload") => self.reload(&id),
             Some("dispatch") => self.dispatch(id, request, received),
             Some("cancel") => self.cancel(&id, &request),
@@ -119,7 +152,7 @@ impl Server {
 
     fn reload(&self, id: &Value) {
         let refreshed = {
-            let _lock = self.runtime.lock.lock().expect("runtime lock");
+            let _lock = lock(&self.runtime.lock);
             self.runtime.refresh()
         };
         let result = refreshed.map(|r| json!({"reloaded": true, "changed": matches!(r, Refresh::Adopted(_))}));
@@ -154,10 +187,17 @@ impl Server {
             other => other.to_string(),
         };
         let flight = Arc::new(Flight::new(key, registry_event, session, call, received, Arc::downgrade(&self.flights)));
+        if let Err(in_flight) = self.flights.start(flight.clone(), MAX_IN_FLIGHT) {
+            let why = format!(
+                "{}: dispatch {} of {event_name} was not started: {in_flight} dispatches are in flight, the most one engine runs at once ({MAX_IN_FLIGHT})",
+                crate::INFRASTRUCTURE,
+                flight.id
+            );
+            return self.fail(&id, why);
+        }
         self.flights.arrived(&flight);
-        self.flights.start(flight.clone());
         let refreshed = {
-            let _lock = self.runtime.lock.lock().expect("runtime lock");
+            let _lock = lock(&self.runtime.lock);
             flight.stage("runtimeLocked");
             let refreshed = self.runtime.refresh();
             flight.stage("registryRefreshed");
@@ -171,29 +211,39 @@ impl Server {
                 return;
             }
         };
-        let workers = self.workers.clone();
-        workers.run(move || {
-            flight.stage("threadStarted");
-            let result = Event::from_payload(payload, Some(&event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
-            let answer = result.map(|mut event| {
-                event.agent_id = Some(self.agent.clone());
-                let selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
-                let registry = &generation.registry().registry;
-                event.capability = crate::capability::for_hooks(registry, &self.agent, event.session_id.as_deref());
-                flight.stage("sessionStateRead");
-                generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
-            });
-            let answer = match answer {
-                Ok(_) if flight.is_cancelled() => {
-                    Err(flight.ended_because().unwrap_or_else(|| format!("dispatch {} of {event_name} was cancelled", flight.id)))
-                }
-                Ok(decision) => Ok(serde_json::to_value(decision).expect("a decision serializes")),
-                Err(why) => Err(why),
-            };
-            self.answer(&id, answer, known.as_deref());
-            flight.stage("answered");
-            self.flights.finish(&flight);
+        let (server, answer_id, running, client_known) = (self.clone(), id.clone(), flight.clone(), known.clone());
+        let started = self.workers.clone().run(move || {
+            server.run_dispatch(&answer_id, &running, &generation, payload, &event_name, client_known.as_deref());
         });
+        if let Err(err) = started {
+            let why = format!("{}: dispatch {} cannot start a thread: {err}", crate::INFRASTRUCTURE, flight.id);
+            self.answer(&id, Err(why), known.as_deref());
+            self.flights.finish(&flight);
+        }
+    }
+
+    /// Runs one dispatch on its worker thread and answers it.
+    fn run_dispatch(&self, id: &Value, flight: &Arc<Flight>, generation: &runtime::Generation, payload: Value, event_name: &str, known: Option<&str>) {
+        flight.stage("threadStarted");
+        let result = Event::from_payload(payload, Some(event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
+        let answer = result.map(|mut event| {
+            event.agent_id = Some(self.agent.clone());
+            let selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
+            let registry = &generation.registry().registry;
+            event.capability = crate::capability::for_hooks(registry, &self.agent, event.session_id.as_deref());
+            flight.stage("sessionStateRead");
+            generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
+        });
+        let answer = match answer {
+            Ok(_) if flight.is_cancelled() => {
+                Err(flight.ended_because().unwrap_or_else(|| format!("dispatch {} of {event_name} was cancelled", flight.id)))
+            }
+            Ok(decision) => serde_json::to_value(decision).map_err(|err| format!("{}: the decision cannot be written: {err}", crate::INFRASTRUCTURE)),
+            Err(why) => Err(why),
+        };
+        self.answer(id, answer, known);
+        flight.stage("answered");
+        self.flights.finish(flight);
     }
 
     fn state(&self) -> Value {
@@ -211,7 +261,7 @@ impl Server {
         };
         let state = self.state();
         if let Some(known) = known {
-            if state["catalogChecksum"].as_str() != Some(known) {
+            if state.get("catalogChecksum").and_then(Value::as_str) != Some(known) {
                 frame["catalog"] = self.runtime.current().registry().raw.clone();
             }
         }
@@ -225,9 +275,10 @@ impl Server {
 
     /// Writes one frame: serialized before the lock is taken, then one write.
     fn write(&self, frame: &Value) {
-        let mut line = serde_json::to_vec(frame).expect("a JSON value serializes");
+        // A `Value` always serializes; an empty line would only be skipped by the client.
+        let mut line = serde_json::to_vec(frame).unwrap_or_default();
         line.push(b'\n');
-        let mut out = self.out.lock().expect("stdout lock");
+        let mut out = lock(&self.out);
         let _ = out.write_all(&line);
         let _ = out.flush();
     }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use serde_json::{Value, json};
 
@@ -11,6 +11,7 @@ use crate::clock::now_ms;
 use crate::dispatch::{Dispatcher, SharedHost};
 use crate::oko::OkoState;
 use crate::registry::{Loaded, RegistryError};
+use super::lock;
 
 /// One loaded registry and its gates.
 pub struct Generation {
@@ -70,7 +71,7 @@ impl Runtime {
     }
 
     pub fn current(&self) -> Arc<Generation> {
-        self.current.read().expect("generation lock").clone()
+        self.current.read().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Re-reads the registry; a valid changed one becomes the current
@@ -83,7 +84,7 @@ impl Runtime {
         if bytes.is_some() && bytes == current.bytes {
             return Ok(Refresh::Unchanged(current));
         }
-        let mut reloads = self.reloads.lock().expect("reload lock");
+        let mut reloads = lock(&self.reloads);
         reloads.last_at_ms = Some(now_ms());
         match read(self.source.as_ref()) {
             Err(err) => {
@@ -101,7 +102,7 @@ impl Runtime {
                 }
                 let number = self.generations.fetch_add(1, Ordering::SeqCst) + 1;
                 let next = Arc::new(Generation { number, dispatcher: dispatcher(loaded, &self.host), bytes });
-                *self.current.write().expect("generation lock") = next.clone();
+                *self.current.write().unwrap_or_else(PoisonError::into_inner) = next.clone();
                 Ok(Refresh::Adopted(next))
             }
         }
@@ -111,7 +112,7 @@ impl Runtime {
     pub fn state(&self) -> Value {
         let current = self.current();
         let registry = &current.registry().registry;
-        let reloads = self.reloads.lock().expect("reload lock");
+        let reloads = lock(&self.reloads);
         json!({
             "processId": std::process::id(),
             "generation": current.number,
