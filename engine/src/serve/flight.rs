@@ -191,6 +191,8 @@ pub struct Flights {
     last_by_event: Mutex<HashMap<String, Arc<Flight>>>,
     /// Held while the record is written, so a newer record is never replaced by an older one.
     writing: Mutex<()>,
+    /// Set as the engine ends: no record is written after it was taken away.
+    closed: AtomicBool,
     pub abandoned: super::turns::Abandoned,
 }
 
@@ -262,9 +264,18 @@ impl Flights {
         self.all().iter().flat_map(|f| f.running_hooks()).collect()
     }
 
+    /// Writes no record any more: the engine is ending and takes it away.
+    pub fn close(&self) {
+        let _writing = lock(&self.writing);
+        self.closed.store(true, Ordering::SeqCst);
+    }
+
     /// Writes the command hooks running now to this engine's record.
     fn persist(&self) {
         let _writing = lock(&self.writing);
+        if self.closed.load(Ordering::SeqCst) {
+            return;
+        }
         let hooks: Vec<Value> = self.dispatched().into_iter().filter(|h| !h["processGroup"].is_null()).collect();
         crate::supervise::records::write(None, &hooks);
     }

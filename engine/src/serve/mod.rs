@@ -27,8 +27,19 @@ use workers::Workers;
 /// Most dispatches one engine runs at once. Each holds a thread (and its
 /// hooks' processes) until it ends, so a hook that never ends holds only its
 /// own request; past this many, a request is refused at once rather than
-/// starting yet another thread.
+/// starting yet another thread. `TAMA_SERVE_MAX_IN_FLIGHT` may lower it.
 pub const MAX_IN_FLIGHT: usize = 1024;
+
+/// [`MAX_IN_FLIGHT`], or the lower bound `TAMA_SERVE_MAX_IN_FLIGHT` sets.
+fn most_in_flight() -> Result<usize, String> {
+    match crate::dispatch::select::text_var("TAMA_SERVE_MAX_IN_FLIGHT")? {
+        None => Ok(MAX_IN_FLIGHT),
+        Some(text) => match text.parse::<usize>() {
+            Ok(most) if (1..=MAX_IN_FLIGHT).contains(&most) => Ok(most),
+            _ => Err(format!("TAMA_SERVE_MAX_IN_FLIGHT is {text:?}: expected a number from 1 to {MAX_IN_FLIGHT}")),
+        },
+    }
+}
 
 /// Takes a lock even when a thread panicked while holding it: what it guards
 /// stays usable, and the engine keeps serving.
@@ -43,6 +54,7 @@ struct Server {
     agent: String,
     out: Mutex<std::io::Stdout>,
     workers: Arc<Workers>,
+    most_in_flight: usize,
 }
 
 /// Serves until stdin closes, then ends every hook run it still holds.
@@ -50,15 +62,15 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
     if let Err(err) = crate::command::init_supervision() {
         crate::log::write("serve", &format!("cannot adopt orphaned hook processes: {err}"));
     }
-    let (selection, agent) = match (Selection::from_env(), crate::dispatch::select::text_var("TAMA_AGENT_ID")) {
-        (Ok(selection), Ok(agent)) => (selection, agent.filter(|a| !a.is_empty()).unwrap_or_else(|| "omp".into())),
-        (Err(why), _) | (_, Err(why)) => return refuse_start(&why),
+    let (selection, agent, most_in_flight) = match (Selection::from_env(), crate::dispatch::select::text_var("TAMA_AGENT_ID"), most_in_flight()) {
+        (Ok(selection), Ok(agent), Ok(most)) => (selection, agent.filter(|a| !a.is_empty()).unwrap_or_else(|| "omp".into()), most),
+        (Err(why), _, _) | (_, Err(why), _) | (_, _, Err(why)) => return refuse_start(&why),
     };
     let runtime = match Runtime::start(crate::registry::Loaded::source(registry.as_deref())) {
         Ok(runtime) => runtime,
         Err(err) => return refuse_start(&err.to_string()),
     };
-    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()), workers: Arc::default() });
+    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()), workers: Arc::default(), most_in_flight });
     let ending = Arc::downgrade(&server);
     crate::supervise::termination::on_termination(move |signal| {
         if let Some(server) = ending.upgrade() {
@@ -110,6 +122,7 @@ impl Server {
             eprintln!("tama: ending dispatch {} of {}: {why}, so nobody waits for its answer", flight.id, flight.event);
             flight.cancel();
         }
+        self.flights.close();
         for hook in flights.iter().flat_map(|f| f.running_hooks()) {
             crate::supervise::termination::end_hook(&hook);
         }
@@ -187,9 +200,9 @@ impl Server {
             other => other.to_string(),
         };
         let flight = Arc::new(Flight::new(key, registry_event, session, call, received, Arc::downgrade(&self.flights)));
-        if let Err(in_flight) = self.flights.start(flight.clone(), MAX_IN_FLIGHT) {
+        if let Err(in_flight) = self.flights.start(flight.clone(), self.most_in_flight) {
             let why = format!(
-                "{}: dispatch {} of {event_name} was not started: {in_flight} dispatches are in flight, the most one engine runs at once ({MAX_IN_FLIGHT})",
+                "{}: dispatch {} of {event_name} was not started: {in_flight} dispatches are in flight, the most this engine runs at once",
                 crate::INFRASTRUCTURE,
                 flight.id
             );
@@ -206,8 +219,8 @@ impl Server {
         let generation = match refreshed {
             Ok(Refresh::Unchanged(g) | Refresh::Adopted(g)) => g,
             Err(why) => {
-                self.answer(&id, Err(why), known.as_deref());
                 self.flights.finish(&flight);
+                self.answer(&id, Err(why), known.as_deref());
                 return;
             }
         };
@@ -217,8 +230,8 @@ impl Server {
         });
         if let Err(err) = started {
             let why = format!("{}: dispatch {} cannot start a thread: {err}", crate::INFRASTRUCTURE, flight.id);
-            self.answer(&id, Err(why), known.as_deref());
             self.flights.finish(&flight);
+            self.answer(&id, Err(why), known.as_deref());
         }
     }
 
@@ -241,9 +254,10 @@ impl Server {
             Ok(decision) => serde_json::to_value(decision).map_err(|err| format!("{}: the decision cannot be written: {err}", crate::INFRASTRUCTURE)),
             Err(why) => Err(why),
         };
+        // Out of the count in flight before the client reads its answer, so it may send the next at once.
+        self.flights.finish(flight);
         self.answer(id, answer, known);
         flight.stage("answered");
-        self.flights.finish(flight);
     }
 
     fn state(&self) -> Value {
