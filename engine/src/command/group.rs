@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
-use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid, waitpid};
 use nix::unistd::Pid;
 
 use super::Ended;
@@ -42,6 +42,12 @@ pub fn end_adopted_before_exit() {
 pub fn end_adopted(marker: Option<&str>, until: Instant) {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     loop {
+        // With no child at all, exited or not, nothing was adopted: the
+        // usual case, settled without reading `/proc`.
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        if waitid(Id::All, flags) == Err(Errno::ECHILD) {
+            return;
+        }
         let me = std::process::id() as i32;
         let wanted = marker.map(|m| format!("{}={m}", super::MARKER));
         let Ok(entries) = std::fs::read_dir("/proc") else { return };

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -38,7 +38,7 @@ pub struct Flight {
     /// The first hook the dispatch did not start once it was ended.
     not_started: Mutex<Option<String>>,
     /// Each stage reached: its wall-clock time and its instant.
-    stages: Mutex<Vec<(&'static str, u64, Instant)>>,
+    stages: Mutex<Stages>,
     hooks: Mutex<Vec<Hook>>,
     /// Told when a command hook starts or ends, to keep the record on disk.
     flights: Weak<Flights>,
@@ -54,7 +54,7 @@ impl Flight {
             cancelled: AtomicBool::new(false),
             ended_because: Mutex::new(None),
             not_started: Mutex::new(None),
-            stages: Mutex::new(vec![("received", now_ms(), received)]),
+            stages: Mutex::new(Stages::starting(received)),
             hooks: Mutex::new(Vec::new()),
             flights,
         }
@@ -67,7 +67,7 @@ impl Flight {
     }
 
     pub fn stage(&self, stage: &'static str) {
-        lock(&self.stages).push((stage, now_ms(), Instant::now()));
+        lock(&self.stages).push(stage, now_ms(), Instant::now());
     }
 
     /// Ends the dispatch because `why`, which becomes its answer.
@@ -118,8 +118,8 @@ impl Flight {
     /// The stage it is in now, for `dispatchStages.running`.
     pub fn now(&self) -> Value {
         let stages = lock(&self.stages);
-        let (stage, since) = stages.last().map_or(("received", None), |(stage, _, since)| (*stage, Some(since)));
-        let in_stage_ms = since.map_or(0, |since| since.elapsed().as_millis() as u64);
+        let (stage, _, since) = stages.last();
+        let in_stage_ms = since.elapsed().as_millis() as u64;
         json!({"id": self.id, "event": self.event, "session": self.session, "stage": stage, "inStageForMs": in_stage_ms})
     }
 
@@ -131,13 +131,44 @@ impl Flight {
         let mut before: Option<Instant> = None;
         for (stage, at_ms, at) in stages.iter() {
             let took = before.map_or(0, |before| at.duration_since(before).as_millis() as u64);
-            before = Some(*at);
+            before = Some(at);
             if took > slowest.1 {
                 slowest = (stage, took);
             }
             out.insert(stage.to_string(), json!({"atMs": at_ms, "tookMs": took}));
         }
         json!({"id": self.id, "stages": out, "slowestStage": slowest.0})
+    }
+}
+
+/// The stages a dispatch reached, in a fixed array: recording one costs no
+/// allocation (a dispatch reaches seven; a later repeat of one is dropped).
+struct Stages {
+    reached: [(&'static str, u64, Instant); STAGES],
+    len: usize,
+}
+
+const STAGES: usize = 8;
+
+impl Stages {
+    fn starting(received: Instant) -> Stages {
+        Stages { reached: [("received", now_ms(), received); STAGES], len: 1 }
+    }
+
+    fn push(&mut self, stage: &'static str, at_ms: u64, at: Instant) {
+        if let Some(slot) = self.reached.get_mut(self.len) {
+            *slot = (stage, at_ms, at);
+            self.len += 1;
+        }
+    }
+
+    /// The stage reached last; there is always one.
+    fn last(&self) -> (&'static str, u64, Instant) {
+        self.iter().last().unwrap_or(self.reached[0])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&'static str, u64, Instant)> + '_ {
+        self.reached.iter().take(self.len).copied()
     }
 }
 
@@ -193,6 +224,8 @@ pub struct Flights {
     writing: Mutex<()>,
     /// Set as the engine ends: no record is written after it was taken away.
     closed: AtomicBool,
+    /// Dispatches started and not yet being answered, held to a bound.
+    unanswered: AtomicUsize,
     pub abandoned: super::turns::Abandoned,
 }
 
@@ -240,11 +273,19 @@ impl Flights {
     /// then the error is how many are.
     pub fn start(&self, flight: Arc<Flight>, most: usize) -> Result<(), usize> {
         let mut running = lock(&self.running);
-        if running.len() >= most {
-            return Err(running.len());
+        let in_flight = self.unanswered.load(Ordering::SeqCst);
+        if in_flight >= most {
+            return Err(in_flight);
         }
+        self.unanswered.fetch_add(1, Ordering::SeqCst);
         running.insert(flight.id.clone(), flight);
         Ok(())
+    }
+
+    /// A started dispatch is about to be answered: it no longer counts
+    /// against the bound, so a client that read its answer may send the next.
+    pub fn answering(&self) {
+        let _ = self.unanswered.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     }
 
     pub fn finish(&self, flight: &Arc<Flight>) {

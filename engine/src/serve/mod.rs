@@ -219,8 +219,9 @@ impl Server {
         let generation = match refreshed {
             Ok(Refresh::Unchanged(g) | Refresh::Adopted(g)) => g,
             Err(why) => {
-                self.flights.finish(&flight);
+                self.flights.answering();
                 self.answer(&id, Err(why), known.as_deref());
+                self.flights.finish(&flight);
                 return;
             }
         };
@@ -230,8 +231,9 @@ impl Server {
         });
         if let Err(err) = started {
             let why = format!("{}: dispatch {} cannot start a thread: {err}", crate::INFRASTRUCTURE, flight.id);
-            self.flights.finish(&flight);
+            self.flights.answering();
             self.answer(&id, Err(why), known.as_deref());
+            self.flights.finish(&flight);
         }
     }
 
@@ -254,10 +256,10 @@ impl Server {
             Ok(decision) => serde_json::to_value(decision).map_err(|err| format!("{}: the decision cannot be written: {err}", crate::INFRASTRUCTURE)),
             Err(why) => Err(why),
         };
-        // Out of the count in flight before the client reads its answer, so it may send the next at once.
-        self.flights.finish(flight);
+        self.flights.answering();
         self.answer(id, answer, known);
         flight.stage("answered");
+        self.flights.finish(flight);
     }
 
     fn state(&self) -> Value {
