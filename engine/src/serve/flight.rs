@@ -42,11 +42,13 @@ pub struct Flight {
     hooks: Mutex<Vec<Hook>>,
     /// Told when a command hook starts or ends, to keep the record on disk.
     flights: Weak<Flights>,
+    /// This flight itself, which it lists among the busy ones while a hook runs.
+    me: Weak<Flight>,
 }
 
 impl Flight {
-    pub fn new(id: String, event: String, session: Option<String>, call: Option<String>, received: Instant, flights: Weak<Flights>) -> Flight {
-        Flight {
+    pub fn new(id: String, event: String, session: Option<String>, call: Option<String>, received: Instant, flights: Weak<Flights>) -> Arc<Flight> {
+        Arc::new_cyclic(|me| Flight {
             id,
             event,
             session,
@@ -57,7 +59,8 @@ impl Flight {
             stages: Mutex::new(Stages::starting(received)),
             hooks: Mutex::new(Vec::new()),
             flights,
-        }
+            me: me.clone(),
+        })
     }
 
     fn persist(&self) {
@@ -192,7 +195,12 @@ impl Watch for Flight {
         }
         let leader_start = process_group.and_then(crate::supervise::procs::leader_start);
         let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms(), leader_start };
-        lock(&self.hooks).push(hook);
+        let mut hooks = lock(&self.hooks);
+        hooks.push(hook);
+        if let (Some(flights), Some(me)) = (self.flights.upgrade(), self.me.upgrade()) {
+            lock(&flights.busy).insert(self.id.clone(), me);
+        }
+        drop(hooks);
         if process_group.is_some() {
             self.persist();
         }
@@ -202,6 +210,11 @@ impl Watch for Flight {
         let mut hooks = lock(&self.hooks);
         let had_group = hooks.iter().any(|h| h.id == hook_id && h.process_group.is_some());
         hooks.retain(|h| h.id != hook_id);
+        if hooks.is_empty() {
+            if let Some(flights) = self.flights.upgrade() {
+                lock(&flights.busy).remove(&self.id);
+            }
+        }
         drop(hooks);
         if had_group {
             self.persist();
@@ -226,6 +239,8 @@ pub struct Flights {
     closed: AtomicBool,
     /// Dispatches started and not yet being answered, held to a bound.
     unanswered: AtomicUsize,
+    /// The flights running a hook now, by request id.
+    busy: Mutex<HashMap<String, Arc<Flight>>>,
     pub abandoned: super::turns::Abandoned,
 }
 
@@ -249,6 +264,9 @@ impl Flights {
     /// What a newly arrived dispatch proves about the ones still running.
     pub fn arrived(&self, flight: &Flight) {
         let Some(session) = &flight.session else { return };
+        if !(signals::is_turn_event(&flight.event) || flight.event == "post_tool_use") {
+            return;
+        }
         for other in self.all() {
             if other.id == flight.id || other.session.as_ref() != Some(session) {
                 continue;
@@ -290,6 +308,7 @@ impl Flights {
 
     pub fn finish(&self, flight: &Arc<Flight>) {
         lock(&self.running).remove(&flight.id);
+        lock(&self.busy).remove(&flight.id);
         lock(&self.last_by_event).insert(flight.event.clone(), flight.clone());
     }
 
@@ -301,8 +320,11 @@ impl Flights {
         lock(&self.running).values().cloned().collect()
     }
 
+    /// Every hook running now, from the flights that run one: every answer
+    /// carries them, so this never walks the dispatches waiting their turn.
     pub fn dispatched(&self) -> Vec<Value> {
-        self.all().iter().flat_map(|f| f.running_hooks()).collect()
+        let busy: Vec<Arc<Flight>> = lock(&self.busy).values().cloned().collect();
+        busy.iter().flat_map(|f| f.running_hooks()).collect()
     }
 
     /// Writes no record any more: the engine is ending and takes it away.

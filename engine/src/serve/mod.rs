@@ -199,7 +199,7 @@ impl Server {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let flight = Arc::new(Flight::new(key, registry_event, session, call, received, Arc::downgrade(&self.flights)));
+        let flight = Flight::new(key, registry_event, session, call, received, Arc::downgrade(&self.flights));
         if let Err(in_flight) = self.flights.start(flight.clone(), self.most_in_flight) {
             let why = format!(
                 "{}: dispatch {} of {event_name} was not started: {in_flight} dispatches are in flight, the most this engine runs at once",
