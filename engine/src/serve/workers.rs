@@ -109,6 +109,7 @@ impl Workers {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use std::sync::Arc;
     use std::sync::mpsc;

@@ -107,6 +107,7 @@ pub fn end_group(pgid: i32, start: u64, owner: i32, grace: Duration) {
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used)]
 mod tests {
     #[test]
     fn this_process_reads_as_itself() {
