@@ -57,7 +57,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { exit::USAGE } else { exit::PASS });
         }
     };
-    ExitCode::from(match cli.command {
+    let exit = match cli.command {
         Command::Hook(args) => hook::run(args),
         Command::Hooks(command) => hooks::run(command),
         Command::PeerHook(args) => peer_hook::run(args),
@@ -66,5 +66,7 @@ pub fn main() -> ExitCode {
         Command::Registry(command) => registry::run(command),
         Command::Setup(args) => setup::run(args),
         Command::Sessions(command) => sessions_reload::run(command),
-    })
+    };
+    crate::command::end_adopted_before_exit();
+    ExitCode::from(exit)
 }
