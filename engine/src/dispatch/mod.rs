@@ -110,8 +110,15 @@ impl Dispatcher {
             }
             if commands.first().is_none_or(|first| watch.proceed(&first.0.id)) {
                 let side_by_side: Vec<HookRecord> = std::thread::scope(|scope| {
-                    let running: Vec<_> = commands.iter().map(|hook| (hook, scope.spawn(move || run(hook)))).collect();
-                    running.into_iter().map(|(hook, thread)| thread.join().unwrap_or_else(|_| panicked(hook.0, hook.1))).collect()
+                    let running: Vec<_> = commands.iter().map(|hook| (hook, std::thread::Builder::new().spawn_scoped(scope, move || run(hook)))).collect();
+                    // A hook whose thread cannot start runs on this one once the others started.
+                    running
+                        .into_iter()
+                        .map(|(hook, thread)| match thread {
+                            Ok(thread) => thread.join().unwrap_or_else(|_| panicked(hook.0, hook.1)),
+                            Err(_) => run(hook),
+                        })
+                        .collect()
                 });
                 decision.results.extend(side_by_side);
             }
