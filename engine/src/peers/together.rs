@@ -76,9 +76,49 @@ fn mark_ended(dir: &Path, key: &str, mode: &Together, reason: &str) -> Result<()
     write_whole(&ended_path(dir, key), record.to_string().as_bytes())
 }
 
-/// The mode of `registration` when its time is up.
-pub fn expired(registration: &Registration) -> Option<&Together> {
-    registration.together.as_ref().filter(|t| now_ms() >= t.until_ms)
+/// Why the mode of `me` is over, if it is: its time is up, or both sides
+/// have spent their budgets.
+fn over(dir: &Path, me: &Registration) -> Option<&'static str> {
+    let mode = me.together.as_ref()?;
+    if now_ms() >= mode.until_ms {
+        return Some("its time was up");
+    }
+    let spent = |t: &Together| t.used >= t.budget;
+    let theirs = || sessions::read(dir, &mode.with).ok().flatten().and_then(|r| r.together).filter(|t| t.with == me.key);
+    (spent(mode) && theirs().is_none_or(|t| spent(&t))).then_some("both sides spent their budget of asks")
+}
+
+/// Ends the mode of `me` when it is over, saving the report of it for
+/// both sides; what every hook and every peer command does first, so a mode
+/// expires whether or not a waiter runs. Returns `me` as it now stands.
+pub fn settle(dir: &Path, me: Registration) -> Result<Registration> {
+    let Some(reason) = over(dir, &me) else { return Ok(me) };
+    let ended = {
+        let _lock = RegistryLock::take(dir)?;
+        match sessions::read(dir, &me.key)?.filter(|now| over(dir, now).is_some()) {
+            Some(_) => end_locked(dir, &me.key, reason)?,
+            None => None,
+        }
+    };
+    if let Some(mode) = ended {
+        save_report(dir, &me.key, &mode, reason)?;
+        let theirs = Together { with: me.key.clone(), ..mode.clone() };
+        if sessions::read(dir, &mode.with)?.is_some() {
+            save_report(dir, &mode.with, &theirs, reason)?;
+        }
+    }
+    Ok(sessions::read(dir, &me.key)?.unwrap_or(Registration { together: None, ..me }))
+}
+
+/// Whether `me` was in work-together mode with `from` when it sent
+/// something stamped `at`, and still is.
+pub fn covers(me: &Registration, from: &str, at: &str) -> bool {
+    let Some(mode) = me.together.as_ref().filter(|t| t.with == from) else { return false };
+    let stamp = |text: &str| humantime::parse_rfc3339_weak(text).ok()?.duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_millis() as u64);
+    match (stamp(at), stamp(&mode.since)) {
+        (Some(sent), Some(since)) => now_ms() < mode.until_ms && since <= sent && sent < mode.until_ms,
+        _ => false,
+    }
 }
 
 /// Counts an ask from `from` to `to` against `from`'s budget when the two

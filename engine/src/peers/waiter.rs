@@ -29,15 +29,17 @@ fn env_number(name: &str) -> Option<u64> {
 }
 
 pub fn wait(dir: &Path, me: &Registration) -> Result<Outcome> {
+    if non_interactive(me.pid) {
+        // `claude -p` ends after its answer: a waiter would only hold it
+        // open, and a message it woke the session with would be lost.
+        return Ok(Outcome::default());
+    }
     let Some(_lock) = take_lock(dir, &me.key)? else { return Ok(Outcome::default()) };
     let deadline = Instant::now() + lifetime();
     loop {
         // The registration goes when the session ends; then so does the waiter.
         let Some(now) = sessions::read(dir, &me.key)? else { return Ok(Outcome::default()) };
-        if let Some(mode) = together::expired(&now).cloned() {
-            together::save_report(dir, &me.key, &mode, "its time was up")?;
-            together::end(dir, &me.key, "its time was up")?;
-        }
+        let now = together::settle(dir, now)?;
         if inbox::unread_count(dir, &me.key) > 0 {
             let now = sessions::read(dir, &me.key)?.unwrap_or(now);
             if let Some(outcome) = wake(dir, &now)? {
@@ -49,6 +51,14 @@ pub fn wait(dir: &Path, me: &Registration) -> Result<Outcome> {
         }
         std::thread::sleep(poll_interval());
     }
+}
+
+/// Whether the agent process `pid` is a non-interactive Claude Code run:
+/// `-p` or `--print` on its command line. The hook input cannot tell (its
+/// `permission_mode` is the same in both), the agent's own argv can.
+fn non_interactive(pid: i32) -> bool {
+    let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    argv.split(|b| *b == 0).skip(1).any(|arg| arg == b"-p" || arg == b"--print")
 }
 
 /// Takes the lock of `<key>.wait` and writes this process's id into it;
