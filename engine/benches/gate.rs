@@ -170,9 +170,22 @@ fn available(program: &str) -> bool {
 }
 
 /// Each peer hook as a whole process, with two sessions live in two git
-/// checkouts, against the floor.
+/// checkouts, against the floor. With `TAMA_BENCH_BASELINE` naming another
+/// `tama` (one built before a change), the same hooks of that one are
+/// measured in the same run, each in its own peers folder, and every hook
+/// of this `tama` is given as a multiple of the baseline's.
 fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
     println!("\npeer hooks, whole process (two live sessions)");
+    let mine = peer_hook_cases(tama, "", cache, floor);
+    let Some(baseline) = std::env::var_os("TAMA_BENCH_BASELINE").map(PathBuf::from) else { return };
+    let theirs = peer_hook_cases(&baseline, "baseline ", cache, floor);
+    println!("\nthis tama against the baseline (median)");
+    for ((name, now), (_, before)) in mine.iter().zip(&theirs) {
+        println!("{:<44} {:>7.2}x baseline", format!("tama peer-hook claude {name}"), now.quantile(0.5).as_secs_f64() / before.quantile(0.5).as_secs_f64());
+    }
+}
+
+fn peer_hook_cases(tama: &Path, label: &str, cache: &Path, floor: &Sample) -> Vec<(String, Sample)> {
     let scratch = tempfile::tempdir().expect("scratch folder");
     let (a, b, peers) = (scratch.path().join("A"), scratch.path().join("B"), scratch.path().join("peers"));
     for repo in [&a, &b] {
@@ -193,13 +206,16 @@ fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
         ("pre-tool (refused)", input("s1", &a, edit(b.join("x.rs")))),
         ("stop (nothing unread)", input("s1", &a, serde_json::json!({}))),
     ];
+    let mut samples = Vec::new();
     for (name, payload) in cases {
         let event = name.split(' ').next().unwrap();
-        Sample::measure(&format!("tama peer-hook claude {name}"), 200, || {
+        let sample = Sample::measure(&format!("{label}tama peer-hook claude {name}"), 200, || {
             spawn(tama, &["peer-hook", "claude", event], &payload, &env)
-        })
-        .report(Some(floor));
+        });
+        sample.report(Some(floor));
+        samples.push((name.to_string(), sample));
     }
+    samples
 }
 
 fn main() {

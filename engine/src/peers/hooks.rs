@@ -59,7 +59,7 @@ fn run(dir: &Path, kind: &str, event: &str, input: &str, key: &mut Option<String
     let (me, own) = sessions::register(dir, kind, session, &own_key, &cwd, agent)?;
     if event == "pre-tool" {
         // Whoever runs it, a write is judged against the session's own root.
-        return pre_tool(dir, &me, &cwd, &payload);
+        return pre_tool(dir, &together::settle(dir, me)?, &cwd, &payload);
     }
     if !own {
         return Err(not_its_agent(&me, agent));

@@ -230,7 +230,7 @@ pub fn agent_pid() -> i32 {
     let mut pid = std::os::unix::process::parent_id() as i32;
     for _ in 0..4 {
         let Some((parent, name)) = parent_of(pid) else { break };
-        let shell = matches!(name.as_str(), "sh" | "bash" | "dash" | "zsh" | "fish" | "ksh");
+        let shell = matches!(name.as_str(), "sh" | "bash" | "dash" | "zsh" | "fish" | "ksh" | "mksh" | "tcsh" | "csh" | "yash" | "nu" | "elvish" | "busybox");
         if !shell || parent <= 1 {
             break;
         }
