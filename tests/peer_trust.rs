@@ -98,7 +98,7 @@ fn a_mode_expires_at_every_hook_and_command_without_a_waiter() {
     assert!(registration(&m, "codex-c9")["together"].is_null() && registration(&m, "claude-s1")["together"].is_null());
     for key in ["claude-s1", "codex-c9"] {
         let report = std::fs::read_to_string(m.peers().join(format!("{key}.report.md"))).expect("each side's report is saved");
-        assert!(report.contains("its time was up") && report.contains("inside the mode?"), "{report}");
+        assert!(report.contains("its time was up") && report.contains("\"inside the mode?\""), "{report}");
     }
     // A command ends an expired mode too, and an ask after it reads as outside.
     assert_eq!(claude.peers(&["together", "codex-c9", "--for", "1s"]).0, 0);

@@ -84,7 +84,7 @@ fn tool_input(payload: &Value) -> Result<String> {
     for field in ["command", "input", "patch"] {
         if let Some(Value::Array(argv)) = input.get(field) {
             let words: Vec<&str> = argv.iter().filter_map(Value::as_str).collect();
-            if let Some(patch) = words.iter().skip(1).find(|w| w.contains("\n")).or(words.last()) {
+            if let Some(patch) = words.iter().skip(1).find(|w| w.contains('\n')).or(words.last()) {
                 input.insert(field.to_string(), Value::String((*patch).to_string()));
             }
         }

@@ -98,14 +98,10 @@ pub(super) fn take_rendered(dir: &Path, me: &Registration) -> Result<Option<(Vec
 }
 
 /// Records in `log.jsonl` that `letters` were handed to `me`, `by` which
-/// hook or command, and lengthens the session's chain of peer messages.
+/// hook or command.
 pub fn record_delivery(dir: &Path, me: &Registration, letters: &[inbox::Letter], by: &str) {
     for e in letters.iter().map(|l| &l.envelope) {
         journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from, "by": by, "hop": e.hop}));
-    }
-    let longest = letters.iter().map(|l| l.envelope.hop).max().unwrap_or(0);
-    if let Err(err) = sessions::update(dir, &me.key, |r| r.chain = r.chain.max(longest)) {
-        journal::hook_error(dir, by, Some(&me.key), &err);
     }
 }
 

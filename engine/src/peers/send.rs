@@ -15,7 +15,7 @@ pub const MAX_HOPS: u32 = 8;
 /// Sends `text` from `me` to the live peer `to` as an `ask`, `note` or
 /// `reply` (which names the ask it answers in `re`). An ask in work-together
 /// mode spends one of the sender's budget, and is refused once it is spent.
-/// Each message is one hop longer than the longest chain handed to the
+/// Each message is one hop longer than the longest chain sent to the
 /// sender since its user last typed (a reply, than the ask it answers too);
 /// one past [`MAX_HOPS`] is refused.
 pub fn send(dir: &Path, me: &Registration, to: &str, kind: &str, text: &str, re: Option<&str>) -> Result<Envelope> {
@@ -51,6 +51,8 @@ pub fn send(dir: &Path, me: &Registration, to: &str, kind: &str, text: &str, re:
     }
     let envelope = inbox::Envelope { hop, ..inbox::envelope(me, &peer.key, kind, re, text) };
     inbox::post(dir, &envelope)?;
+    // The recipient's next message continues this chain, whenever it reads this one.
+    sessions::update(dir, &peer.key, |r| r.chain = r.chain.max(hop))?;
     journal::row(dir, "sent", json!({
         "id": envelope.id, "kind": kind, "from": me.key, "to": peer.key, "re": envelope.re, "hop": hop, "text": text,
     }));

@@ -37,7 +37,7 @@ pub struct Registration {
     /// its agent's processes.
     #[serde(default)]
     pub secret_sha256: Option<String>,
-    /// The longest chain of peer messages handed to this session since its
+    /// The longest chain of peer messages sent to this session since its
     /// user last typed; what it sends next is one hop longer.
     #[serde(default)]
     pub chain: u32,

@@ -76,26 +76,20 @@ fn mark_ended(dir: &Path, key: &str, mode: &Together, reason: &str) -> Result<()
     write_whole(&ended_path(dir, key), record.to_string().as_bytes())
 }
 
-/// Why the mode of `me` is over, if it is: its time is up, or both sides
-/// have spent their budgets.
-fn over(dir: &Path, me: &Registration) -> Option<&'static str> {
-    let mode = me.together.as_ref()?;
-    if now_ms() >= mode.until_ms {
-        return Some("its time was up");
-    }
-    let spent = |t: &Together| t.used >= t.budget;
-    let theirs = || sessions::read(dir, &mode.with).ok().flatten().and_then(|r| r.together).filter(|t| t.with == me.key);
-    (spent(mode) && theirs().is_none_or(|t| spent(&t))).then_some("both sides spent their budget of asks")
+/// Why the mode of `me` is over, if it is: its time is up. A spent budget
+/// does not end it: an ask over the budget is refused at send instead.
+fn over(me: &Registration) -> Option<&'static str> {
+    me.together.as_ref().filter(|mode| now_ms() >= mode.until_ms).map(|_| "its time was up")
 }
 
-/// Ends the mode of `me` when it is over, saving the report of it for
+/// Ends the mode of `me` when its time is up, saving the report of it for
 /// both sides; what every hook and every peer command does first, so a mode
 /// expires whether or not a waiter runs. Returns `me` as it now stands.
 pub fn settle(dir: &Path, me: Registration) -> Result<Registration> {
-    let Some(reason) = over(dir, &me) else { return Ok(me) };
+    let Some(reason) = over(&me) else { return Ok(me) };
     let ended = {
         let _lock = RegistryLock::take(dir)?;
-        match sessions::read(dir, &me.key)?.filter(|now| over(dir, now).is_some()) {
+        match sessions::read(dir, &me.key)?.filter(|now| over(now).is_some()) {
             Some(_) => end_locked(dir, &me.key, reason)?,
             None => None,
         }
@@ -171,9 +165,15 @@ pub fn save_report(dir: &Path, key: &str, mode: &Together, reason: &str) -> Resu
     for row in sent {
         let (at, from, to, kind, id) = (&row["at"], &row["from"], &row["to"], &row["kind"], &row["id"]);
         text.push_str(&format!("- {} {} → {} ({} {}): {}\n", at.as_str().unwrap_or(""), from.as_str().unwrap_or(""),
-            to.as_str().unwrap_or(""), kind.as_str().unwrap_or(""), id.as_str().unwrap_or(""), row["text"].as_str().unwrap_or("")));
+            to.as_str().unwrap_or(""), kind.as_str().unwrap_or(""), id.as_str().unwrap_or(""), quoted(row["text"].as_str().unwrap_or(""))));
     }
     write_whole(&report_path(dir, key), text.as_bytes())
+}
+
+/// A peer's text as one JSON string: quoted, on one line, so in a report
+/// that Tama writes it cannot pass for a line of Tama's.
+fn quoted(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
 }
 
 /// Saves the report an agent wrote of its mode.
