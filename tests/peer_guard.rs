@@ -96,6 +96,7 @@ fn every_form_of_target_goes_through_the_same_check() {
     let reason = refused(&m, "codex", "c9", "B", "apply_patch", json!({"command": ["apply_patch", patch]})).expect("argv patches are read");
     assert!(reason.starts_with(&format!("{} is inside", m.path("A/m.py").display())), "{reason}");
     assert_eq!(refused(&m, "codex", "c9", "B", "apply_patch", json!({"command": ["apply_patch", patch.replace("../A/", "")]})), None);
+    assert!(refused(&m, "codex", "c9", "B", "local_shell", json!({"command": ["apply_patch", patch]})).is_some(), "whatever tool carries it");
     // A hashline section naming a file in the peer's checkout.
     let hashline = format!("[{}#1f2e]\nSWAP 1.=1:\n+x\n", m.path("B/h.rs").display());
     assert!(refused(&m, "claude", "s1", "A", "edit", json!({"input": hashline})).is_some());

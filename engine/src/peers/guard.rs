@@ -20,18 +20,15 @@ use crate::tool::{ToolCall, ToolKind};
 /// its own session's, and everything else under a peer's root is the
 /// peer's. With no other checkout to guard, the call is not even read.
 pub fn denial(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Result<Option<String>> {
-    let input = tool_input(payload);
+    let call = tool_call(payload);
     let peers: Vec<Registration> = sessions::all_live(dir)?
         .into_iter()
         .filter(|r| r.key != me.key && r.guarded && r.root != me.root)
         .collect();
     if peers.is_empty() {
-        return input.map(|_| None);
+        return call.map(|_| None);
     }
-    let read = payload["tool_name"]
-        .as_str()
-        .ok_or_else(|| PeerError::Input("the hook input has no string tool_name".into()))
-        .and_then(|name| classify(name, &input?));
+    let read = call.and_then(|(name, input)| classify(&name, &input));
     let call = match read {
         Ok(call) => call,
         Err(err) => {
@@ -73,23 +70,28 @@ fn owner<'a>(me: &Registration, peers: &'a [Registration], path: &Path) -> Optio
     (!mine).then_some(peer)
 }
 
-/// The tool input as JSON text, with a patch in argv form (`"command":
-/// ["apply_patch", "<patch>"]`, as Codex's `local_shell` sends it) given as
-/// the patch text the declaration reads.
-fn tool_input(payload: &Value) -> Result<String> {
+/// The tool name and the tool input as JSON text, with a patch in argv
+/// form (`"command": ["apply_patch", "<patch>"]`, as Codex's `local_shell`
+/// sends it) given as the patch text the declaration reads; an argv that
+/// runs `apply_patch` is an `apply_patch` call whatever tool carries it.
+fn tool_call(payload: &Value) -> Result<(String, String)> {
     let Value::Object(input) = &payload["tool_input"] else {
         return Err(PeerError::Input(format!("TypeError: tool_input is not an object: {}", payload["tool_input"])));
     };
+    let mut name = payload["tool_name"].as_str().ok_or_else(|| PeerError::Input("the hook input has no string tool_name".into()))?.to_string();
     let mut input = input.clone();
     for field in ["command", "input", "patch"] {
         if let Some(Value::Array(argv)) = input.get(field) {
             let words: Vec<&str> = argv.iter().filter_map(Value::as_str).collect();
+            if matches!(words.first(), Some(&"apply_patch" | &"applypatch")) {
+                name = "apply_patch".into();
+            }
             if let Some(patch) = words.iter().skip(1).find(|w| w.contains('\n')).or(words.last()) {
                 input.insert(field.to_string(), Value::String((*patch).to_string()));
             }
         }
     }
-    Ok(Value::Object(input).to_string())
+    Ok((name, Value::Object(input).to_string()))
 }
 
 /// The tool declaration's reading of a tool call.
