@@ -53,12 +53,28 @@ pub fn wait(dir: &Path, me: &Registration) -> Result<Outcome> {
     }
 }
 
-/// Whether the agent process `pid` is a non-interactive Claude Code run:
-/// `-p` or `--print` on its command line. The hook input cannot tell (its
-/// `permission_mode` is the same in both), the agent's own argv can.
-fn non_interactive(pid: i32) -> bool {
-    let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-    argv.split(|b| *b == 0).skip(1).any(|arg| arg == b"-p" || arg == b"--print")
+/// Whether the waiter runs for a non-interactive Claude Code run: `-p` or
+/// `--print` on the command line of the agent process `agent` or of a
+/// process between it and this hook (a wrapper it runs through). The hook
+/// input cannot tell: its `permission_mode` is the same in both.
+fn non_interactive(agent: i32) -> bool {
+    let printing = |pid: i32| {
+        let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        argv.split(|b| *b == 0).skip(1).any(|arg| arg == b"-p" || arg == b"--print")
+    };
+    let mut pid = std::os::unix::process::parent_id() as i32;
+    // The agent is at most a few shells above its hook (see `sessions::agent_pid`).
+    for _ in 0..6 {
+        if printing(pid) {
+            return true;
+        }
+        if pid == agent || pid <= 1 {
+            return false;
+        }
+        let Some((parent, _)) = sessions::parent_of(pid) else { break };
+        pid = parent;
+    }
+    printing(agent)
 }
 
 /// Takes the lock of `<key>.wait` and writes this process's id into it;
