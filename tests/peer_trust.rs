@@ -160,6 +160,14 @@ fn a_message_handed_to_a_session_that_ends_goes_back_to_its_sender() {
     claude.hook("claude", "session-end", &json!({"session_id": "s2", "cwd": m.path("A"), "reason": "other"}));
     assert_eq!(codex.hook("codex", "stop", &m.input("c9", "B")).1, "");
     assert!(log(&m).contains("\"row\":\"read\""));
+    // An agent that dies with no session end: its handed message comes back too.
+    let mut crashing = Agent::spawn(&m, &[]);
+    crashing.start(&m, "claude", "s3", "A");
+    codex.peers(&["note", "claude-s3", "before the crash"]);
+    assert_eq!(crashing.hook("claude", "wait", &m.input("s3", "A")).0, 2);
+    drop(crashing);
+    let reason = stop_reason(&codex.hook("codex", "stop", &m.input("c9", "B")).1);
+    assert!(reason.contains("before the crash") && reason.contains("its agent process is gone"), "{reason}");
 }
 
 #[test]

@@ -111,7 +111,8 @@ fn command(dir: &Path, args: PeersArgs) -> peers::Result<String> {
             }
         }
         PeersCommand::Together { peer, budget, duration } => {
-            let (me, peer) = (me()?, sessions::find_peer(dir, &peer)?);
+            // A mode of the peer's whose time is up does not stand in the way.
+            let (me, peer) = (me()?, together::settle(dir, sessions::find_peer(dir, &peer)?)?);
             together::start(dir, &me.key, &peer.key, budget, duration)?;
             format!("working together with {} for {}: {budget} asks each", peer.key, humantime::format_duration(duration))
         }

@@ -118,6 +118,8 @@ fn deliver(dir: &Path, me: &Registration, by: &str) -> Result<Option<String>> {
 /// this hook count as read first: the agent went on after them.
 fn news(dir: &Path, me: &Registration, by: &str) -> Result<Vec<String>> {
     inbox::confirm(dir, &me.key)?;
+    // Sessions whose agent died with no session end return what they were handed.
+    sessions::all_live(dir)?;
     let mut parts = Vec::new();
     let returned = inbox::take_returned(dir, &me.key);
     if !returned.is_empty() {
