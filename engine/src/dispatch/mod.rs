@@ -156,7 +156,8 @@ impl Dispatcher {
         let source = self.registry.component(hook).map_err(|e| format!("{INFRASTRUCTURE}: gate {} {e}", hook.id))?;
         let config = hook.config.clone().unwrap_or(serde_json::Value::Null);
         let gate = Gate::load(host, &hook.id, &source, &config, &hook.state)
-            .map_err(|fault| format!("{INFRASTRUCTURE}: gate {} {fault}", hook.id))?;
+            .map_err(|fault| format!("{INFRASTRUCTURE}: gate {} {fault}", hook.id))?
+            .in_registry(&self.registry);
         let gate = Arc::new(gate);
         self.gates.lock().expect("gate cache lock").insert(hook.id.clone(), gate.clone());
         Ok(gate)

@@ -8,6 +8,7 @@ pub const REGISTRY: &str = include_str!(concat!(env!("OUT_DIR"), "/default-regis
 /// Built-in components by the file name the default registry gives them.
 const COMPONENTS: &[(&str, &[u8])] = &[
     ("tool-declaration.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/tool_declaration.wasm"))),
+    ("protect-tama.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/protect_tama.wasm"))),
     ("block-git-hook-bypass.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/block_git_hook_bypass.wasm"))),
     ("block-supervisor-stop.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/block_supervisor_stop.wasm"))),
 ];
