@@ -151,8 +151,14 @@ impl Gate {
     }
 
     /// This gate, told that `registry` is the registry in use.
-    pub fn in_registry(mut self, registry: &crate::registry::Loaded) -> Self {
-        self.paths = Arc::new(self.paths.in_use(registry));
+    pub fn in_registry(self, registry: &crate::registry::Loaded) -> Self {
+        let paths = self.paths.in_use(registry);
+        self.with_paths(paths)
+    }
+
+    /// This gate, handed `paths` as the paths Tama runs on.
+    pub fn with_paths(mut self, paths: HostPaths) -> Self {
+        self.paths = Arc::new(paths);
         self
     }
 

@@ -173,7 +173,9 @@ fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for (index, arg) in args.iter().enumerate() {
         for name in names {
-            if arg == name {
+            let cluster_ends_with = name.len() == 2
+                && short_flags(arg).is_some_and(|flags| flags.len() > 1 && flags.ends_with(&name[1..]));
+            if arg == name || cluster_ends_with {
                 if let Some(value) = args.get(index + 1) {
                     out.push(value.clone());
                 }
@@ -226,8 +228,12 @@ fn copy_like(walker: &Walker<'_>, args: &[String], valued: &[&str], moves: bool)
 fn mode_change(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     let recursive = args.iter().any(|a| a == "--recursive" || short_flags(a).is_some_and(|f| f.contains('R')));
     let referenced = args.iter().any(|a| a.starts_with("--reference"));
-    let files = operands(args, &["-m", "-x", "-M", "-X"]);
-    let files = if referenced { &files[..] } else { files.get(1..).unwrap_or_default() };
+    let files = operands(args, &["-M"]);
+    // `chmod -x f`: the mode reads as an option, so the operands are all files.
+    let dashed_mode = args.iter().any(|a| {
+        a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "rwxXstugoa=+,-".contains(c)) && a != "-R"
+    });
+    let files = if referenced || dashed_mode { &files[..] } else { files.get(1..).unwrap_or_default() };
     let change = if recursive { Change::Remove } else { Change::Write };
     each(walker, files, change, "changes the mode or owner of")
 }
