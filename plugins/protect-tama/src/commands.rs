@@ -11,10 +11,23 @@ use crate::walk::{Call, Result, Walker, shown};
 
 /// Decides one command with its expanded words.
 pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
-    let Some((name, args)) = unwrap(walker, call.argv)? else {
+    let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
         return Ok(());
     };
     let name = basename(name);
+    // `… | xargs rm`: the paths earlier commands of the pipeline name may be
+    // what `xargs` hands the command.
+    let fed_args: Vec<String>;
+    let args = if fed {
+        fed_args = args
+            .iter()
+            .cloned()
+            .chain(walker.piped.iter().filter(|w| w.contains('/') && !w.starts_with('-')).cloned())
+            .collect();
+        &fed_args[..]
+    } else {
+        args
+    };
     match name {
         "cd" | "pushd" => {
             let target = operands(args, &[]).first().cloned();
@@ -89,6 +102,10 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
             let files = operands(args, &["-p", "-i", "--input", "-d", "-o", "-r", "-F", "-B", "-z", "-V", "-Y"]);
             each(walker, files.get(..1).unwrap_or_default(), Change::Write, "patches")
         }
+        "apply_patch" | "applypatch" => match call.stdin.or(args.first().map(String::as_str)) {
+            Some(patch) => patch_targets(walker, patch),
+            None => Ok(()),
+        },
         "yq" | "jq" if args.iter().any(|a| a == "-i" || a == "--inplace" || a == "--in-place") => {
             each(walker, &operands(args, &[]), Change::Write, "edits in place")
         }
@@ -96,17 +113,32 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     }
 }
 
+/// Codex's `apply_patch` run as a shell command: the tool declaration reads
+/// the patch's headers, as it does for the tool.
+fn patch_targets(walker: &Walker<'_>, patch: &str) -> Result<()> {
+    let input = serde_json::to_string(&serde_json::json!({ "command": patch })).unwrap_or_default();
+    let Ok(call) = crate::tama::gate::declaration::classify("apply_patch", &input) else {
+        return Ok(());
+    };
+    for target in call.targets {
+        walker.changes(&target.path, Change::Write, "patches")?;
+    }
+    Ok(())
+}
+
 /// The command a wrapper runs (`sudo`, `env`, `nohup`, `command`, …), with
-/// its arguments; `None` when nothing runs.
+/// its arguments and whether `xargs` feeds it; `None` when nothing runs.
 fn unwrap<'a>(
     walker: &mut Walker<'_>,
     argv: &'a [String],
-) -> Result<Option<(&'a str, &'a [String])>> {
+) -> Result<Option<(&'a str, &'a [String], bool)>> {
     let mut rest = argv;
+    let mut fed = false;
     loop {
         let Some((first, args)) = rest.split_first() else {
             return Ok(None);
         };
+        fed |= basename(first) == "xargs";
         let skip = match basename(first) {
             "sudo" | "doas" => option_count(args, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"]),
             "env" => {
@@ -124,7 +156,7 @@ fn unwrap<'a>(
             }
             "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => option_count(args, &["-n", "-c", "-o", "-e", "-i"]),
             "timeout" => option_count(args, &["-s", "--signal", "-k", "--kill-after"]) + 1,
-            _ => return Ok(Some((first, args))),
+            _ => return Ok(Some((first, args, fed))),
         };
         rest = args.get(skip..).unwrap_or_default();
     }

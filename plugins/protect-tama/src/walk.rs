@@ -27,6 +27,9 @@ pub struct Walker<'h> {
     pub protected: &'h Protected,
     pub cwd: String,
     variables: Vec<(String, String)>,
+    /// Words of the earlier commands of the pipeline being walked: what
+    /// `xargs` further down may be fed.
+    pub piped: Vec<String>,
     depth: u32,
     steps: u32,
 }
@@ -43,6 +46,7 @@ impl<'h> Walker<'h> {
             protected,
             cwd: if cwd.is_empty() { UNKNOWN_TEXT.to_owned() } else { cwd.to_owned() },
             variables: host_variables,
+            piped: Vec::new(),
             depth: 0,
             steps: 0,
         }
@@ -63,6 +67,7 @@ impl<'h> Walker<'h> {
 
     fn list(&mut self, program: &Program<'_>, list: List) -> Result<()> {
         for pipeline in program.pipelines(list) {
+            self.piped.clear();
             for command in &pipeline.commands {
                 self.command(program, command)?;
             }
@@ -106,7 +111,9 @@ impl<'h> Walker<'h> {
                         argv: &argv,
                         stdin: stdin.as_deref(),
                     },
-                )
+                )?;
+                self.piped.extend(argv.into_iter().skip(1));
+                Ok(())
             }
             Command::Compound(compound) => {
                 let saved_cwd = compound.subshell.then(|| self.cwd.clone());
