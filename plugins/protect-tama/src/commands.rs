@@ -106,6 +106,12 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
             Some(patch) => patch_targets(walker, patch),
             None => Ok(()),
         },
+        "git" => match operands(args, &["-C", "-c", "--git-dir", "--work-tree", "-b", "--branch", "--depth", "-o", "--origin"]).as_slice() {
+            [clone, _source, destination, ..] if clone == "clone" => {
+                walker.changes(destination, Change::Remove, "clones into")
+            }
+            _ => Ok(()),
+        },
         "yq" | "jq" if args.iter().any(|a| a == "-i" || a == "--inplace" || a == "--in-place") => {
             each(walker, &operands(args, &[]), Change::Write, "edits in place")
         }
@@ -248,8 +254,9 @@ fn copy_like(walker: &Walker<'_>, args: &[String], valued: &[&str], moves: bool)
     for destination in &destinations {
         walker.changes(destination, Change::Write, "writes")?;
         for source in &files {
+            // A source lands under its own name and replaces that whole tree.
             let name = basename(source.trim_end_matches('/'));
-            walker.changes(&format!("{destination}/{name}"), Change::Write, "writes")?;
+            walker.changes(&format!("{destination}/{name}"), Change::Remove, "writes")?;
         }
     }
     Ok(())
