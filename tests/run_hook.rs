@@ -35,7 +35,10 @@ fn claude_gets_the_decision_on_stdout_exit_2_and_the_reason_on_stderr() {
     assert_eq!(decision["reason"], REFUSAL);
     assert_eq!(decision["sessionId"], "3b5ed1ce-edc8-4d14-b62e-32bb4b70db6a");
     assert_eq!(decision["agentId"], "agent-1");
-    let record = &decision["results"][0];
+    // protect-tama runs first on every tool event and lets this call through.
+    let first = &decision["results"][0];
+    assert_eq!((first["hookId"].as_str(), first["decision"].as_str()), (Some("protect-tama"), Some("pass")));
+    let record = &decision["results"][1];
     assert_eq!((record["hookId"].as_str(), record["decision"].as_str()), (Some("block-git-hook-bypass"), Some("block")));
     assert!(record["ms"].is_u64() && record["startMs"].is_u64(), "{record}");
 }

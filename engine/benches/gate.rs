@@ -366,6 +366,14 @@ fn main() {
     .report(None);
     // The same gate given a call it passes at once: its own instance floor.
     let non_shell = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
+    let protect_entry = registry.registry.hooks_named("protect-tama").next().expect("protect-tama registered");
+    let protect = Gate::load(&host, &protect_entry.id, &registry.component(protect_entry).unwrap(), &serde_json::json!({}), &[]).unwrap();
+    for (name, text) in [("protect-tama: non-shell call", &non_shell), ("protect-tama: 1 KB payload", &one_kb), ("protect-tama: 2 KB command", &two_kb_command)] {
+        Sample::measure_prepared(name, 3000, || fresh_event(text), |event| {
+            protect.evaluate(&event, Arc::new(NoState)).unwrap();
+        })
+        .report(None);
+    }
     for (name, text) in [
         ("block-git-hook-bypass: non-shell call", &non_shell),
         ("block-git-hook-bypass: 1 KB payload", &one_kb),
@@ -379,6 +387,11 @@ fn main() {
 
     if std::env::args().any(|a| a == "gates") {
         return;
+    }
+    if std::env::args().any(|a| a == "protect") {
+        let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || spawn(&floor_binary_path(), &[], &one_kb, &[]));
+        floor.report(Some(&floor));
+        return protect_tama_cost(Path::new(env!("CARGO_BIN_EXE_tama")), cache.path(), &one_kb, &floor);
     }
     serve(&cache);
 
@@ -396,6 +409,7 @@ fn main() {
     floor.report(Some(&floor));
     tama_hook.report(Some(&floor));
     tama_run_hook.report(Some(&floor));
+    protect_tama_cost(&tama, cache.path(), &one_kb, &floor);
     peer_hooks(&tama, cache.path(), &floor);
     for args in [&["hook", "block-git-hook-bypass"][..], &["run-hook", "pre_tool_use", "bench"][..]] {
         println!("{:<44} {} KiB", format!("peak RSS: tama {}", args[0]), peak_rss(&tama, args, &one_kb, &env));
@@ -433,4 +447,51 @@ fn python() -> String {
 fn floor_binary_path() -> PathBuf {
     static FLOOR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     FLOOR.get_or_init(floor_binary).clone()
+}
+
+/// `tama run-hook` for a shell call with and without `protect-tama`, in one
+/// run: the default registry as a file beside its components, once as built
+/// and once with protect-tama taken out, the two runs interleaved.
+fn protect_tama_cost(tama: &Path, cache: &Path, payload: &str, floor: &Sample) {
+    let folder = tempfile::tempdir().expect("scratch registry folder");
+    let with = default_registry_file(folder.path(), "with.json", true);
+    let without = default_registry_file(folder.path(), "without.json", false);
+    let env: [(&str, &Path); 2] = [("TAMA_CACHE_DIR", cache), ("TAMA_HOME", cache)];
+    let run = |registry: &Path| {
+        spawn(tama, &["run-hook", "pre_tool_use", "bench", "--registry", registry.to_str().unwrap()], payload, &env)
+    };
+    let (mut with_times, mut without_times) = (Vec::new(), Vec::new());
+    for round in 0..330 {
+        for (registry, times) in [(&with, &mut with_times), (&without, &mut without_times)] {
+            let start = Instant::now();
+            run(registry);
+            if round >= 30 {
+                times.push(start.elapsed());
+            }
+        }
+    }
+    let with = Sample { name: "tama run-hook shell call, with protect-tama".into(), times: with_times };
+    let without = Sample { name: "tama run-hook shell call, without it".into(), times: without_times };
+    without.report(Some(floor));
+    with.report(Some(floor));
+    let cost = with.quantile(0.5).as_secs_f64() / without.quantile(0.5).as_secs_f64() - 1.0;
+    println!("{:<44} {:+.1}% of the median", "protect-tama's cost", cost * 100.0);
+}
+
+/// Writes the default registry, sealed, to `folder/name` with its
+/// components beside it, keeping protect-tama or leaving it out.
+fn default_registry_file(folder: &Path, name: &str, keep_protect: bool) -> PathBuf {
+    let mut raw = Loaded::embedded().expect("default registry").raw;
+    if !keep_protect {
+        raw["events"].as_object_mut().unwrap().shift_remove("pre_tool_use");
+        raw["catalog"]["agentHooks"].as_array_mut().unwrap().retain(|hook| hook["id"] != "protect-tama");
+    }
+    for component in ["protect-tama", "block-git-hook-bypass", "block-supervisor-stop"] {
+        let built = Path::new(env!("TAMA_WASM_DIR")).join(format!("{}.wasm", component.replace('-', "_")));
+        std::fs::copy(&built, folder.join(format!("{component}.wasm"))).expect("copying a built component");
+    }
+    tama_engine::registry::checksum::seal(&mut raw);
+    let path = folder.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(&raw).unwrap()).unwrap();
+    path
 }

@@ -135,7 +135,8 @@ fn registered_gate(host: &Host, registry: &Loaded, id: &str) -> Result<(String, 
     let gate = registry
         .component(entry)
         .map_err(|e| GateFault::Load(e.to_string()))
-        .and_then(|source| Gate::load(host, id, &source, &config, &state));
+        .and_then(|source| Gate::load(host, id, &source, &config, &state))
+        .map(|gate| gate.in_registry(registry));
     Ok((id.to_string(), gate))
 }
 

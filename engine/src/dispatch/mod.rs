@@ -185,7 +185,9 @@ impl Dispatcher {
             Some(wasm) => (wasm.config.clone().unwrap_or(serde_json::Value::Null), wasm.state.as_slice()),
             None => (serde_json::Value::Null, &[][..]),
         };
-        let gate = Gate::load(host, &hook.id, &source, &config, state).map_err(|source| Fault::Gate { id: hook.id.clone(), source })?;
+        let gate = Gate::load(host, &hook.id, &source, &config, state)
+            .map_err(|source| Fault::Gate { id: hook.id.clone(), source })?
+            .in_registry(&self.registry);
         let gate = Arc::new(gate);
         lock(&self.gates).insert(hook.id.clone(), gate.clone());
         Ok(gate)

@@ -10,6 +10,7 @@ const TOOL_DECLARATION: &[u8] = include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/
 /// Built-in components by the file name the default registry gives them.
 const COMPONENTS: &[(&str, &[u8])] = &[
     ("tool-declaration.wasm", TOOL_DECLARATION),
+    ("protect-tama.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/protect_tama.wasm"))),
     ("block-git-hook-bypass.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/block_git_hook_bypass.wasm"))),
     ("block-supervisor-stop.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/block_supervisor_stop.wasm"))),
     ("block-text-outside-tool-calls.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/block_text_outside_tool_calls.wasm"))),

@@ -5,11 +5,12 @@ use std::sync::{Arc, OnceLock};
 
 use wasmtime::Store;
 
-use super::bindings::gate::tama::gate::{declaration as wit_decl, log, state as wit_state, types};
+use super::bindings::gate::tama::gate::{declaration as wit_decl, host_paths, log, state as wit_state, types};
 use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
 use super::declaration::{ClassifyError, Declaration};
 use super::sandbox::{DEADLINE_TICKS, MEMORY_BOUND, STACK_BOUND, Sandboxed, TIME_BOUND};
 use super::slots::Slots;
+use super::host_paths::HostPaths;
 use super::state::StateSource;
 use super::{ComponentBytes, Host, fault};
 use crate::event::Event;
@@ -51,6 +52,7 @@ pub struct Gate {
     grants: Arc<[String]>,
     declaration: Arc<Declaration>,
     slots: Arc<Slots>,
+    paths: Arc<HostPaths>,
 }
 
 /// An event prepared once for every gate that evaluates it.
@@ -121,6 +123,7 @@ pub struct GateContext {
     grants: Arc<[String]>,
     state: Arc<dyn StateSource>,
     gate_id: String,
+    paths: Arc<HostPaths>,
 }
 
 impl Gate {
@@ -138,6 +141,7 @@ impl Gate {
             grants: grants.into(),
             declaration: host.declaration().clone(),
             slots: host.gate_slots.clone(),
+            paths: host.paths.clone(),
         };
         let probe = Arc::new(GateEvent::probe());
         let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
@@ -152,6 +156,18 @@ impl Gate {
 
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// This gate, told that `registry` is the registry in use.
+    pub fn in_registry(self, registry: &crate::registry::Loaded) -> Self {
+        let paths = self.paths.in_use(registry);
+        self.with_paths(paths)
+    }
+
+    /// This gate, handed `paths` as the paths Tama runs on.
+    pub fn with_paths(mut self, paths: HostPaths) -> Self {
+        self.paths = Arc::new(paths);
+        self
     }
 
     /// Decides `event` in a fresh instance.
@@ -181,6 +197,7 @@ impl Gate {
             grants: self.grants.clone(),
             state,
             gate_id: self.id.clone(),
+            paths: self.paths.clone(),
         };
         let mut store = Store::new(self.pre.engine(), Sandboxed::new(context));
         store.limiter(|s| &mut s.bounds);
@@ -224,6 +241,12 @@ impl log::Host for Sandboxed<GateContext> {
     fn log(&mut self, level: log::Level, message: String) -> wasmtime::Result<()> {
         crate::log::write(&format!("gate {} {level:?}", self.host.gate_id), &message);
         Ok(())
+    }
+}
+
+impl host_paths::Host for Sandboxed<GateContext> {
+    fn get(&mut self) -> wasmtime::Result<host_paths::Paths> {
+        Ok(self.host.paths.to_wit())
     }
 }
 
