@@ -59,6 +59,20 @@ for (const harness of [claude, codex]) {
       assert.match(JSON.stringify(turns[1].body), /block-supervisor-stop/);
     });
 
+    if (harness === codex) {
+      test("with the trust recorded by tama setup codex --trust, and no bypass flag, the refusal holds", async () => {
+        const s = scratch("codex-trusted");
+        const model = await startModel([{ shell: BYPASS }, { text: "stopping" }]);
+        harness.configure(s.home, model);
+        const withCodex = { PATH: `${path.dirname(codex.bin)}:${process.env.PATH}` };
+        setup("codex", s.home, withCodex, ["--trust"]);
+        const out = await harness.prompt(s, model, "commit the staged file", {}, { bypassTrust: false });
+        await model.close();
+        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+        assert.match(model.transcript(), /block-git-hook-bypass/, "the trusted hook ran and its reason reached the model");
+      });
+    }
+
     test("a post-tool event reaches Tama with the harness's real payload", async () => {
       const s = scratch(`${harness.name}-post`);
       const capture = path.join(s.home, "post-tool.json");

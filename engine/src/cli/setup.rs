@@ -21,13 +21,17 @@ pub struct SetupArgs {
     /// The registry whose events are installed (default: $TAMA_REGISTRY, ~/.shared-hooks/registry.json, the embedded default).
     #[arg(long, value_name = "PATH")]
     registry: Option<PathBuf>,
+    /// codex only: ask codex for the hashes of Tama's hooks and record them as trusted.
+    #[arg(long)]
+    trust: bool,
 }
 
 pub fn run(args: SetupArgs) -> u8 {
     if args.harness == "peers" {
         return setup_peers(args.remove);
     }
-    match setup(args) {
+    let trust = args.trust;
+    match setup(args).and_then(|report| if trust { trust_codex(report) } else { Ok(report) }) {
         Ok(report) => {
             println!("{report}");
             exit::PASS
@@ -77,4 +81,19 @@ fn setup_peers(remove: bool) -> u8 {
         }
     }
     code
+}
+
+/// `--trust`: Codex's current hash of each of Tama's hooks, recorded as trusted.
+fn trust_codex(mut report: setup::Report) -> Result<setup::Report, String> {
+    use crate::doctor::codex_trust;
+    if !report.path.ends_with(".codex/hooks.json") {
+        return Err("--trust is for codex alone: Claude Code runs its hooks without a trust step".into());
+    }
+    let codex = codex_trust::on_path("codex").ok_or("--trust needs codex on PATH, to ask it for the hashes of Tama's hooks")?;
+    let home = crate::paths::home();
+    let hooks = codex_trust::tama_hooks(&codex, &home).map_err(|e| e.to_string())?;
+    let config = codex_trust::record_trust(&home, &hooks).map_err(|e| e.to_string())?;
+    report.notices.retain(|n| n != setup::CODEX_TRUST);
+    report.notices.push(format!("codex now trusts {} of Tama's hooks, recorded in {}", hooks.len(), config.display()));
+    Ok(report)
 }
