@@ -7,6 +7,7 @@ mod peer_hook;
 mod peers;
 mod registry;
 mod run_hook;
+mod sessions_reload;
 mod setup;
 
 use std::process::ExitCode;
@@ -46,6 +47,8 @@ enum Command {
     #[command(subcommand)]
     Registry(registry::RegistryCommand),
     Setup(setup::SetupArgs),
+    #[command(subcommand)]
+    Sessions(sessions_reload::SessionsCommand),
 }
 
 pub fn main() -> ExitCode {
@@ -56,8 +59,12 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { exit::USAGE } else { exit::PASS });
         }
     };
+<<<<<<< HEAD
     ExitCode::from(match cli.command {
         Command::Doctor(args) => doctor::run(args),
+=======
+    let exit = match cli.command {
+>>>>>>> main
         Command::Hook(args) => hook::run(args),
         Command::Hooks(command) => hooks::run(command),
         Command::PeerHook(args) => peer_hook::run(args),
@@ -65,5 +72,8 @@ pub fn main() -> ExitCode {
         Command::RunHook(args) => run_hook::run(args),
         Command::Registry(command) => registry::run(command),
         Command::Setup(args) => setup::run(args),
-    })
+        Command::Sessions(command) => sessions_reload::run(command),
+    };
+    crate::command::end_adopted_before_exit();
+    ExitCode::from(exit)
 }
