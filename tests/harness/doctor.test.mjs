@@ -68,3 +68,21 @@ describe("tama doctor", { skip, concurrency: false }, () => {
     assert.match(broken.fix, /registry\.json/);
   });
 });
+
+describe("tama doctor and oh-my-pi", { skip: process.env.TAMA_HARNESS_SKIP ?? false, concurrency: false }, () => {
+  test("passes a fresh tama setup omp and finds a stale adapter", () => {
+    const { home } = scratch("doctor-omp");
+    setup("omp", home);
+    let seen = doctor(home);
+    assert.deepEqual(seen.failing, [], seen.text);
+    assert.match(seen.text, /omp engine answer: the installed engine refuses a --no-verify commit/);
+    const adapter = path.join(home, ".shared-hooks/omp/adapter.js");
+    fs.writeFileSync(adapter, fs.readFileSync(adapter, "utf8").replace("export", "// an older release\nexport"));
+    seen = doctor(home);
+    assert.equal(seen.status, 1);
+    const stale = seen.failing.find((f) => f.check === "omp adapter");
+    assert.ok(stale, seen.text);
+    assert.match(stale.detail, /stale adapter/);
+    assert.match(stale.fix, /tama setup omp/);
+  });
+});

@@ -59,12 +59,8 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { exit::USAGE } else { exit::PASS });
         }
     };
-<<<<<<< HEAD
-    ExitCode::from(match cli.command {
-        Command::Doctor(args) => doctor::run(args),
-=======
     let exit = match cli.command {
->>>>>>> main
+        Command::Doctor(args) => doctor::run(args),
         Command::Hook(args) => hook::run(args),
         Command::Hooks(command) => hooks::run(command),
         Command::PeerHook(args) => peer_hook::run(args),

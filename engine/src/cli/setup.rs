@@ -30,8 +30,7 @@ pub fn run(args: SetupArgs) -> u8 {
     if args.harness == "peers" {
         return setup_peers(args.remove);
     }
-    let trust = args.trust;
-    match setup(args).and_then(|report| if trust { trust_codex(report) } else { Ok(report) }) {
+    match setup(args) {
         Ok(report) => {
             println!("{report}");
             exit::PASS
@@ -61,7 +60,9 @@ fn setup(args: SetupArgs) -> Result<String, String> {
     // not the harness, ends a hook that runs too long and says which it was.
     let timeout = (longest.ceil() as u64 + 10).max(30);
     let events = setup::events_from_registry_keys(&keys, timeout);
-    setup::install(harness, &home, &tama, &events).map(|r| r.to_string()).map_err(|e| e.to_string())
+    let report = setup::install(harness, &home, &tama, &events).map_err(|e| e.to_string())?;
+    let report = if args.trust { trust_codex(harness, report)? } else { report };
+    Ok(report.to_string())
 }
 
 /// `tama setup peers [--remove]`: the peer hooks and the peer-work skill
@@ -89,9 +90,9 @@ fn setup_peers(remove: bool) -> u8 {
 }
 
 /// `--trust`: Codex's current hash of each of Tama's hooks, recorded as trusted.
-fn trust_codex(mut report: setup::Report) -> Result<setup::Report, String> {
+fn trust_codex(harness: Harness, mut report: setup::Report) -> Result<setup::Report, String> {
     use crate::doctor::codex_trust;
-    if !report.path.ends_with(".codex/hooks.json") {
+    if harness != Harness::Codex {
         return Err("--trust is for codex alone: Claude Code runs its hooks without a trust step".into());
     }
     let codex = codex_trust::on_path("codex").ok_or("--trust needs codex on PATH, to ask it for the hashes of Tama's hooks")?;

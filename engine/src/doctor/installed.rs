@@ -197,7 +197,7 @@ fn read_answer(harness: Harness, code: Option<i32>, stdout: &str, stderr: &str) 
 }
 
 /// Whether the registry in use refuses a `--no-verify` commit.
-fn refuses_bypass(explicit: Option<&Path>) -> bool {
+pub(super) fn refuses_bypass(explicit: Option<&Path>) -> bool {
     crate::registry::Loaded::select(explicit).is_ok_and(|loaded| {
         loaded.registry.events.iter().any(|(key, hooks)| key.starts_with("pre_tool_use") && hooks.hooks.iter().any(|h| h.id == "block-git-hook-bypass"))
     })

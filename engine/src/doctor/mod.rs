@@ -7,6 +7,7 @@
 
 pub mod codex_trust;
 mod installed;
+mod omp;
 
 use std::path::{Path, PathBuf};
 
@@ -68,11 +69,12 @@ pub fn examine(scope: &Scope) -> Vec<Finding> {
     if let Some(finding) = codex_trust::finding(scope) {
         findings.push(finding);
     }
-    if findings.iter().all(|f| !f.check.contains(" hook ")) {
+    findings.extend(omp::findings(scope));
+    if findings.iter().all(|f| !f.check.contains(" hook ") && !f.check.starts_with("omp")) {
         findings.push(Finding::fail(
             "harness hooks",
             format!("no harness config under {} runs Tama", scope.home.display()),
-            "tama setup claude, tama setup codex",
+            "tama setup claude, tama setup codex or tama setup omp",
         ));
     }
     findings
