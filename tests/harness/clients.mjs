@@ -130,3 +130,51 @@ export function registry(dir, events) {
   run(tama, ["registry", "seal", file]);
   return file;
 }
+
+/** Where `scripts/install-omp` put oh-my-pi 18.2.3 and bun 1.4.5. */
+const ompBin = path.join(process.env.OMP_PACKAGES ?? path.join(root, "target/oh-my-pi"), "node_modules/.bin");
+
+export const omp = {
+  name: "omp",
+  bin: path.join(ompBin, "omp"),
+  configure(home, model) {
+    const agent = path.join(home, ".omp/agent");
+    fs.mkdirSync(agent, { recursive: true });
+    fs.writeFileSync(
+      path.join(agent, "models.yml"),
+      [
+        "providers:",
+        "  scripted:",
+        `    baseUrl: ${model.url}/v1`,
+        "    apiKey: sk-journey",
+        "    api: openai-completions",
+        "    models:",
+        "      - id: scripted",
+        "        name: Scripted model",
+        "        reasoning: false",
+        "        input: [text]",
+        "        contextWindow: 128000",
+        "        maxTokens: 4096",
+        "",
+      ].join("\n"),
+    );
+  },
+  prompt({ home, repo }, model, prompt, env = {}) {
+    return runAsync(this.bin, ["-p", "--model", "scripted/scripted", "--no-title", prompt], {
+      cwd: repo,
+      env: { HOME: home, PI_NO_TITLE: "1", OMP_SKIP_SETUP: "1", PATH: `${ompBin}:${process.env.PATH}`, ...env },
+    });
+  },
+};
+
+/**
+ * Each harness's golden post-tool payload, which the fast tests replay: the
+ * keys a live hook payload must carry, and where the golden one names the
+ * tool. oh-my-pi's adapter hands hooks its tool_result in Claude Code's
+ * shape; its golden file is oh-my-pi's own event, which names the same tool.
+ */
+export const golden = {
+  claude: { file: "claude-PostToolUse.json", tool: "tool_name", keys: null },
+  codex: { file: "codex-PostToolUse.json", tool: "tool_name", keys: null },
+  omp: { file: "omp-tool_result.json", tool: "toolName", keys: ["session_id", "cwd", "hook_event_name", "tool_name", "tool_input", "tool_use_id", "tool_response"] },
+};

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 
-import { claude, codex, registry, root } from "./clients.mjs";
+import { claude, codex, omp, registry, root } from "./clients.mjs";
 import { bypass, stopWithOpenWork } from "./journeys.mjs";
 
 /** A sealed registry in its own folder whose every gate is the always-passing template component. */
@@ -25,7 +25,7 @@ function passingRegistry(name) {
 }
 
 
-for (const harness of [claude, codex]) {
+for (const harness of [claude, codex, omp]) {
   const skip = process.env.TAMA_HARNESS_SKIP ?? (fs.existsSync(harness.bin) ? false : `${harness.name} is not installed (run tests/harness/install)`);
   describe(`${harness.name} journeys fail when the gates pass everything`, { skip, concurrency: false }, () => {
     test("the --no-verify commit lands", async () => {
