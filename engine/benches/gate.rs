@@ -229,35 +229,96 @@ fn available(program: &str) -> bool {
 }
 
 /// Each peer hook as a whole process, with two sessions live in two git
-/// checkouts, against the floor.
+/// checkouts, against the floor. With `TAMA_BENCH_BEFORE` naming another
+/// `tama` (one built before a change), the same hooks of that one run in
+/// the same loop, each in its own peers folder, one call of each in turn so
+/// both see the same load, and every hook of this `tama` is given as a
+/// multiple of the baseline's.
 fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
     println!("\npeer hooks, whole process (two live sessions)");
-    let scratch = tempfile::tempdir().expect("scratch folder");
-    let (a, b, peers) = (scratch.path().join("A"), scratch.path().join("B"), scratch.path().join("peers"));
-    for repo in [&a, &b] {
-        std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let mine = PeerScratch::new(tama, cache);
+    let baseline = std::env::var_os("TAMA_BENCH_BEFORE").map(|b| PeerScratch::new(Path::new(&b), cache));
+    let mut ratios = Vec::new();
+    for case in PeerScratch::CASES {
+        let name = format!("tama peer-hook claude {case}");
+        let (mut now, mut before) = (Vec::new(), Vec::new());
+        for run in 0..220 {
+            // The first 20 runs of each warm the caches and are not counted.
+            let counted = run >= 20;
+            let took = mine.time(case);
+            if counted {
+                now.push(took);
+            }
+            if let Some(baseline) = &baseline {
+                let took = baseline.time(case);
+                if counted {
+                    before.push(took);
+                }
+            }
+        }
+        let now = Sample { name: name.clone(), times: now };
+        now.report(Some(floor));
+        if baseline.is_some() {
+            let before = Sample { name: format!("baseline {name}"), times: before };
+            before.report(Some(floor));
+            ratios.push((name, now.quantile(0.5).as_secs_f64() / before.quantile(0.5).as_secs_f64()));
+        }
     }
-    let env: [(&str, &Path); 3] = [("TAMA_CACHE_DIR", cache), ("TAMA_HOME", cache), ("TAMA_PEERS", &peers)];
-    let input = |id: &str, repo: &Path, extra: serde_json::Value| {
-        let mut input = serde_json::json!({"session_id": id, "cwd": repo});
+    if !ratios.is_empty() {
+        println!("\nthis tama against the baseline (median)");
+        for (name, ratio) in ratios {
+            println!("{name:<44} {ratio:>7.2}x baseline");
+        }
+    }
+}
+
+/// Two checkouts with a session each, and a peers folder, for one `tama`.
+struct PeerScratch {
+    tama: PathBuf,
+    cache: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl PeerScratch {
+    const CASES: [&str; 5] = ["session-start", "prompt", "pre-tool (own checkout)", "pre-tool (refused)", "stop (nothing unread)"];
+
+    fn new(tama: &Path, cache: &Path) -> PeerScratch {
+        let scratch = PeerScratch { tama: tama.to_path_buf(), cache: cache.to_path_buf(), dir: tempfile::tempdir().expect("scratch folder") };
+        for repo in ["A", "B"] {
+            std::fs::create_dir_all(scratch.dir.path().join(repo).join(".git")).unwrap();
+        }
+        scratch.run("codex", "session-start", &scratch.input("c9", "B", serde_json::json!({})));
+        scratch
+    }
+
+    fn input(&self, id: &str, repo: &str, extra: serde_json::Value) -> String {
+        let mut input = serde_json::json!({"session_id": id, "cwd": self.dir.path().join(repo)});
         input.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         input.to_string()
-    };
-    spawn(tama, &["peer-hook", "codex", "session-start"], &input("c9", &b, serde_json::json!({})), &env);
-    let edit = |path: PathBuf| serde_json::json!({"tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"}});
-    let cases = [
-        ("session-start", input("s1", &a, serde_json::json!({}))),
-        ("prompt", input("s1", &a, serde_json::json!({"prompt": "go on"}))),
-        ("pre-tool (own checkout)", input("s1", &a, edit(a.join("x.rs")))),
-        ("pre-tool (refused)", input("s1", &a, edit(b.join("x.rs")))),
-        ("stop (nothing unread)", input("s1", &a, serde_json::json!({}))),
-    ];
-    for (name, payload) in cases {
-        let event = name.split(' ').next().unwrap();
-        Sample::measure(&format!("tama peer-hook claude {name}"), 200, || {
-            spawn(tama, &["peer-hook", "claude", event], &payload, &env)
-        })
-        .report(Some(floor));
+    }
+
+    fn run(&self, kind: &str, event: &str, payload: &str) {
+        let peers = self.dir.path().join("peers");
+        let env: [(&str, &Path); 3] = [("TAMA_CACHE_DIR", &self.cache), ("TAMA_HOME", &self.cache), ("TAMA_PEERS", &peers)];
+        spawn(&self.tama, &["peer-hook", kind, event], payload, &env);
+    }
+
+    /// How long one call of `case` takes.
+    fn time(&self, case: &str) -> Duration {
+        let edit = |repo: &str| {
+            let path = self.dir.path().join(repo).join("x.rs");
+            serde_json::json!({"tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"}})
+        };
+        let payload = match case {
+            "prompt" => self.input("s1", "A", serde_json::json!({"prompt": "go on"})),
+            "pre-tool (own checkout)" => self.input("s1", "A", edit("A")),
+            "pre-tool (refused)" => self.input("s1", "A", edit("B")),
+            _ => self.input("s1", "A", serde_json::json!({})),
+        };
+        let event = case.split(' ').next().unwrap_or(case);
+        let start = Instant::now();
+        self.run("claude", event, &payload);
+        start.elapsed()
     }
 }
 

@@ -131,6 +131,32 @@ pub fn events_from_registry_keys(keys: &[&str], timeout_secs: u64) -> Vec<HookEv
     events
 }
 
+/// Seconds a harness should wait for Tama on `event`, so Tama always
+/// answers first, with its refusal: Tama's own timeouts of every hook the
+/// event may run one after another (each hook of every registry key of the
+/// phase), or on a stop the gates one after another and then the slowest of
+/// the command hooks that run side by side, plus time to start and answer.
+pub fn entry_timeout(registry: &crate::registry::Registry, event: crate::event::EventName) -> u64 {
+    /// Starting the engine, compiling gates on first use, writing the answer.
+    const MARGIN_SECS: f64 = 10.0;
+    let mut seen: Vec<&str> = Vec::new();
+    let (mut in_turn, mut side_by_side) = (0.0_f64, 0.0_f64);
+    let hooks = registry.events.iter().filter(|(key, _)| crate::event::EventName::parse(key) == Some(event)).flat_map(|(_, e)| &e.hooks);
+    for hook in hooks {
+        if seen.contains(&hook.id.as_str()) {
+            continue;
+        }
+        seen.push(&hook.id);
+        let bound = crate::dispatch::hook_timeout(hook).as_secs_f64();
+        if event == crate::event::EventName::Stop && hook.kind() == crate::registry::HookKind::Command {
+            side_by_side = side_by_side.max(bound);
+        } else {
+            in_turn += bound;
+        }
+    }
+    (in_turn + side_by_side + MARGIN_SECS).ceil() as u64
+}
+
 /// What `install` or `remove` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {

@@ -55,11 +55,13 @@ fn setup(args: SetupArgs) -> Result<String, String> {
     }
     let registry = Loaded::select(args.registry.as_deref()).map_err(|e| e.to_string())?;
     let keys: Vec<&str> = registry.registry.events.keys().map(String::as_str).collect();
-    let longest = registry.registry.events.values().flat_map(|e| &e.hooks).filter_map(|h| h.timeout).fold(0.0_f64, f64::max);
-    // The harness waits a little longer than Tama's slowest hook, so Tama,
-    // not the harness, ends a hook that runs too long and says which it was.
-    let timeout = (longest.ceil() as u64 + 10).max(30);
-    let events = setup::events_from_registry_keys(&keys, timeout);
+    // Each entry waits longer than every hook Tama may run for its event, so
+    // Tama, not the harness, ends a hook that runs too long and refuses.
+    let mut events = setup::events_from_registry_keys(&keys, 0);
+    for event in &mut events {
+        let name = crate::event::EventName::parse(&event.harness_event);
+        event.timeout_secs = name.map_or(30, |name| setup::entry_timeout(&registry.registry, name)).max(30);
+    }
     let report = setup::install(harness, &home, &tama, &events).map_err(|e| e.to_string())?;
     let report = if args.trust { trust_codex(harness, report)? } else { report };
     Ok(report.to_string())

@@ -56,6 +56,9 @@ pub struct Finished {
     pub ended: Ended,
     /// At most [`OUTPUT_CAP`] bytes, invalid UTF-8 replaced.
     pub stdout: String,
+    /// The hook printed more than [`OUTPUT_CAP`] bytes on stdout, so its
+    /// verdict cannot be read: a failure, never a pass.
+    pub stdout_overflowed: bool,
     pub stderr: String,
     /// Milliseconds from the start to the end of the run.
     pub ms: u64,

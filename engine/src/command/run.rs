@@ -197,12 +197,15 @@ impl Running {
             stop.unwrap_or(Ended::Lost)
         };
         let take = |capture: Option<Capture>| capture.map(|c| c.take(settle)).unwrap_or_default();
+        let (stdout, stdout_overflowed) = take(self.stdout.take());
+        let (stderr, _) = take(self.stderr.take());
         Finished {
             hook_id: std::mem::take(&mut self.hook_id),
             timeout: self.timeout,
             ended,
-            stdout: take(self.stdout.take()),
-            stderr: take(self.stderr.take()),
+            stdout,
+            stdout_overflowed,
+            stderr,
             ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
         }
     }

@@ -32,7 +32,7 @@ pub const MAX_IN_FLIGHT: usize = 1024;
 
 /// [`MAX_IN_FLIGHT`], or the lower bound `TAMA_SERVE_MAX_IN_FLIGHT` sets.
 fn most_in_flight() -> Result<usize, String> {
-    match crate::dispatch::select::text_var("TAMA_SERVE_MAX_IN_FLIGHT")? {
+    match crate::dispatch::select::text_var("TAMA_SERVE_MAX_IN_FLIGHT").map_err(|e| e.to_string())? {
         None => Ok(MAX_IN_FLIGHT),
         Some(text) => match text.parse::<usize>() {
             Ok(most) if (1..=MAX_IN_FLIGHT).contains(&most) => Ok(most),
@@ -62,7 +62,9 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
     if let Err(err) = crate::command::init_supervision() {
         crate::log::write("serve", &format!("cannot adopt orphaned hook processes: {err}"));
     }
-    let (selection, agent, most_in_flight) = match (Selection::from_env(), crate::dispatch::select::text_var("TAMA_AGENT_ID"), most_in_flight()) {
+    let selection = Selection::from_env().map_err(|e| e.to_string());
+    let agent = crate::dispatch::select::text_var("TAMA_AGENT_ID").map_err(|e| e.to_string());
+    let (selection, agent, most_in_flight) = match (selection, agent, most_in_flight()) {
         (Ok(selection), Ok(agent), Ok(most)) => (selection, agent.filter(|a| !a.is_empty()).unwrap_or_else(|| "omp".into()), most),
         (Err(why), _, _) | (_, Err(why), _) | (_, _, Err(why)) => return refuse_start(&why),
     };

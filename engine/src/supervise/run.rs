@@ -15,7 +15,7 @@ use crate::clock::now_ms;
 use super::earlier::{self, EarlierRun};
 use super::{procs, records, signals};
 use crate::command::Canceller;
-use crate::dispatch::{Decision, HookOutcome, HookRecord, Outcome, Watch};
+use crate::dispatch::{Decision, HookOutcome, HookRecord, Watch};
 use crate::event::Event;
 
 struct Hook {
@@ -51,7 +51,7 @@ impl Run {
         let received_ns = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
         let run = Run {
             id: format!("{}-{received_ns}", std::process::id()),
-            event: event.name.clone(),
+            event: event.name.to_string(),
             session: event.session_id.clone(),
             call: signals::call_key(&event.payload),
             received_ns,
@@ -128,9 +128,7 @@ impl Run {
             }
             None => return decision,
         };
-        decision.decision = Outcome::Cancelled;
-        decision.reason = Some(why);
-        decision.hook_id = hook;
+        decision.cancel(hook, why);
         decision
     }
 

@@ -63,7 +63,7 @@ pub struct GateEvent {
 impl GateEvent {
     pub fn new(event: Event) -> Self {
         let wit = types::Event {
-            name: event.name.clone(),
+            name: event.name.to_string(),
             session_id: event.session_id.clone(),
             agent_id: event.agent_id.clone(),
             tool_name: event.tool_name.clone(),
@@ -71,6 +71,22 @@ impl GateEvent {
             payload: event.payload.to_string(),
         };
         GateEvent { event, wit, tool_call: OnceLock::new() }
+    }
+
+    /// The event a gate's configuration is checked with: named
+    /// `validate_config`, carrying nothing.
+    fn probe() -> Self {
+        let mut probe = GateEvent::new(Event {
+            name: crate::event::EventName::SessionStart,
+            session_id: None,
+            agent_id: None,
+            tool_name: None,
+            tool_input: None,
+            payload: serde_json::Value::Null,
+            capability: None,
+        });
+        probe.wit.name = "validate_config".into();
+        probe
     }
 
     /// An event whose tool call the engine already classified.
@@ -123,15 +139,7 @@ impl Gate {
             declaration: host.declaration().clone(),
             slots: host.gate_slots.clone(),
         };
-        let probe = Arc::new(GateEvent::new(Event {
-            name: "validate_config".into(),
-            session_id: None,
-            agent_id: None,
-            tool_name: None,
-            tool_input: None,
-            payload: serde_json::Value::Null,
-            capability: None,
-        }));
+        let probe = Arc::new(GateEvent::probe());
         let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
         let checked = instance.call_validate_config(&mut store, &gate.config);
         gate.forward_output(&store);
@@ -205,7 +213,7 @@ impl wit_decl::Host for Sandboxed<GateContext> {
 impl wit_state::Host for Sandboxed<GateContext> {
     fn get(&mut self, key: String) -> wasmtime::Result<Result<Option<String>, wit_state::LookupError>> {
         let ctx = &self.host;
-        if !ctx.grants.iter().any(|g| *g == key) {
+        if !ctx.grants.contains(&key) {
             return Ok(Ok(None));
         }
         Ok(ctx.state.read(&key, ctx.event.event()).map_err(wit_state::LookupError::Unreadable))
