@@ -93,7 +93,8 @@ const CODEX_EVENTS: &[&str] = &[
 ];
 
 pub const CODEX_TRUST: &str = "Codex skips a hook nobody has trusted, without a word: start codex, \
-open /hooks and trust Tama's hooks. Codex records that trust in ~/.codex/config.toml against \
+open /hooks and trust Tama's hooks, or run `tama setup codex --trust`, which asks codex for \
+the hashes of Tama's hooks and records them as trusted. Codex records that trust in ~/.codex/config.toml against \
 each hook's hash, so a changed command needs trusting again; `codex \
 --dangerously-bypass-hook-trust` runs untrusted hooks for one invocation. Codex releases before \
 0.124 also need `[features] codex_hooks = true` in ~/.codex/config.toml.";
@@ -392,7 +393,7 @@ pub fn runs_tama(handler: &Value, tama: &Path, subcommand: &str) -> bool {
 
 /// Splits a command line into words the way a shell would, roughly: quotes
 /// and backslashes are honoured, expansions are not.
-fn shell_words(line: &str) -> Vec<String> {
+pub fn shell_words(line: &str) -> Vec<String> {
     let (mut words, mut word, mut quote) = (Vec::new(), None::<String>, None);
     let mut chars = line.chars();
     while let Some(c) = chars.next() {

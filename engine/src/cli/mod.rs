@@ -1,5 +1,6 @@
 //! The `tama` command line.
 
+mod doctor;
 mod hook;
 mod hooks;
 mod peer_hook;
@@ -36,6 +37,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Doctor(doctor::DoctorArgs),
     Hook(hook::HookArgs),
     #[command(subcommand)]
     Hooks(hooks::HooksCommand),
@@ -58,6 +60,7 @@ pub fn main() -> ExitCode {
         }
     };
     let exit = match cli.command {
+        Command::Doctor(args) => doctor::run(args),
         Command::Hook(args) => hook::run(args),
         Command::Hooks(command) => hooks::run(command),
         Command::PeerHook(args) => peer_hook::run(args),

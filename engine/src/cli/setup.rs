@@ -21,6 +21,9 @@ pub struct SetupArgs {
     /// The registry whose events are installed (default: $TAMA_REGISTRY, ~/.shared-hooks/registry.json, the embedded default).
     #[arg(long, value_name = "PATH")]
     registry: Option<PathBuf>,
+    /// codex only: ask codex for the hashes of Tama's hooks and record them as trusted.
+    #[arg(long)]
+    trust: bool,
 }
 
 pub fn run(args: SetupArgs) -> u8 {
@@ -59,7 +62,9 @@ fn setup(args: SetupArgs) -> Result<String, String> {
         let name = crate::event::EventName::parse(&event.harness_event);
         event.timeout_secs = name.map_or(30, |name| setup::entry_timeout(&registry.registry, name)).max(30);
     }
-    setup::install(harness, &home, &tama, &events).map(|r| r.to_string()).map_err(|e| e.to_string())
+    let report = setup::install(harness, &home, &tama, &events).map_err(|e| e.to_string())?;
+    let report = if args.trust { trust_codex(harness, report)? } else { report };
+    Ok(report.to_string())
 }
 
 /// `tama setup peers [--remove]`: the peer hooks and the peer-work skill
@@ -84,4 +89,19 @@ fn setup_peers(remove: bool) -> u8 {
         }
     }
     code
+}
+
+/// `--trust`: Codex's current hash of each of Tama's hooks, recorded as trusted.
+fn trust_codex(harness: Harness, mut report: setup::Report) -> Result<setup::Report, String> {
+    use crate::doctor::codex_trust;
+    if harness != Harness::Codex {
+        return Err("--trust is for codex alone: Claude Code runs its hooks without a trust step".into());
+    }
+    let codex = codex_trust::on_path("codex").ok_or("--trust needs codex on PATH, to ask it for the hashes of Tama's hooks")?;
+    let home = crate::paths::home();
+    let hooks = codex_trust::tama_hooks(&codex, &home).map_err(|e| e.to_string())?;
+    let config = codex_trust::record_trust(&home, &hooks).map_err(|e| e.to_string())?;
+    report.notices.retain(|n| n != setup::CODEX_TRUST);
+    report.notices.push(format!("codex now trusts {} of Tama's hooks, recorded in {}", hooks.len(), config.display()));
+    Ok(report)
 }
