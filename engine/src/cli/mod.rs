@@ -6,6 +6,7 @@ mod peer_hook;
 mod peers;
 mod registry;
 mod run_hook;
+mod sessions;
 mod setup;
 
 use std::process::ExitCode;
@@ -43,6 +44,8 @@ enum Command {
     RunHook(run_hook::RunHookArgs),
     #[command(subcommand)]
     Registry(registry::RegistryCommand),
+    #[command(subcommand)]
+    Sessions(sessions::SessionsCommand),
     Setup(setup::SetupArgs),
 }
 
@@ -61,6 +64,7 @@ pub fn main() -> ExitCode {
         Command::Peers(args) => peers::run(args),
         Command::RunHook(args) => run_hook::run(args),
         Command::Registry(command) => registry::run(command),
+        Command::Sessions(command) => sessions::run(command),
         Command::Setup(args) => setup::run(args),
     })
 }

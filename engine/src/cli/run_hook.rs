@@ -77,8 +77,12 @@ fn answer(args: RunHookArgs) -> Answer {
         Ok(event) => event,
         Err(err) => return fail(format!("tama run-hook cannot read the {event_arg} payload: {err}")),
     };
-    let selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
-    event.capability = crate::capability::for_hooks(&registry.registry, &agent, event.session_id.as_deref());
+    let mut selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
+    event.capability = crate::capability::for_event(&registry.registry, &agent, event.session_id.as_deref())
+        .unwrap_or_else(|refused| {
+            selection.refused.push(refused);
+            None
+        });
     event.agent_id = Some(agent);
     let cwd = event.payload.get("cwd").and_then(|c| c.as_str()).map(str::to_string);
     if let Err(err) = crate::command::init_supervision() {

@@ -64,8 +64,19 @@ impl Dispatcher {
         self.dispatch_watched(event, selection, &Unwatched)
     }
 
-    /// [`Dispatcher::dispatch`], telling `watch` what runs.
+    /// [`Dispatcher::dispatch`], telling `watch` what runs. A refusal also
+    /// names the session records the selection refused.
     pub fn dispatch_watched(&self, event: Event, selection: &Selection, watch: &dyn Watch) -> Decision {
+        let mut decision = self.decide(event, selection, watch);
+        if let (true, Some(reason)) = (decision.is_block(), decision.reason.as_mut()) {
+            for refused in &selection.refused {
+                reason.push_str(&format!("\n{refused}"));
+            }
+        }
+        decision
+    }
+
+    fn decide(&self, event: Event, selection: &Selection, watch: &dyn Watch) -> Decision {
         let started = Instant::now();
         let mut decision = Decision {
             decision: Outcome::Allow,
