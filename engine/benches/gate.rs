@@ -79,15 +79,54 @@ fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
     start(program, args, stdin, env).wait().unwrap();
 }
 
-/// One serving engine: dispatch round trips over the pipe, one at a time,
-/// then a burst sent without waiting, and the idle engine's resident set.
-fn serve(cache: &tempfile::TempDir) {
+/// The default registry installed as a file, as `tama setup` users have it:
+/// every dispatch then re-checks it, which the embedded default skips.
+fn installed_registry(dir: &Path) -> PathBuf {
+    let mut registry: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join("engine/default-registry.json")).unwrap()).unwrap();
+    for event in registry["events"].as_object_mut().unwrap().values_mut() {
+        for hook in event["hooks"].as_array_mut().unwrap() {
+            let Some(name) = hook["component"].as_str().map(str::to_string) else { continue };
+            let bytes = std::fs::read(Path::new(env!("TAMA_WASM_DIR")).join(name.replace('-', "_"))).unwrap();
+            hook["sha256"] = tama_engine::registry::checksum::sha256_hex(&bytes).into();
+            std::fs::write(dir.join(&name), bytes).unwrap();
+        }
+    }
+    let path = dir.join("registry.json");
+    std::fs::write(&path, registry.to_string()).unwrap();
+    let sealed = Command::new(env!("CARGO_BIN_EXE_tama")).args(["registry", "seal", path.to_str().unwrap()]).status().unwrap();
+    assert!(sealed.success(), "the installed registry seals");
+    // Older than the engine's settling time, as an installed registry is.
+    std::thread::sleep(Duration::from_secs(3));
+    path
+}
+
+/// Wake-ups of every thread of `pid`: context switches, voluntary or not.
+fn wakeups(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return 0 };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
+        .flat_map(|status| {
+            status
+                .lines()
+                .filter(|l| l.contains("ctxt_switches"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .sum()
+}
+
+/// One serving engine of `program` on `registry`: dispatch round trips over
+/// the pipe, one at a time, against the reload round trip (the protocol's
+/// floor); then a burst sent without waiting; the idle engine's resident set
+/// and how often it wakes.
+fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path) {
     use std::io::{BufRead, BufReader};
-    println!("\nserving engine (tama run-hook --serve omp), one client over pipes");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tama"))
-        .args(["run-hook", "--serve", "omp"])
-        .env("TAMA_CACHE_DIR", cache.path())
-        .env("TAMA_HOME", cache.path())
+    println!("\nserving engine (tama run-hook --serve omp), {label}, installed default registry, one client over pipes");
+    let mut child = Command::new(program)
+        .args(["run-hook", "--serve", "omp", "--registry", registry.to_str().unwrap()])
+        .env("TAMA_CACHE_DIR", cache)
+        .env("TAMA_HOME", cache)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -97,29 +136,32 @@ fn serve(cache: &tempfile::TempDir) {
     let mut output = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     output.read_line(&mut line).unwrap();
-    let idle_rss = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string()))
-        .unwrap_or_default();
+    let rss = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string()))
+            .unwrap_or_default()
+    };
     let request = |id: usize| {
         let payload = serde_json::json!({"session_id": "bench", "tool_name": "bash", "tool_input": {"command": "git commit --no-verify -m x"}});
         format!("{}\n", serde_json::json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": payload}))
     };
     let mut id = 0;
-    Sample::measure("dispatch round trip, pre_tool_use, default gates", 3000, || {
+    let dispatch = Sample::measure("dispatch round trip, pre_tool_use:bash", 3000, || {
         id += 1;
         input.write_all(request(id).as_bytes()).unwrap();
         line.clear();
         output.read_line(&mut line).unwrap();
-    })
-    .report(None);
-    Sample::measure("reload round trip (no gate)", 3000, || {
+    });
+    let reload = Sample::measure("reload round trip (the protocol floor)", 3000, || {
         id += 1;
         input.write_all(format!("{}\n", serde_json::json!({"id": id, "op": "reload"})).as_bytes()).unwrap();
         line.clear();
         output.read_line(&mut line).unwrap();
-    })
-    .report(None);
+    });
+    reload.report(None);
+    dispatch.report(None);
+    println!("{:<44} {:.2}x the reload round trip", "dispatch median", dispatch.quantile(0.5).as_secs_f64() / reload.quantile(0.5).as_secs_f64());
     let burst = 5000;
     let start = Instant::now();
     let writer = {
@@ -134,10 +176,27 @@ fn serve(cache: &tempfile::TempDir) {
         output.read_line(&mut line).unwrap();
     }
     let took = start.elapsed();
-    println!("{:<44} {:.0} dispatches/s ({burst} sent without waiting)", "throughput", burst as f64 / took.as_secs_f64());
-    println!("{:<44} {idle_rss} KiB", "idle engine RSS after start");
-    drop(writer.join());
+    let input = writer.join().unwrap();
+    println!("{:<44} {:.0} dispatches/s ({burst} sent without waiting)", "pipelined throughput", burst as f64 / took.as_secs_f64());
+    std::thread::sleep(Duration::from_secs(1));
+    let (before, idle) = (wakeups(child.id()), Duration::from_secs(5));
+    std::thread::sleep(idle);
+    let woke = wakeups(child.id()).saturating_sub(before);
+    println!("{:<44} {} KiB", "idle engine RSS after the runs", rss(child.id()));
+    println!("{:<44} {:.1} per second ({woke} in {idle:?})", "idle engine wake-ups", woke as f64 / idle.as_secs_f64());
+    drop(input);
     let _ = child.wait();
+}
+
+/// The serving engine of this build, and of `TAMA_BENCH_BEFORE` (another
+/// `tama` binary) when it is set, measured one after the other in this run.
+fn serve(cache: &tempfile::TempDir) {
+    let installed = tempfile::tempdir().expect("scratch registry folder");
+    let registry = installed_registry(installed.path());
+    if let Some(before) = std::env::var_os("TAMA_BENCH_BEFORE") {
+        serve_engine("before", Path::new(&before), &registry, cache.path());
+    }
+    serve_engine("this build", Path::new(env!("CARGO_BIN_EXE_tama")), &registry, cache.path());
 }
 
 /// The peak resident set of one run, from the kernel's accounting of that child.

@@ -7,6 +7,7 @@ mod peers;
 mod registry;
 mod run_hook;
 mod sessions;
+mod sessions_reload;
 mod setup;
 
 use std::process::ExitCode;
@@ -57,7 +58,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { exit::USAGE } else { exit::PASS });
         }
     };
-    ExitCode::from(match cli.command {
+    let exit = match cli.command {
         Command::Hook(args) => hook::run(args),
         Command::Hooks(command) => hooks::run(command),
         Command::PeerHook(args) => peer_hook::run(args),
@@ -66,5 +67,7 @@ pub fn main() -> ExitCode {
         Command::Registry(command) => registry::run(command),
         Command::Sessions(command) => sessions::run(command),
         Command::Setup(args) => setup::run(args),
-    })
+    };
+    crate::command::end_adopted_before_exit();
+    ExitCode::from(exit)
 }

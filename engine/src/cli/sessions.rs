@@ -1,5 +1,6 @@
-//! `tama sessions …`: what an operator does to one session. `override` and
-//! `grant` change what Tama enforces, so they are the operator's alone: they
+//! `tama sessions …`: what is done to one session. `reload` asks a running
+//! oh-my-pi session to adopt the installed adapter. `override` and `grant`
+//! change what Tama enforces, so they are the operator's alone: they
 //! run only with a terminal on stdin and stderr, which an agent's tool call
 //! never has, and what they write carries the control key's tag, so a file
 //! written any other way counts for nothing.
@@ -19,6 +20,8 @@ use crate::session::{self, Override};
 /// Operate on one agent session.
 #[derive(Subcommand)]
 pub enum SessionsCommand {
+    /// Have an oh-my-pi session load the installed Tama adapter in place.
+    Reload(super::sessions_reload::ReloadArgs),
     /// Choose which hooks run for one session (operator only: needs a terminal).
     Override(OverrideArgs),
     /// Grant one session a capability its hook commands receive (operator only: needs a terminal).
@@ -80,6 +83,7 @@ pub struct GrantArgs {
 
 pub fn run(command: SessionsCommand) -> u8 {
     let result = match command {
+        SessionsCommand::Reload(args) => return super::sessions_reload::run(super::sessions_reload::SessionsCommand::Reload(args)),
         SessionsCommand::Override(args) => operator_only("override").and_then(|()| write_override(args)),
         SessionsCommand::Grant(args) => operator_only("grant").and_then(|()| grant(args)),
     };

@@ -121,8 +121,9 @@ impl Dispatcher {
             }
             if commands.first().is_none_or(|first| watch.proceed(&first.0.id)) {
                 let side_by_side: Vec<HookRecord> = std::thread::scope(|scope| {
-                    let running: Vec<_> = commands.iter().map(|hook| scope.spawn(move || run(hook))).collect();
-                    running.into_iter().map(|r| r.join().expect("a hook thread does not panic")).collect()
+                    let running: Vec<_> = commands.iter().map(|hook| (hook, std::thread::Builder::new().spawn_scoped(scope, move || run(hook)))).collect();
+                    // A hook whose thread cannot start runs on this one once the others started.
+                    running.into_iter().map(|(hook, r)| r.map_or_else(|_| run(hook), |r| r.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))).collect()
                 });
                 decision.results.extend(side_by_side);
             }
