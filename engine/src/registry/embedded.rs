@@ -1,6 +1,6 @@
-//! The default registry and components built into `tama`, each with its
-//! native code compiled by the build under the engine configuration `tama`
-//! runs, so a built-in gate never depends on a file outside the binary.
+//! The default registry and components built into `tama`, with room for
+//! each one's native code compiled by the build under the engine
+//! configuration `tama` runs (then loaded from the binary, never a file).
 
 use crate::wasm::ComponentBytes;
 
@@ -14,7 +14,7 @@ pub struct Builtin {
     /// The sha256 of `component`, computed by the build.
     pub sha256: &'static str,
     pub component: &'static [u8],
-    /// `component` compiled by the build; empty when built for another target.
+    /// `component` compiled by the build; empty when the build did not.
     pub compiled: &'static [u8],
 }
 
