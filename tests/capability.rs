@@ -1,6 +1,7 @@
-//! The session's capability reaches hook commands only when its binding
-//! (session, control key, release, catalog checksum) matches the loaded
-//! policy, through one-event runs and the serving engine.
+//! The session's capability reaches hook commands only when the operator
+//! granted it with `tama sessions grant`, its binding (session, control key,
+//! release, catalog checksum) matches the loaded policy and its limits allow
+//! a use, through one-event runs and the serving engine.
 
 mod support;
 
@@ -8,13 +9,14 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use support::engine::Engine;
+use support::operator::run_operator;
 use tama_engine::session::control_key;
 
-/// A registry of `release` whose command hook writes the capability it was handed to `seen`.
+/// A registry of `release` whose command hook appends the capability it was handed to `seen`.
 fn registry(home: &Path, release: &str) -> (PathBuf, String) {
     let seen = home.join("seen");
-    let path = home.join("registry.json");
-    let hook = json!({"id": "granted", "command": format!("printf '%s' \"${{TAMA_CAPABILITY-none}}\" > {}", seen.display())});
+    let path = home.join(format!("registry-{release}.json"));
+    let hook = json!({"id": "granted", "command": format!("printf '%s\\n' \"${{TAMA_CAPABILITY-none}}\" >> {}", seen.display())});
     let registry = json!({"version": 1, "releaseId": release, "events": {"pre_tool_use": {"blocking": true, "hooks": [hook]}}});
     std::fs::write(&path, registry.to_string()).unwrap();
     assert_eq!(support::run_tama(home, &["registry", "seal", path.to_str().unwrap()], "").status.code(), Some(0));
@@ -22,20 +24,38 @@ fn registry(home: &Path, release: &str) -> (PathBuf, String) {
     (path, sealed["catalogChecksum"].as_str().unwrap().to_string())
 }
 
-fn grant(agent: &str, release: &str, checksum: &str) -> Value {
-    json!({"schemaVersion": 1, "issuedBy": "tama-desktop", "nonce": "n-1", "sessionId": "sess-1",
-        "controlKey": control_key(agent, "sess-1"), "releaseId": release, "catalogChecksum": checksum,
-        "lifetime": "session", "grants": [{"tool": "bash", "actions": ["push"]}]})
+/// The operator grants `agent`'s sess-1 `bash:push` under `registry`, with `extra` arguments.
+fn grant(home: &Path, agent: &str, registry: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["sessions", "grant", "--agent", agent, "--session", "sess-1", "--registry", registry.to_str().unwrap(), "--grant", "bash:push"];
+    args.extend_from_slice(extra);
+    let out = run_operator(home, &args);
+    assert_eq!(out.status.code(), Some(0), "{}{}", support::text(&out.stdout), support::text(&out.stderr));
+    held(home, agent)
 }
 
-/// Writes the session record of `agent`'s sess-1 holding `capability`.
+fn record_path(home: &Path, agent: &str) -> PathBuf {
+    home.join(format!(".tama/session-control/{}.session.json", control_key(agent, "sess-1")))
+}
+
+/// The capability the session record holds.
+fn held(home: &Path, agent: &str) -> Value {
+    serde_json::from_str::<Value>(&std::fs::read_to_string(record_path(home, agent)).unwrap()).unwrap()["capability"].clone()
+}
+
+/// Puts `capability` in `agent`'s session record as it stands.
 fn hold(home: &Path, agent: &str, capability: &Value) {
-    let dir = home.join(".tama/session-control");
-    std::fs::create_dir_all(&dir).unwrap();
-    let record = json!({"schema": "ai.wisent.tama.session-control.v2", "agentId": agent, "sessionId": "sess-1",
-        "controlKey": control_key(agent, "sess-1"), "pid": 1, "cwd": "/", "globallyDisabled": false,
-        "disabledHookIds": [], "enabledHookIds": [], "capability": capability, "updatedAt": "2026-01-01T00:00:00Z"});
-    std::fs::write(dir.join(format!("{}.session.json", control_key(agent, "sess-1"))), record.to_string()).unwrap();
+    let path = record_path(home, agent);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut record: Value = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(json!({}));
+    record["capability"] = capability.clone();
+    std::fs::write(path, record.to_string()).unwrap();
+}
+
+/// The capability as hooks are handed it: without its tag.
+fn handed(capability: &Value) -> Value {
+    let mut handed = capability.clone();
+    handed.as_object_mut().unwrap().remove("tag");
+    handed
 }
 
 fn call() -> Value {
@@ -44,9 +64,10 @@ fn call() -> Value {
 
 /// What the hook was handed in a one-event run.
 fn one_event(home: &Path, registry: &Path, env: &[(&str, &str)]) -> String {
+    let _ = std::fs::remove_file(home.join("seen"));
     let out = support::run_tama_with(home, &["run-hook", "--registry", registry.to_str().unwrap(), "pre_tool_use", "agent-1"], &call().to_string(), env);
     assert_eq!(out.status.code(), Some(0), "{}", support::text(&out.stderr));
-    std::fs::read_to_string(home.join("seen")).unwrap()
+    std::fs::read_to_string(home.join("seen")).unwrap().trim_end().to_string()
 }
 
 fn log(home: &Path) -> String {
@@ -54,74 +75,143 @@ fn log(home: &Path) -> String {
 }
 
 #[test]
-fn a_matching_grant_reaches_the_hook_and_stays_in_the_session_record() {
+fn the_operators_grant_reaches_the_hook_and_stays_in_the_session_record() {
     let home = tempfile::tempdir().unwrap();
     let (path, checksum) = registry(home.path(), "r1");
-    let capability = grant("agent-1", "r1", &checksum);
-    hold(home.path(), "agent-1", &capability);
+    let capability = grant(home.path(), "agent-1", &path, &[]);
+    assert_eq!((capability["issuedBy"].as_str(), capability["releaseId"].as_str()), (Some("tama sessions grant"), Some("r1")));
+    assert_eq!(capability["catalogChecksum"], checksum);
     let seen: Value = serde_json::from_str(&one_event(home.path(), &path, &[])).unwrap();
-    assert_eq!(seen, capability);
-    let record: Value = serde_json::from_str(
-        &std::fs::read_to_string(home.path().join(format!(".tama/session-control/{}.session.json", control_key("agent-1", "sess-1")))).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(record["capability"], capability, "the run keeps the operator's grant");
-    assert_eq!(one_event(home.path(), &path, &[]), capability.to_string(), "and the next run hands it again");
+    assert_eq!(seen, handed(&capability));
+    assert_eq!(held(home.path(), "agent-1"), capability, "the run keeps the operator's grant");
+    assert_eq!(one_event(home.path(), &path, &[]), handed(&capability).to_string(), "and the next run hands it again");
 }
 
 #[test]
 fn a_grant_for_another_release_checksum_or_control_key_does_not() {
     let home = tempfile::tempdir().unwrap();
-    let (path, checksum) = registry(home.path(), "r1");
-    let other_key = {
-        let mut g = grant("agent-1", "r1", &checksum);
-        g["controlKey"] = json!(control_key("agent-2", "sess-1"));
-        g
-    };
-    let expired = {
-        let mut g = grant("agent-1", "r1", &checksum);
-        g["expiresAt"] = json!("2020-01-01T00:00:00Z");
-        g
-    };
-    for (capability, why) in [
-        (grant("agent-1", "r0", &checksum), "the grant is bound to releaseId \"r0\", the loaded policy's is \"r1\""),
-        (grant("agent-1", "r1", &"0".repeat(64)), "the grant is bound to catalogChecksum"),
-        (other_key, "the grant is bound to controlKey"),
-        (expired, "it expired at \"2020-01-01T00:00:00Z\""),
-        (json!("all"), "the grant is not a JSON object"),
-    ] {
+    let (path, _) = registry(home.path(), "r1");
+    let (other, _) = registry(home.path(), "r0");
+    let for_r0 = grant(home.path(), "agent-1", &other, &[]);
+    let for_agent_2 = grant(home.path(), "agent-2", &path, &[]);
+    let cases = [
+        (for_r0, "the grant is bound to releaseId \"r0\", the loaded policy's is \"r1\""),
+        (for_agent_2, "the grant is bound to controlKey"),
+    ];
+    for (capability, why) in cases {
         hold(home.path(), "agent-1", &capability);
         assert_eq!(one_event(home.path(), &path, &[]), "none", "{capability}");
         assert!(log(home.path()).contains(&format!("capability: session sess-1: no capability handed to its hooks: {why}")), "{}", log(home.path()));
     }
-    // Nor does a capability in Tama's own environment, nor a grant for another agent's session.
+    // Nor does a capability in Tama's own environment.
     std::fs::remove_dir_all(home.path().join(".tama/session-control")).unwrap();
-    hold(home.path(), "agent-2", &grant("agent-2", "r1", &checksum));
     assert_eq!(one_event(home.path(), &path, &[("TAMA_CAPABILITY", "{\"grants\":[{\"tool\":\"bash\"}]}")]), "none");
+}
+
+#[test]
+fn a_hand_written_or_edited_grant_is_refused_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    let (path, checksum) = registry(home.path(), "r1");
+    let genuine = grant(home.path(), "agent-1", &path, &["--uses", "1"]);
+    let nonce = genuine["nonce"].as_str().unwrap().to_string();
+    let mut more_uses = genuine.clone();
+    more_uses["remainingUses"] = json!(5);
+    let mut other_issuer = genuine.clone();
+    other_issuer["issuedBy"] = json!("tama-desktop");
+    let hand_written = json!({"schemaVersion": 1, "issuedBy": "tama sessions grant", "nonce": "n-1", "sessionId": "sess-1",
+        "controlKey": control_key("agent-1", "sess-1"), "releaseId": "r1", "catalogChecksum": checksum,
+        "lifetime": "session", "grants": [{"tool": "bash"}]});
+    for (capability, why) in [
+        (more_uses, format!("capability {nonce} was not written by `tama sessions grant`: its tag does not verify")),
+        (other_issuer, format!("capability {nonce} was not written by `tama sessions grant`")),
+        (hand_written, "capability n-1 was not written by `tama sessions grant`: its tag does not verify".into()),
+        (json!("all"), "the grant is not a capability record".into()),
+    ] {
+        hold(home.path(), "agent-1", &capability);
+        assert_eq!(one_event(home.path(), &path, &[]), "none", "{capability}");
+        assert!(log(home.path()).contains(&why), "{why}: {}", log(home.path()));
+    }
+    // The refusal is named in the decision when the event is refused.
+    let refusing = home.path().join("refusing.json");
+    let registry = json!({"version": 1, "releaseId": "r1", "events": {"pre_tool_use": {"blocking": true, "hooks": [{"id": "needs-grant", "command": "test -n \"$TAMA_CAPABILITY\" || { echo 'no grant' >&2; exit 2; }"}]}}});
+    std::fs::write(&refusing, registry.to_string()).unwrap();
+    support::run_tama(home.path(), &["registry", "seal", refusing.to_str().unwrap()], "");
+    let out = support::run_tama(home.path(), &["run-hook", "--registry", refusing.to_str().unwrap(), "pre_tool_use", "agent-1"], &call().to_string());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(support::text(&out.stderr).contains("the session's capability was refused: the grant is not a capability record"), "{}", support::text(&out.stderr));
+}
+
+#[test]
+fn a_single_use_authorizes_exactly_one_event_even_when_events_race() {
+    let home = tempfile::tempdir().unwrap();
+    let (path, _) = registry(home.path(), "r1");
+    let capability = grant(home.path(), "agent-1", &path, &["--uses", "1"]);
+    let nonce = capability["nonce"].as_str().unwrap().to_string();
+    assert_eq!(one_event(home.path(), &path, &[]), handed(&capability).to_string());
+    assert_eq!(one_event(home.path(), &path, &[]), "none");
+    assert!(log(home.path()).contains(&format!("capability {nonce} is spent: no uses remain")), "{}", log(home.path()));
+    assert_eq!(held(home.path(), "agent-1")["remainingUses"], 0);
+    // Events racing for one use: one of them gets it.
+    for extra in [&["--uses", "1"][..], &["--lifetime", "invocation"][..]] {
+        grant(home.path(), "agent-1", &path, extra);
+        let _ = std::fs::remove_file(home.path().join("seen"));
+        let racing: Vec<_> = (0..4)
+            .map(|_| {
+                let mut child = support::tama_in(home.path())
+                    .args(["run-hook", "--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"])
+                    .spawn()
+                    .unwrap();
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(call().to_string().as_bytes()).unwrap();
+                child
+            })
+            .collect();
+        for child in racing {
+            assert_eq!(child.wait_with_output().unwrap().status.code(), Some(0));
+        }
+        let seen = std::fs::read_to_string(home.path().join("seen")).unwrap();
+        let granted = seen.lines().filter(|l| *l != "none").count();
+        assert_eq!((granted, seen.lines().count()), (1, 4), "{extra:?}: {seen}");
+    }
+}
+
+#[test]
+fn an_expired_grant_is_refused_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    let (path, _) = registry(home.path(), "r1");
+    let capability = grant(home.path(), "agent-1", &path, &["--lifetime", "expiry", "--expires-in", "1s"]);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(one_event(home.path(), &path, &[]), "none");
+    let why = format!("capability {} expired at {}", capability["nonce"].as_str().unwrap(), capability["expiresAt"]);
+    assert!(log(home.path()).contains(&why), "{why}: {}", log(home.path()));
 }
 
 #[test]
 fn after_a_reload_an_old_grant_does_not_reach_the_new_hooks() {
     let home = tempfile::tempdir().unwrap();
-    let (path, first) = registry(home.path(), "r1");
-    hold(home.path(), "omp", &grant("omp", "r1", &first));
-    let mut engine = Engine::start(home.path(), Some(&path));
+    let (first_path, _) = registry(home.path(), "r1");
+    let live = home.path().join("registry.json");
+    std::fs::copy(&first_path, &live).unwrap();
+    let first = grant(home.path(), "omp", &live, &[]);
+    let mut engine = Engine::start(home.path(), Some(&live));
+    let seen = || std::fs::read_to_string(home.path().join("seen")).unwrap().lines().last().unwrap().to_string();
     let dispatch = |id: &str| json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": call()});
     engine.send(dispatch("before"));
     assert_eq!(engine.answer("before")["ok"], true);
-    assert_eq!(std::fs::read_to_string(home.path().join("seen")).unwrap(), grant("omp", "r1", &first).to_string());
+    assert_eq!(seen(), handed(&first).to_string());
     // Another release is installed; the grant still names the first.
-    let (_, second) = registry(home.path(), "r2");
+    let (second_path, _) = registry(home.path(), "r2");
+    std::fs::copy(&second_path, &live).unwrap();
     engine.send(json!({"id": "reload", "op": "reload"}));
     assert_eq!(engine.answer("reload")["result"]["changed"], true);
     engine.send(dispatch("after"));
     assert_eq!(engine.answer("after")["state"]["loadedReleaseId"], "r2");
-    assert_eq!(std::fs::read_to_string(home.path().join("seen")).unwrap(), "none");
+    assert_eq!(seen(), "none");
     assert!(log(home.path()).contains("the grant is bound to releaseId \"r1\", the loaded policy's is \"r2\""), "{}", log(home.path()));
-    // Rebound to the loaded release, it reaches the hooks again.
-    hold(home.path(), "omp", &grant("omp", "r2", &second));
+    // Granted again under the loaded release, it reaches the hooks again.
+    let second = grant(home.path(), "omp", &live, &[]);
     engine.send(dispatch("rebound"));
     assert_eq!(engine.answer("rebound")["ok"], true);
-    assert_eq!(std::fs::read_to_string(home.path().join("seen")).unwrap(), grant("omp", "r2", &second).to_string());
+    assert_eq!(seen(), handed(&second).to_string());
     engine.close();
 }

@@ -7,6 +7,7 @@ pub mod adapter;
 pub mod capability;
 pub mod cli;
 pub mod clock;
+pub mod control_key;
 pub mod command;
 pub mod dispatch;
 pub mod doctor;

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod engine;
+pub mod operator;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

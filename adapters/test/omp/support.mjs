@@ -5,7 +5,8 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,6 +28,7 @@ export function scratchHome(env = {}) {
   Object.assign(process.env, { HOME: home, TAMA_HOME: join(home, '.tama'), OKO_HOME: join(home, '.oko'), TAMA_CACHE_DIR: join(tmpdir(), 'tama-omp-cache') }, env);
   delete process.env.TAMA_BIN;
   delete process.env.TAMA_REGISTRY;
+  shareControlKey(process.env.TAMA_HOME);
   const setup = execFileSync(TAMA, ['setup', 'omp'], { env: process.env, encoding: 'utf8' });
   return {
     home,
@@ -35,6 +37,25 @@ export function scratchHome(env = {}) {
     shellPath: join(home, '.omp', 'agent', 'extensions', 'omp-shared-hooks.js'),
     remove: () => rmSync(home, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The scratch homes share one compile cache, whose artifacts Tama tags with
+ * `$TAMA_HOME/control.key`: so they share one key too, as one user's runs do.
+ */
+function shareControlKey(tamaHome) {
+  const shared = join(tmpdir(), 'tama-omp-cache.control.key');
+  const partial = `${shared}.${process.pid}.tmp`;
+  try {
+    writeFileSync(partial, randomBytes(32), { mode: 0o600, flag: 'wx' });
+    linkSync(partial, shared);
+  } catch (err) {
+    if (err.code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  mkdirSync(tamaHome, { recursive: true, mode: 0o700 });
+  copyFileSync(shared, join(tamaHome, 'control.key'));
 }
 
 /** Writes and seals `~/.shared-hooks/registry.json`; wasm components named in it are copied beside it. */

@@ -7,6 +7,7 @@ mod peer_hook;
 mod peers;
 mod registry;
 mod run_hook;
+mod sessions;
 mod sessions_reload;
 mod setup;
 
@@ -46,9 +47,9 @@ enum Command {
     RunHook(run_hook::RunHookArgs),
     #[command(subcommand)]
     Registry(registry::RegistryCommand),
-    Setup(setup::SetupArgs),
     #[command(subcommand)]
-    Sessions(sessions_reload::SessionsCommand),
+    Sessions(sessions::SessionsCommand),
+    Setup(setup::SetupArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -67,8 +68,8 @@ pub fn main() -> ExitCode {
         Command::Peers(args) => peers::run(args),
         Command::RunHook(args) => run_hook::run(args),
         Command::Registry(command) => registry::run(command),
+        Command::Sessions(command) => sessions::run(command),
         Command::Setup(args) => setup::run(args),
-        Command::Sessions(command) => sessions_reload::run(command),
     };
     crate::command::end_adopted_before_exit();
     ExitCode::from(exit)

@@ -77,8 +77,12 @@ fn decide(args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
     let payload = |source| Fault::Payload { event: event_arg.to_string(), source };
     let text = String::from_utf8(bytes).map_err(|e| payload(PayloadError::NotUtf8(e.utf8_error())))?;
     let mut event = Event::decode(&text, Some(event_arg)).map_err(payload)?;
-    let selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
-    event.capability = crate::capability::for_hooks(&registry.registry, &agent, event.session_id.as_deref());
+    let mut selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
+    event.capability = crate::capability::for_event(&registry.registry, &agent, event.session_id.as_deref())
+        .unwrap_or_else(|refused| {
+            selection.refused.push(refused);
+            None
+        });
     event.agent_id = Some(agent);
     let cwd = event.payload.get("cwd").and_then(|c| c.as_str()).map(str::to_string);
     if let Err(err) = crate::command::init_supervision() {

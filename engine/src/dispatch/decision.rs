@@ -186,6 +186,18 @@ impl Decision {
     }
 
     /// Why the event is refused, naming the hook; `None` on a pass.
+    /// Adds the session records Tama refused to read (a hand-written
+    /// override or capability) to a refusal's reason; a pass stays a pass.
+    pub fn note_refused_records(&mut self, refused: &[String]) {
+        match &mut self.outcome {
+            Outcome::Pass => {}
+            Outcome::Refused { reason, .. } | Outcome::Cancelled { reason, .. } => {
+                refused.iter().for_each(|r| reason.push_str(&format!("\n{r}")));
+            }
+            Outcome::Infrastructure(fault) => fault.further.extend(refused.iter().cloned()),
+        }
+    }
+
     pub fn reason(&self) -> Option<String> {
         match &self.outcome {
             Outcome::Pass => None,

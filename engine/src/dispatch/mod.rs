@@ -63,8 +63,17 @@ impl Dispatcher {
         self.dispatch_watched(event, selection, &Unwatched)
     }
 
-    /// [`Dispatcher::dispatch`], telling `watch` what runs.
+    /// [`Dispatcher::dispatch`], telling `watch` what runs. A refusal also
+    /// names the session records the selection refused.
     pub fn dispatch_watched(&self, event: Event, selection: &Selection, watch: &dyn Watch) -> Decision {
+        let mut decision = self.decide(event, selection, watch);
+        if !selection.refused.is_empty() {
+            decision.note_refused_records(&selection.refused);
+        }
+        decision
+    }
+
+    fn decide(&self, event: Event, selection: &Selection, watch: &dyn Watch) -> Decision {
         let started = Instant::now();
         let mut decision = Decision {
             outcome: Outcome::Pass,

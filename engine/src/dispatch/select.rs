@@ -62,6 +62,9 @@ pub struct Selection {
     pub disabled: Vec<String>,
     /// When given, only these run.
     pub enabled: Option<Vec<String>>,
+    /// Why session records that would have changed this event (an override,
+    /// a capability) were refused: a refusal of the event names them.
+    pub refused: Vec<String>,
 }
 
 impl Selection {
@@ -73,6 +76,7 @@ impl Selection {
             only: text_var("TAMA_ONLY_HOOK_ID")?.filter(|s| !s.is_empty()),
             disabled: list(text_var("TAMA_DISABLED_HOOKS")?).unwrap_or_default(),
             enabled: list(text_var("TAMA_ENABLED_HOOKS")?),
+            refused: Vec::new(),
         })
     }
 

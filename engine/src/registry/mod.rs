@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-pub use embedded::{embedded_component, tool_declaration};
+pub use embedded::{Builtin, builtin_with_digest, embedded_component, tool_declaration};
 pub use types::{AgentHook, Catalog, EventHooks, HookEntry, HookKind, HookRun, Registry, WasmHook, schema};
 
 use crate::wasm::ComponentBytes;

@@ -245,9 +245,13 @@ impl Server {
         let result = Event::from_payload(payload, Some(event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
         let answer = result.map(|mut event| {
             event.agent_id = Some(self.agent.clone());
-            let selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
+            let mut selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
             let registry = &generation.registry().registry;
-            event.capability = crate::capability::for_hooks(registry, &self.agent, event.session_id.as_deref());
+            event.capability = crate::capability::for_event(registry, &self.agent, event.session_id.as_deref())
+                .unwrap_or_else(|refused| {
+                    selection.refused.push(refused);
+                    None
+                });
             flight.stage("sessionStateRead");
             generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
         });

@@ -11,8 +11,8 @@ use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
 
-/// Most bytes of linear memory one instance may hold.
-pub const MEMORY_BOUND: usize = 64 << 20;
+pub use super::config::{MEMORY_BOUND, STACK_BOUND};
+
 /// Longest one call may run: far beyond what any decision needs.
 pub const TIME_BOUND: Duration = Duration::from_millis(500);
 /// How often the engine's epoch advances; a call is stopped at the first
@@ -21,8 +21,6 @@ pub const TIME_BOUND: Duration = Duration::from_millis(500);
 pub const EPOCH_TICK: Duration = Duration::from_millis(50);
 /// [`TIME_BOUND`] in epoch ticks, the deadline each call is given.
 pub const DEADLINE_TICKS: u64 = (TIME_BOUND.as_millis() / EPOCH_TICK.as_millis()) as u64;
-/// Most bytes of the WebAssembly stack one call may use.
-pub const STACK_BOUND: usize = 1 << 20;
 /// Most bytes of stdout or stderr kept from one call for the log.
 const OUTPUT_BOUND: usize = 64 << 10;
 
