@@ -82,7 +82,12 @@ fn the_gate_refuses_exactly_what_real_git_lets_past_its_hooks() {
     if let Some(why) = scratch::unavailable() {
         panic!("the oracle cannot run here: {why}");
     }
-    let base = tempfile::tempdir().expect("a scratch directory");
+    // Each case copies the template afresh: in memory where there is a tmpfs.
+    let base = tempfile::Builder::new()
+        .prefix("tama-oracle")
+        .tempdir_in("/dev/shm")
+        .or_else(|_| tempfile::tempdir())
+        .expect("a scratch directory");
     let scratch = scratch::Scratch::new(base.path());
     let cases = env_number("TAMA_ORACLE_CASES", DEFAULT_CASES as u64);
     let seed = env_number("TAMA_ORACLE_SEED", DEFAULT_SEED);

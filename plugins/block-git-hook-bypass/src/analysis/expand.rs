@@ -228,7 +228,7 @@ impl Walker {
                 let values: Vec<&str> = positional.iter().map(|field| &*field.text).collect();
                 values.join(" ")
             }),
-            "0" => None,
+            "0" => self.arg0.clone(),
             _ if name.bytes().all(|byte| byte.is_ascii_digit()) => {
                 let index: usize = name.parse().ok()?;
                 let positional = self.positional.as_ref()?;

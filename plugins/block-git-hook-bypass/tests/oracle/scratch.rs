@@ -23,7 +23,6 @@ impl Effect {
 }
 
 pub struct Scratch {
-    base: PathBuf,
     template: PathBuf,
     case: PathBuf,
     template_logs: BTreeMap<PathBuf, String>,
@@ -70,7 +69,7 @@ impl Scratch {
         fs::rename(&case, &template).expect("the template moves into place");
         let template_logs = files(&template.join("repo/.git/logs"));
         let template_remote = refs(&template.join("remote.git"));
-        Scratch { base: base.to_path_buf(), template, case, template_logs, template_remote }
+        Scratch { template, case, template_logs, template_remote }
     }
 
     /// Runs `command` in a fresh copy of the template and says what it did.
@@ -108,10 +107,6 @@ impl Scratch {
     /// What the recording `git` saw in the last case, for a report.
     pub fn calls(&self) -> String {
         fs::read_to_string(self.case.join("log/calls")).unwrap_or_default()
-    }
-
-    pub fn base(&self) -> &Path {
-        &self.base
     }
 }
 
