@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Built-in components: embedded into `tama`, named by the default registry.
-const BUILTIN: &[&str] = &["tool-declaration", "block-git-hook-bypass", "block-supervisor-stop"];
+const BUILTIN: &[&str] = &["tool-declaration", "block-git-hook-bypass", "block-supervisor-stop", "block-text-outside-tool-calls"];
 /// Built for the tests and for authors, never embedded.
 const EXTRA: &[&str] = &["gate-template"];
 /// Components built without `std`. Cargo unifies a dependency's features

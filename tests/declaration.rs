@@ -1,7 +1,10 @@
 //! Every tool spelling classifies as the tool declaration says, through the
-//! built component, not a copy of its list.
+//! built component, not a copy of its list: by the host directly, and through
+//! `tama hook --plugin` of a probe gate that refuses with what it was told.
 
-use serde_json::json;
+mod support;
+
+use serde_json::{Value, json};
 use tama_engine::registry::tool_declaration;
 use tama_engine::tool::ToolKind;
 use tama_engine::wasm::{ClassifyError, Host};
@@ -127,5 +130,84 @@ fn input_that_is_not_json_is_named() {
     match host.classify("bash", "{") {
         Err(ClassifyError::Protocol(why)) => assert!(why.contains("not JSON"), "{why}"),
         other => panic!("{other:?}"),
+    }
+}
+
+/// What the declaration read from one call, as the probe gate refused with it.
+fn probe(home: &std::path::Path, name: &str, input: Value) -> Value {
+    let gate = support::component("hostile-declaration-probe");
+    let payload = json!({"hook_event_name": "PreToolUse", "tool_name": name, "tool_input": input}).to_string();
+    let out = support::run_tama(home, &["hook", "--plugin", gate.to_str().unwrap()], &payload);
+    let stdout = support::text(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{name}: {stdout}{}", support::text(&out.stderr));
+    let reading = stdout.trim_end().strip_prefix("hostile_declaration_probe: ").unwrap_or_else(|| panic!("{stdout}"));
+    serde_json::from_str(reading).unwrap_or_else(|e| panic!("{reading}: {e}"))
+}
+
+fn targets(reading: &Value) -> Vec<&str> {
+    reading["targets"].as_array().unwrap().iter().map(|t| t["path"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn a_gate_reads_every_harness_shell_through_tama_hook() {
+    let home = tempfile::tempdir().unwrap();
+    for (name, input, command) in [
+        ("bash", json!({"command": "git commit --no-verify -m x"}), "git commit --no-verify -m x"),
+        ("functions.shell_command", json!({"command": "cargo test", "login": true}), "cargo test"),
+        ("local_shell", json!({"action": {"type": "exec", "command": ["git", "push", "-f"]}}), "git push -f"),
+        ("functions.local_shell", json!({"command": ["bash", "-lc", "ls"]}), "bash -lc ls"),
+        ("run_shell_command", json!({"command": "ls -la", "dir_path": "src"}), "ls -la"),
+        ("run_terminal_cmd", json!({"command": "make", "is_background": false}), "make"),
+        ("execute_command", json!({"command": "npm i", "requires_approval": false}), "npm i"),
+        ("execute_bash", json!({"command": "pwd", "is_input": "false"}), "pwd"),
+        ("PowerShell", json!({"command": "Get-ChildItem"}), "Get-ChildItem"),
+        ("functions.run_in_terminal", json!({"command": "dotnet build"}), "dotnet build"),
+    ] {
+        let reading = probe(home.path(), name, input);
+        assert_eq!((reading["kind"].as_str(), reading["command"].as_str()), (Some("shell"), Some(command)), "{name}");
+    }
+}
+
+#[test]
+fn a_gate_reads_every_write_and_edit_format_through_tama_hook() {
+    let home = tempfile::tempdir().unwrap();
+    let envelope = "*** Begin Patch\n*** Add File: hello.txt\n+Hello world\n*** Update File: src/app.py\n*** Move to: src/main.py\n@@ def greet():\n-print(\"Hi\")\n+print(\"Hello, world!\")\n*** Delete File: obsolete.txt\n*** End Patch\n";
+    for (name, input, expected) in [
+        ("write_file", json!({"file_path": "/r/a.md", "content": "x"}), vec!["/r/a.md"]),
+        ("functions.write_to_file", json!({"path": "src/a.ts", "content": "x"}), vec!["src/a.ts"]),
+        ("ast_edit", json!({"ops": [{"pat": "a", "out": "b"}], "paths": ["src/a.ts", "lib/"]}), vec!["src/a.ts", "lib/"]),
+        ("edit", json!({"input": "[src/new.ts]\nPUT >$:\n+export const x = 1;\n"}), vec!["src/new.ts"]),
+        ("edit", json!({"input": "[\"src/a b.ts\"#1F2E]\nMV \"dest dir/b.ts\"\n"}), vec!["src/a b.ts", "dest dir/b.ts"]),
+        ("edit", json!({"input": "<SM:EDIT path=\"src/config.ts\">\n<SM:FIND>\nconst t = 1;\n</SM:FIND>\n<SM:PUT>\nconst t = 5;\n</SM:PUT>\n</SM:EDIT>\n"}), vec!["src/config.ts"]),
+        ("edit", json!({"input": "§src/config.ts\nconst timeout = ⟪1000│5000⟫;\n"}), vec!["src/config.ts"]),
+        ("edit", json!({"input": envelope}), vec!["hello.txt", "src/app.py", "src/main.py", "obsolete.txt"]),
+        ("apply_patch", json!({"command": ["apply_patch", envelope]}), vec!["hello.txt", "src/app.py", "src/main.py", "obsolete.txt"]),
+        ("local_shell", json!({"command": ["apply_patch", envelope]}), vec!["hello.txt", "src/app.py", "src/main.py", "obsolete.txt"]),
+        ("str_replace_editor", json!({"command": "create", "path": "/w/a.py", "file_text": "x"}), vec!["/w/a.py"]),
+        ("write", json!({"path": "xd://mcp__github__search", "content": {"query": "x"}}), vec!["xd://mcp__github__search"]),
+        ("write", json!({"path": "xd://lsp/", "content": "{\"action\":\"hover\"}"}), vec!["xd://lsp/"]),
+        ("write", json!({"path": "xd://lsp", "content": "{\"action\":\"HOVER\"}"}), vec!["xd://lsp"]),
+    ] {
+        let reading = probe(home.path(), name, input.clone());
+        assert_eq!(reading["kind"], "write", "{name} {input}: {reading}");
+        assert_eq!(targets(&reading), expected, "{name} {input}");
+    }
+}
+
+#[test]
+fn a_gate_sees_lookups_and_the_causes_of_unreadable_calls_through_tama_hook() {
+    let home = tempfile::tempdir().unwrap();
+    let lookup = probe(home.path(), "write", json!({"path": "xd://lsp", "content": "{\"action\":\"hover\",\"file\":\"a.rs\"}"}));
+    assert_eq!((lookup["kind"].as_str(), lookup["targets"][0]["action"].as_str()), (Some("lookup"), Some("hover")));
+    assert_eq!(probe(home.path(), "str_replace_editor", json!({"command": "view", "path": "/w/a.py"}))["kind"], "other");
+    for (name, input, cause) in [
+        ("apply_patch", json!({"command": "*** Begin Patch\n*** Add File: ok.txt\n+1\n*** Add File: \n+2\n*** End Patch"}), "names no file"),
+        ("edit", json!({"input": "[src/a.ts#1F2E]\nREM\n[]\nREM\n"}), "names no file"),
+        ("edit", json!({"input": "<SM:EDIT>\n<SM:FIND>\na\n</SM:FIND>\n<SM:PUT>\nb\n</SM:PUT>\n"}), "names no file"),
+        ("write", json!({"path": "xd://lsp", "content": {"action": "hover"}}), "content must be a JSON string, got an object"),
+    ] {
+        let reading = probe(home.path(), name, input);
+        let error = reading["error"].as_str().unwrap_or_else(|| panic!("{name}: {reading}"));
+        assert!(error.contains(cause), "{name}: {error}");
     }
 }

@@ -17,7 +17,7 @@ fn the_embedded_default_registry_is_sealed_and_valid() {
     let loaded = tama_engine::registry::Loaded::embedded().expect("the default registry loads");
     assert!(loaded.registry.release_id.as_deref().is_some_and(|r| r.starts_with("tama-")));
     let ids = loaded.registry.hook_ids();
-    assert_eq!(ids, ["block-git-hook-bypass", "block-supervisor-stop"]);
+    assert_eq!(ids, ["block-git-hook-bypass", "block-supervisor-stop", "block-text-outside-tool-calls"]);
 }
 
 #[test]

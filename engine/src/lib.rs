@@ -19,6 +19,7 @@ pub mod registry;
 pub mod serve;
 pub mod session;
 pub mod setup;
+pub mod setup_omp;
 pub mod supervise;
 pub mod tool;
 pub mod wasm;

@@ -24,6 +24,8 @@ use serde_json::{Map, Value, json};
 pub enum Harness {
     Claude,
     Codex,
+    /// oh-my-pi: an extension, not a hook config; see [`crate::setup_omp`].
+    Omp,
 }
 
 impl Harness {
@@ -33,6 +35,7 @@ impl Harness {
         match self {
             Harness::Claude => "claude",
             Harness::Codex => "codex",
+            Harness::Omp => "omp",
         }
     }
 
@@ -41,6 +44,7 @@ impl Harness {
         match self {
             Harness::Claude => home.join(".claude").join("settings.json"),
             Harness::Codex => home.join(".codex").join("hooks.json"),
+            Harness::Omp => home.join(".omp").join("agent").join("extensions").join(crate::setup_omp::SHELL.0),
         }
     }
 
@@ -49,6 +53,7 @@ impl Harness {
         match self {
             Harness::Claude => true,
             Harness::Codex => CODEX_EVENTS.contains(&event),
+            Harness::Omp => false,
         }
     }
 }
@@ -60,6 +65,7 @@ impl FromStr for Harness {
         match name {
             "claude" => Ok(Harness::Claude),
             "codex" => Ok(Harness::Codex),
+            "omp" | "oh-my-pi" => Ok(Harness::Omp),
             _ => Err(SetupError::UnknownHarness(name.to_string())),
         }
     }
@@ -158,7 +164,7 @@ impl fmt::Display for Report {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
-    #[error("unknown harness `{0}`: expected claude or codex")]
+    #[error("unknown harness `{0}`: expected claude, codex or omp")]
     UnknownHarness(String),
     #[error("the tama path {} is not an absolute UTF-8 path; hooks run from any folder, \
              so they name tama by its absolute path", .0.display())]

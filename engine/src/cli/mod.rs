@@ -6,6 +6,7 @@ mod peer_hook;
 mod peers;
 mod registry;
 mod run_hook;
+mod sessions_reload;
 mod setup;
 
 use std::process::ExitCode;
@@ -44,6 +45,8 @@ enum Command {
     #[command(subcommand)]
     Registry(registry::RegistryCommand),
     Setup(setup::SetupArgs),
+    #[command(subcommand)]
+    Sessions(sessions_reload::SessionsCommand),
 }
 
 pub fn main() -> ExitCode {
@@ -62,5 +65,6 @@ pub fn main() -> ExitCode {
         Command::RunHook(args) => run_hook::run(args),
         Command::Registry(command) => registry::run(command),
         Command::Setup(args) => setup::run(args),
+        Command::Sessions(command) => sessions_reload::run(command),
     })
 }

@@ -13,7 +13,7 @@ use crate::setup::{self, Harness};
 /// ~/.codex/hooks.json), keeping everything else and backing the file up first.
 #[derive(Args)]
 pub struct SetupArgs {
-    /// claude or codex: Tama's hooks; peers: the peer hooks for both.
+    /// claude or codex: Tama's hooks; omp: Tama's oh-my-pi extension; peers: the peer hooks.
     harness: String,
     /// Take Tama's entries out instead.
     #[arg(long)]
@@ -39,12 +39,16 @@ pub fn run(args: SetupArgs) -> u8 {
     }
 }
 
-fn setup(args: SetupArgs) -> Result<setup::Report, String> {
+fn setup(args: SetupArgs) -> Result<String, String> {
     let harness: Harness = args.harness.parse().map_err(|e: setup::SetupError| e.to_string())?;
     let tama = crate::paths::this_tama()?;
     let home = crate::paths::home();
+    if harness == Harness::Omp {
+        let report = if args.remove { crate::setup_omp::remove(&home) } else { crate::setup_omp::install(&home, &tama) };
+        return report.map(|r| r.to_string()).map_err(|e| e.to_string());
+    }
     if args.remove {
-        return setup::remove(harness, &home, &tama).map_err(|e| e.to_string());
+        return setup::remove(harness, &home, &tama).map(|r| r.to_string()).map_err(|e| e.to_string());
     }
     let registry = Loaded::select(args.registry.as_deref()).map_err(|e| e.to_string())?;
     let keys: Vec<&str> = registry.registry.events.keys().map(String::as_str).collect();
@@ -52,7 +56,8 @@ fn setup(args: SetupArgs) -> Result<setup::Report, String> {
     // The harness waits a little longer than Tama's slowest hook, so Tama,
     // not the harness, ends a hook that runs too long and says which it was.
     let timeout = (longest.ceil() as u64 + 10).max(30);
-    setup::install(harness, &home, &tama, &setup::events_from_registry_keys(&keys, timeout)).map_err(|e| e.to_string())
+    let events = setup::events_from_registry_keys(&keys, timeout);
+    setup::install(harness, &home, &tama, &events).map(|r| r.to_string()).map_err(|e| e.to_string())
 }
 
 /// `tama setup peers [--remove]`: the peer hooks and the peer-work skill

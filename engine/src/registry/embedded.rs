@@ -10,6 +10,7 @@ const COMPONENTS: &[(&str, &[u8])] = &[
     ("tool-declaration.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/tool_declaration.wasm"))),
     ("block-git-hook-bypass.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/block_git_hook_bypass.wasm"))),
     ("block-supervisor-stop.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/block_supervisor_stop.wasm"))),
+    ("block-text-outside-tool-calls.wasm", include_bytes!(concat!(env!("TAMA_WASM_DIR"), "/block_text_outside_tool_calls.wasm"))),
 ];
 
 /// The tool declaration every gate asks.

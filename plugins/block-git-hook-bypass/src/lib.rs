@@ -46,15 +46,15 @@
 extern crate alloc;
 
 mod analysis;
-mod bytes;
-mod field;
 mod finding;
 mod git;
 mod hook_env;
 mod prelude;
-mod shell;
 #[cfg(target_arch = "wasm32")]
 mod wasm_runtime;
+
+// The shell reader is shared with the other gates that read commands.
+use shell_reader::{bytes, field, shell};
 
 wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 

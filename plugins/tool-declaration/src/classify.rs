@@ -1,59 +1,16 @@
-//! Tool spellings of every harness, and what each kind of call carries.
+//! Reads a tool call by its row in the spellings table.
 
 use serde_json::{Map, Value};
 
+use crate::device;
 use crate::exports::tama::gate::declaration::{ToolCall, ToolKind, WriteTarget};
-use crate::patch::patch_targets;
+use crate::patch;
+use crate::spellings::{self, Reads};
 
-/// Shell spellings, lower-cased: Claude Code `Bash` (also Codex's hooks),
-/// oh-my-pi `bash`, Codex `exec_command`, the function bridge's `functions.` forms.
-const SHELL: &[&str] = &[
-    "bash",
-    "functions.bash",
-    "exec_command",
-    "functions.exec_command",
-    "shell",
-    "exec",
-    "run_command",
-    "run_package_script",
-];
-
-/// Tools that write a whole file from `content`.
-const WHOLE_FILE_WRITES: &[&str] = &["write", "functions.write"];
-
-/// Notebook tools: the target is the notebook.
-const NOTEBOOK_EDITS: &[&str] = &["notebookedit", "functions.notebookedit", "notebook", "functions.notebook"];
-
-/// Edits and patches: a target path, or patch text whose headers name the files.
-const EDITS: &[&str] = &[
-    "edit",
-    "functions.edit",
-    "multiedit",
-    "functions.multiedit",
-    "apply_patch",
-    "functions.apply_patch",
-];
-
-/// Fields that hold a path written to.
-const PATH_FIELDS: &[&str] = &["file_path", "notebook_path", "path"];
-
-/// Fields that hold patch text. Codex's `apply_patch` carries it in `command`.
-const PATCH_FIELDS: &[&str] = &["patch", "input", "raw_input", "content", "command"];
-
-/// Device actions of `xd://lsp` that only read.
-const LSP_READ_ONLY: &[&str] = &[
-    "status",
-    "capabilities",
-    "diagnostics",
-    "definition",
-    "references",
-    "hover",
-    "symbols",
-    "type_definition",
-    "implementation",
-];
-
-const DEVICE_SCHEME: &str = "xd://";
+/// Argument-vector programs that apply a patch instead of running a shell:
+/// Codex sends `{"command": ["apply_patch", "<patch>"]}` from `local_shell`
+/// and `shell`.
+const PATCH_PROGRAMS: &[&str] = &["apply_patch", "applypatch"];
 
 pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
     let name = tool_name.to_lowercase();
@@ -61,52 +18,97 @@ pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
         .map_err(|e| format!("the input of tool `{tool_name}` is not JSON: {e}"))?;
     let empty = Map::new();
     let fields = input.as_object().unwrap_or(&empty);
-    let call = |kind, command, targets| ToolCall { name: name.clone(), kind, command, targets };
-
-    if SHELL.contains(&name.as_str()) {
-        let command = shell_command(fields)
-            .ok_or_else(|| format!("shell tool `{tool_name}` has no command string in its input"))?;
-        return Ok(call(ToolKind::Shell, Some(command), Vec::new()));
-    }
-    let is_whole_file = WHOLE_FILE_WRITES.contains(&name.as_str());
-    if is_whole_file {
-        if let Some(path) = string_field(fields, "path").filter(|p| p.starts_with(DEVICE_SCHEME)) {
-            return device_request(&name, path, fields);
+    let Some(spelling) = spellings::find(&name) else {
+        return Ok(call(name, ToolKind::Other, None, Vec::new()));
+    };
+    let write = |name: String, paths: Vec<String>| -> Result<ToolCall, String> {
+        if paths.is_empty() {
+            return Err(format!("write tool `{tool_name}` names no file: no field holds a path and no patch header names one"));
+        }
+        let targets = paths.into_iter().map(|path| WriteTarget { path, device_action: None }).collect();
+        Ok(call(name, ToolKind::Write, None, targets))
+    };
+    match spelling.reads {
+        Reads::Command(keys) => match shell_command(fields, keys)? {
+            Command::Line(line) => Ok(call(name, ToolKind::Shell, Some(line), Vec::new())),
+            Command::Patch(text) => {
+                let paths = patch::targets(&text).map_err(|e| format!("the patch of `{tool_name}` {e}"))?;
+                write(name, paths)
+            }
+            Command::Missing => Err(format!("shell tool `{tool_name}` has no command string in its input")),
+        },
+        Reads::Paths(keys) => write(name, paths(fields, keys)?),
+        Reads::Device(keys) => match device::address(fields) {
+            Some(address) => device::request(&name, address, fields),
+            None => write(name, paths(fields, keys)?),
+        },
+        Reads::Edit { paths: keys, patches } => {
+            let mut found = paths(fields, keys)?;
+            for key in patches {
+                if let Some(text) = patch_text(fields, key) {
+                    found.extend(patch::targets(&text).map_err(|e| format!("the `{key}` of `{tool_name}` {e}"))?);
+                }
+            }
+            found.extend(renames(fields));
+            dedup(&mut found);
+            write(name, found)
+        }
+        Reads::Editor { field, writes, paths: keys } => {
+            let sub = fields.get(field).and_then(Value::as_str).unwrap_or_default();
+            if writes.contains(&sub) { write(name, paths(fields, keys)?) } else { Ok(call(name, ToolKind::Other, None, Vec::new())) }
         }
     }
-    let is_notebook = NOTEBOOK_EDITS.contains(&name.as_str());
-    if !(is_whole_file || is_notebook || EDITS.contains(&name.as_str())) {
-        return Ok(call(ToolKind::Other, None, Vec::new()));
-    }
-    let mut paths: Vec<String> = PATH_FIELDS
-        .iter()
-        .filter_map(|f| string_field(fields, f))
-        .map(str::to_string)
-        .collect();
-    if !(is_whole_file || is_notebook) {
-        paths.extend(edit_targets(fields));
-    }
-    paths.dedup();
-    if paths.is_empty() {
-        return Err(format!(
-            "write tool `{tool_name}` names no file: none of {} holds a path and no patch header names one",
-            PATH_FIELDS.join(", ")
-        ));
-    }
-    let targets = paths.into_iter().map(|path| WriteTarget { path, device_action: None }).collect();
-    Ok(call(ToolKind::Write, None, targets))
 }
 
-/// `command` or Codex's `cmd`, as a string, or an argument vector joined as a shell would read it.
-fn shell_command(fields: &Map<String, Value>) -> Option<String> {
-    match fields.get("command").or_else(|| fields.get("cmd"))? {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(argv) => {
-            let words: Option<Vec<String>> = argv.iter().map(|w| w.as_str().map(shell_quote)).collect();
-            words.map(|w| w.join(" "))
+fn call(name: String, kind: ToolKind, command: Option<String>, targets: Vec<WriteTarget>) -> ToolCall {
+    ToolCall { name, kind, command, targets }
+}
+
+enum Command {
+    Line(String),
+    Patch(String),
+    Missing,
+}
+
+/// The first of `keys` holding a command: a string, or an argument vector
+/// joined as a shell would read it back, unless it runs `apply_patch`.
+fn shell_command(fields: &Map<String, Value>, keys: &[&str]) -> Result<Command, String> {
+    for key in keys {
+        match field(fields, key) {
+            Some(Value::String(s)) => return Ok(Command::Line(s.clone())),
+            Some(Value::Array(argv)) => {
+                let words = strings(argv).ok_or_else(|| format!("the argument vector in `{key}` holds a word that is not a string"))?;
+                if let Some(text) = patch_argv(&words) {
+                    return Ok(Command::Patch(text));
+                }
+                let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+                return Ok(Command::Line(quoted.join(" ")));
+            }
+            _ => {}
         }
-        _ => None,
     }
+    Ok(Command::Missing)
+}
+
+/// The patch text of `["apply_patch", "<patch>"]`.
+fn patch_argv(words: &[&str]) -> Option<String> {
+    let (program, rest) = words.split_first()?;
+    let base = program.rsplit('/').next().unwrap_or(program);
+    PATCH_PROGRAMS.contains(&base).then(|| rest.join("\n"))
+}
+
+/// `a.b`: field `b` of object `a`.
+fn field<'a>(fields: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    let mut parts = key.split('.');
+    let mut value = fields.get(parts.next()?)?;
+    for part in parts {
+        value = value.get(part)?;
+    }
+    Some(value)
+}
+
+fn strings(values: &[Value]) -> Option<Vec<&str>> {
+    values.iter().map(Value::as_str).collect()
 }
 
 /// Quotes one word so a shell reads it back unchanged.
@@ -116,41 +118,87 @@ fn shell_quote(word: &str) -> String {
     if plain { word.to_string() } else { format!("'{}'", word.replace('\'', "'\\''")) }
 }
 
-/// Files named by an edit's patch text, by oh-my-pi's patch-mode `edits[].rename`.
-fn edit_targets(fields: &Map<String, Value>) -> Vec<String> {
-    let mut targets: Vec<String> = PATCH_FIELDS
-        .iter()
-        .filter_map(|f| string_field(fields, f))
-        .flat_map(patch_targets)
-        .collect();
-    if let Some(Value::Array(edits)) = fields.get("edits") {
-        targets.extend(edits.iter().filter_map(|e| e.get("rename")?.as_str().map(str::to_string)));
+/// Every path in `keys`, each a string or a list of strings. An empty string
+/// is no path; a list holding anything else is an error, not skipped.
+fn paths(fields: &Map<String, Value>, keys: &[&str]) -> Result<Vec<String>, String> {
+    let mut found = Vec::new();
+    for key in keys {
+        match fields.get(*key) {
+            Some(Value::String(path)) if !path.is_empty() => found.push(path.clone()),
+            Some(Value::Array(list)) => {
+                let list = strings(list).ok_or_else(|| format!("the paths in `{key}` hold one that is not a string"))?;
+                found.extend(list.into_iter().filter(|p| !p.is_empty()).map(str::to_string));
+            }
+            _ => {}
+        }
     }
-    targets
+    dedup(&mut found);
+    Ok(found)
 }
 
-/// An oh-my-pi `write` to `xd://<device>`: `content` is the device's JSON arguments.
-fn device_request(name: &str, path: &str, fields: &Map<String, Value>) -> Result<ToolCall, String> {
-    let arguments: Value = match fields.get("content") {
-        Some(Value::String(text)) => serde_json::from_str(text)
-            .map_err(|e| format!("device request to {path}: content is not JSON: {e}"))?,
-        Some(object @ Value::Object(_)) => object.clone(),
-        _ => return Err(format!("device request to {path}: content holds no JSON arguments")),
-    };
-    let action = arguments
-        .get("action")
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("device request to {path}: its arguments have no string action"))?;
-    let device = path.trim_start_matches(DEVICE_SCHEME).trim_end_matches('/');
-    let read_only = device == "lsp" && LSP_READ_ONLY.contains(&action.to_lowercase().replace('-', "_").as_str());
-    Ok(ToolCall {
-        name: name.to_string(),
-        kind: if read_only { ToolKind::Lookup } else { ToolKind::Write },
-        command: None,
-        targets: vec![WriteTarget { path: path.to_string(), device_action: Some(action.to_string()) }],
-    })
+/// Patch text in `key`: a string, or Codex's argument vector `["apply_patch", "<patch>"]`.
+fn patch_text(fields: &Map<String, Value>, key: &str) -> Option<String> {
+    match fields.get(key)? {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(argv) => patch_argv(&strings(argv)?),
+        _ => None,
+    }
 }
 
-fn string_field<'a>(fields: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    fields.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+/// oh-my-pi's patch-mode `edits[].rename`: each a file the edit creates.
+fn renames(fields: &Map<String, Value>) -> Vec<String> {
+    let Some(Value::Array(edits)) = fields.get("edits") else { return Vec::new() };
+    edits.iter().filter_map(|e| e.get("rename")?.as_str()).filter(|p| !p.is_empty()).map(str::to_string).collect()
+}
+
+/// Keeps the first of each path, in order.
+fn dedup(paths: &mut Vec<String>) {
+    let mut seen = std::collections::HashSet::new();
+    paths.retain(|p| seen.insert(p.clone()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::classify;
+    use crate::exports::tama::gate::declaration::ToolKind;
+
+    fn kind(name: &str, input: &str) -> ToolKind {
+        classify(name, input).unwrap_or_else(|e| panic!("{name}: {e}")).kind
+    }
+
+    #[test]
+    fn near_misses_and_reads_are_other() {
+        for name in ["bash_output", "read", "functions.read", "read_file", "mcp__x__y", "grep", "shellcheck", "functions.functions.bash", "xbash"] {
+            assert_eq!(kind(name, r#"{"command":"git commit --no-verify","file_path":"/a"}"#), ToolKind::Other, "{name}");
+        }
+        assert_eq!(kind("str_replace_editor", r#"{"command":"view","path":"/w/a.py"}"#), ToolKind::Other);
+    }
+
+    #[test]
+    fn argv_apply_patch_is_a_write_of_its_files() {
+        let patch = "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-x\n+y\n*** End Patch";
+        for name in ["shell", "local_shell", "apply_patch", "functions.apply_patch"] {
+            let input = serde_json::json!({"command": ["apply_patch", patch]}).to_string();
+            let call = classify(name, &input).unwrap();
+            assert_eq!(call.kind, ToolKind::Write, "{name}");
+            let targets: Vec<&str> = call.targets.iter().map(|t| t.path.as_str()).collect();
+            assert_eq!(targets, ["a.py", "b.py"], "{name}");
+        }
+    }
+
+    #[test]
+    fn a_patch_header_naming_no_file_makes_the_call_an_error() {
+        let input = serde_json::json!({"command": "*** Begin Patch\n*** Add File: ok.txt\n+1\n*** Add File: \n+2\n*** End Patch"});
+        let why = classify("apply_patch", &input.to_string()).unwrap_err();
+        assert!(why.contains("names no file"), "{why}");
+    }
+
+    #[test]
+    fn a_shell_without_a_command_and_a_write_without_a_file_are_errors() {
+        assert!(classify("bash", "{}").unwrap_err().contains("no command string"));
+        assert!(classify("shell", r#"{"command":["git",1]}"#).unwrap_err().contains("not a string"));
+        assert!(classify("write_file", r#"{"content":"x"}"#).unwrap_err().contains("names no file"));
+        assert!(classify("edit", r#"{"input":"no headers here"}"#).unwrap_err().contains("names no file"));
+        assert!(classify("ast_edit", r#"{"paths":["a",2]}"#).unwrap_err().contains("not a string"));
+    }
 }

@@ -1,12 +1,15 @@
 //! The tool declaration: the one place Tama keeps tool spellings. Every gate
 //! that reads a shell command or a written file asks this component, so no
-//! gate can keep a shorter list of its own.
+//! gate can keep a shorter list of its own. The spellings are data, in
+//! [`spellings::SPELLINGS`]; the README's list is generated from it.
 
 // A native build only runs the tests; the glue is used by the component alone.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 mod classify;
+mod device;
 mod patch;
+pub mod spellings;
 
 wit_bindgen::generate!({ path: "../../wit", world: "tool-declaration" });
 

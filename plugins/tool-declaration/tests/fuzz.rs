@@ -8,8 +8,12 @@ wit_bindgen::generate!({ path: "../../wit", world: "tool-declaration" });
 
 #[path = "../src/classify.rs"]
 mod classify;
-#[path = "../src/patch.rs"]
+#[path = "../src/device.rs"]
+mod device;
+#[path = "../src/patch/mod.rs"]
 mod patch;
+#[path = "../src/spellings.rs"]
+mod spellings;
 
 use exports::tama::gate::declaration::ToolKind;
 use proptest::prelude::*;

@@ -726,8 +726,10 @@ mod tests {
     /// and the shapes at its edges.
     #[test]
     fn plain_pipelines_read_as_the_general_reader_reads_them() {
-        let cases: serde_json::Value =
-            serde_json::from_str(include_str!("../../tests/cases.json")).expect("the case table");
+        let cases: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../block-git-hook-bypass/tests/cases.json"
+        ))
+        .expect("the case table");
         let table = cases
             .as_array()
             .expect("a list")

@@ -1,0 +1,176 @@
+//! `tama setup omp [--remove]`: installs Tama's oh-my-pi extension.
+//!
+//! oh-my-pi has no hook config; it loads extension modules. Tama installs
+//! three things, each only where it differs, and leaves every other file
+//! alone:
+//!
+//! - the shell, `~/.omp/agent/extensions/omp-shared-hooks.js`, which imports
+//!   the adapter under its digest and forwards every event to it;
+//! - the adapter and its sibling modules, in `~/.shared-hooks/omp/`;
+//! - the engine the adapter starts, `~/.shared-hooks/hooks-runtime/current/bin/tama`,
+//!   a symlink to this `tama`.
+
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::setup::SetupError;
+
+/// The extension module oh-my-pi loads.
+pub const SHELL: (&str, &str) = ("omp-shared-hooks.js", include_str!("../../adapters/omp/omp-shared-hooks.js"));
+
+/// The adapter and its sibling modules, by file name.
+pub const ADAPTER: &[(&str, &str)] = &[
+    ("adapter.js", include_str!("../../adapters/omp/adapter.js")),
+    ("engine-client.mjs", include_str!("../../adapters/omp/engine-client.mjs")),
+    ("hook-events.mjs", include_str!("../../adapters/omp/hook-events.mjs")),
+    ("installed-contract.mjs", include_str!("../../adapters/omp/installed-contract.mjs")),
+    ("provider-request.mjs", include_str!("../../adapters/omp/provider-request.mjs")),
+    ("session-control.mjs", include_str!("../../adapters/omp/session-control.mjs")),
+];
+
+/// Words only Tama's shell carries, so `--remove` takes out no one else's file.
+const SHELL_MARK: &str = "Tama's oh-my-pi extension";
+
+/// Where each piece goes under `home`.
+pub struct Layout {
+    pub extensions: PathBuf,
+    pub adapter: PathBuf,
+    pub engine: PathBuf,
+}
+
+impl Layout {
+    pub fn under(home: &Path) -> Layout {
+        let shared = home.join(".shared-hooks");
+        Layout {
+            extensions: home.join(".omp").join("agent").join("extensions"),
+            adapter: shared.join("omp"),
+            engine: shared.join("hooks-runtime").join("current").join("bin").join("tama"),
+        }
+    }
+}
+
+/// What `install` or `remove` did, path by path.
+#[derive(Debug, Default)]
+pub struct OmpReport {
+    pub written: Vec<PathBuf>,
+    pub unchanged: Vec<PathBuf>,
+    pub removed: Vec<PathBuf>,
+    pub kept: Vec<(PathBuf, &'static str)>,
+    /// Whether this was `--remove`.
+    pub removing: bool,
+}
+
+impl fmt::Display for OmpReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut lines = Vec::new();
+        lines.extend(self.written.iter().map(|p| format!("wrote {}", p.display())));
+        lines.extend(self.unchanged.iter().map(|p| format!("unchanged {}", p.display())));
+        lines.extend(self.removed.iter().map(|p| format!("removed {}", p.display())));
+        lines.extend(self.kept.iter().map(|(p, why)| format!("kept {}: {why}", p.display())));
+        if self.removing {
+            if self.removed.is_empty() {
+                lines.push("no Tama oh-my-pi extension was installed; nothing changed".into());
+            }
+        } else if self.written.is_empty() {
+            lines.push("Tama's oh-my-pi extension is installed as it is; nothing changed".into());
+        } else {
+            lines.push("oh-my-pi loads Tama's extension when it starts; a running oh-my-pi adopts a new adapter with /tama_reload_hook_runtime".into());
+        }
+        f.write_str(&lines.join("\n"))
+    }
+}
+
+/// Installs the shell, the adapter and the engine link under `home`.
+pub fn install(home: &Path, tama: &Path) -> Result<OmpReport, SetupError> {
+    let tama = Path::new(crate::setup::program(tama)?);
+    let layout = Layout::under(home);
+    let mut report = OmpReport::default();
+    put(&layout.extensions.join(SHELL.0), SHELL.1, &mut report)?;
+    for (name, text) in ADAPTER {
+        put(&layout.adapter.join(name), text, &mut report)?;
+    }
+    link(&layout.engine, tama, &mut report)?;
+    Ok(report)
+}
+
+/// Takes out the shell and the adapter (with the digest-named copies the
+/// shell made); keeps the engine link, which other installs run too.
+pub fn remove(home: &Path) -> Result<OmpReport, SetupError> {
+    let layout = Layout::under(home);
+    let mut report = OmpReport { removing: true, ..OmpReport::default() };
+    let shell = layout.extensions.join(SHELL.0);
+    match fs::read_to_string(&shell) {
+        Ok(text) if text.contains(SHELL_MARK) => take_out(&shell, &mut report)?,
+        Ok(_) => report.kept.push((shell, "not Tama's extension")),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Err(source) => return Err(SetupError::Read { path: shell, source }),
+    }
+    for (name, _) in ADAPTER {
+        take_out(&layout.adapter.join(name), &mut report)?;
+    }
+    if let Ok(entries) = fs::read_dir(&layout.adapter) {
+        let mut copies: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(is_digest_copy))
+            .collect();
+        copies.sort();
+        for copy in copies {
+            take_out(&copy, &mut report)?;
+        }
+    }
+    if fs::symlink_metadata(&layout.engine).is_ok() {
+        report.kept.push((layout.engine, "the engine other installs of Tama run as well"));
+    }
+    Ok(report)
+}
+
+/// `adapter.<64 hex>.js`, the copy the shell imports.
+fn is_digest_copy(name: &str) -> bool {
+    name.strip_prefix("adapter.")
+        .and_then(|rest| rest.strip_suffix(".js"))
+        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn put(path: &Path, text: &str, report: &mut OmpReport) -> Result<(), SetupError> {
+    match fs::read(path) {
+        Ok(bytes) if bytes == text.as_bytes() => {
+            report.unchanged.push(path.into());
+            return Ok(());
+        }
+        Ok(_) => {}
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Err(source) => return Err(SetupError::Read { path: path.into(), source }),
+    }
+    crate::files::write_whole_synced(path, text.as_bytes()).map_err(|source| SetupError::Write { path: path.into(), source })?;
+    report.written.push(path.into());
+    Ok(())
+}
+
+/// Makes `path` a symlink to `tama`, replacing whatever held the engine's place.
+fn link(path: &Path, tama: &Path, report: &mut OmpReport) -> Result<(), SetupError> {
+    if fs::read_link(path).is_ok_and(|target| target == tama) {
+        report.unchanged.push(path.into());
+        return Ok(());
+    }
+    let write = |source| SetupError::Write { path: path.into(), source };
+    let dir = path.parent().unwrap_or(Path::new("/"));
+    crate::files::create_private_dir(dir).map_err(write)?;
+    let partial = dir.join(format!(".tama.{}.link", std::process::id()));
+    let _ = fs::remove_file(&partial);
+    std::os::unix::fs::symlink(tama, &partial).map_err(write)?;
+    fs::rename(&partial, path).map_err(write)?;
+    report.written.push(path.into());
+    Ok(())
+}
+
+fn take_out(path: &Path, report: &mut OmpReport) -> Result<(), SetupError> {
+    match fs::remove_file(path) {
+        Ok(()) => report.removed.push(path.into()),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Err(source) => return Err(SetupError::Write { path: path.into(), source }),
+    }
+    Ok(())
+}
