@@ -104,13 +104,20 @@ fn the_gate_refuses_exactly_what_real_git_lets_past_its_hooks() {
 
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut total = Tally::default();
+    // The corpus holds commands that once disagreed: reported apart, so
+    // that the rates describe the forms as generated.
+    let mut corpus_tally = Tally::default();
     let mut disagreements = Vec::new();
     for (index, (form, command)) in commands.iter().enumerate() {
         let effect = scratch.effect(command);
         let reason = refusal_reason(command);
         let (bypassed, refused) = (effect.bypassed(), reason.is_some());
-        tallies.entry(form.clone()).or_default().add(bypassed, refused);
-        total.add(bypassed, refused);
+        if index < known {
+            corpus_tally.add(bypassed, refused);
+        } else {
+            tallies.entry(form.clone()).or_default().add(bypassed, refused);
+            total.add(bypassed, refused);
+        }
         if bypassed != refused {
             disagreements.push((index >= known, form.clone(), command.clone()));
             eprintln!(
@@ -123,7 +130,7 @@ fn the_gate_refuses_exactly_what_real_git_lets_past_its_hooks() {
         }
     }
 
-    let table = report(&tallies, &total, seed, cases, known);
+    let table = report(&tallies, &total, &corpus_tally, seed, cases);
     println!("{table}");
     if let Ok(path) = std::env::var("TAMA_ORACLE_REPORT") {
         std::fs::write(&path, &table).expect("the report is written");
@@ -142,11 +149,12 @@ fn the_gate_refuses_exactly_what_real_git_lets_past_its_hooks() {
     );
 }
 
-fn report(tallies: &BTreeMap<String, Tally>, total: &Tally, seed: u64, cases: u64, known: usize) -> String {
+fn report(tallies: &BTreeMap<String, Tally>, total: &Tally, corpus: &Tally, seed: u64, cases: u64) -> String {
     let mut table = format!(
-        "Oracle: {} commands ({known} from the corpus, {cases} generated with seed {seed:#x})\n\n\
+        "Oracle: {cases} commands generated with seed {seed:#x}; the corpus's {} earlier disagreements now agree on {}\n\n\
          | form | commands | agreement | bypasses | missed | over-refused |\n|---|---:|---:|---:|---:|---:|\n",
-        total.cases
+        corpus.cases,
+        corpus.agreed,
     );
     for (form, tally) in tallies.iter().chain([(&"all".to_owned(), total)]) {
         let _ = writeln!(

@@ -55,6 +55,8 @@ struct Walker {
     /// What a group or loop reads on standard input (`… | { read x; }`,
     /// `while read x; do …; done <<< …`), for the first `read` inside it.
     group_stdin: Option<String>,
+    /// Function bodies being walked, one inside another.
+    in_function: u32,
     /// Files this command writes, with what it writes to them.
     written_files: Vec<(String, String)>,
     /// The hooks directory the command has changed into, if it has.
@@ -285,7 +287,9 @@ impl Walker {
         let body = entry.body;
         let saved = core::mem::replace(&mut self.positional, args);
         self.depth += 1;
+        self.in_function += 1;
         let output = self.command(frame, body, None, false);
+        self.in_function -= 1;
         self.depth -= 1;
         self.positional = saved;
         if let Some(entry) = frame.functions.get_mut(index) {

@@ -95,6 +95,8 @@ impl Walker {
             "printf" => Ok(Some(output::printf(args))),
             "cat" => Ok(self.cat(args, stdin)),
             ":" | "true" => done,
+            // Outside a function bash refuses `local` and sets nothing.
+            "local" if self.in_function == 0 => done,
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 // `declare -a name=(…)` arrives as an assignment.
                 for (name, value) in &env.assigned {

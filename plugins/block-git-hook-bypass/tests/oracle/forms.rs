@@ -197,7 +197,6 @@ fn spell(rng: &mut TestRng, form: &str, c: &Call) -> String {
             format!("{env}nice -n 1 {head} {o} {rest}"),
             format!("{env}command {head} {o} {rest}"),
             format!("echo {q} | xargs {head} {}", rest.replace('<', "")),
-            format!("printf '%s\\n' {} {o} | xargs git {}", c.sub, rest.replace('<', "")),
             format!("find . -maxdepth 0 -exec {head} {o} {} \\;", rest.replace('<', "")),
             format!("{env}exec {head} {o} {rest}"),
             format!("time {}", c.plain()),
@@ -225,7 +224,7 @@ fn spell(rng: &mut TestRng, form: &str, c: &Call) -> String {
         ],
         "eval" => vec![
             format!("eval \"{}\"", c.plain().replace('"', "\\\"")),
-            format!("cmd=\"{head} {}\"; eval \"$cmd\" {rest}", o.replace('"', "")),
+            format!("cmd=\"{head} {}\"; eval \"$cmd\" '{}'", o.replace('"', ""), rest.replace('\'', "'\\''")),
             format!("cmd='{head} {o}'; $cmd {rest}"),
             format!("eval {head} {q} {rest}"),
         ],
