@@ -5,7 +5,7 @@
 //!
 //! It runs as `nobody` without network (`unshare -n setpriv …`), so it needs
 //! root; `scripts/test` runs it where that works and says so where it does
-//! not. `TAMA_ORACLE_CASES` (default 300) and `TAMA_ORACLE_SEED` choose the
+//! not. `TAMA_ORACLE_CASES` (default 600) and `TAMA_ORACLE_SEED` choose the
 //! generated cases; `TAMA_ORACLE_REPORT=<file>` writes the agreement table;
 //! `TAMA_ORACLE_GROW=1` adds each disagreement to `oracle/corpus.json`, whose
 //! cases run first on every run.
@@ -23,7 +23,7 @@ use block_git_hook_bypass::refusal_reason;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 use serde_json::{Value, json};
 
-const DEFAULT_CASES: usize = 300;
+const DEFAULT_CASES: usize = 600;
 const DEFAULT_SEED: u64 = 0x7a3a_0015;
 
 #[derive(Default)]

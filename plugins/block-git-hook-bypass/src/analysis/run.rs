@@ -206,7 +206,8 @@ impl Walker {
     }
 
     /// A command whose name is unknown (`$GIT commit -n`): read as git when
-    /// its first argument is a subcommand that runs hooks.
+    /// its first argument after git's own options is a subcommand that runs
+    /// hooks.
     fn unknown_command(
         &mut self,
         frame: &mut Frame<'_>,
@@ -214,8 +215,10 @@ impl Walker {
         env: &Env,
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
-        if args
-            .first()
+        // Git's own options may come first: `"$(command -v git)" --no-pager am`.
+        let subcommand = crate::git::global_options(args).subcommand;
+        if subcommand
+            .and_then(|index| args.get(index))
             .and_then(Field::exact)
             .is_some_and(crate::git::runs_hooks)
         {
