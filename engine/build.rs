@@ -9,13 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Built-in components: embedded into `tama`, named by the default registry.
-const BUILTIN: &[&str] = &["tool-declaration", "block-git-hook-bypass", "block-supervisor-stop", "block-text-outside-tool-calls"];
+const BUILTIN: &[&str] = &["tool-declaration", "protect-tama", "block-git-hook-bypass", "block-supervisor-stop", "block-text-outside-tool-calls"];
 /// Built for the tests and for authors, never embedded.
 const EXTRA: &[&str] = &["gate-template"];
 /// Components built without `std`. Cargo unifies a dependency's features
 /// across one build, and the others would switch `std` back on in the
 /// dependencies these share with them, so these are built on their own.
-const NO_STD: &[&str] = &["block-git-hook-bypass"];
+const NO_STD: &[&str] = &["block-git-hook-bypass", "protect-tama"];
 const WASM_TARGET: &str = "wasm32-wasip2";
 /// Bytes of shadow stack each built component gets in its linear memory.
 const GUEST_STACK: u32 = 256 << 10;

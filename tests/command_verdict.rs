@@ -67,15 +67,27 @@ fn a_block_decision_refuses_even_with_exit_zero() {
 }
 
 #[test]
-fn an_approve_decision_passes_despite_a_non_zero_exit() {
+fn an_approve_decision_passes_despite_a_failure_exit_but_not_exit_2() {
     assert_eq!(
         verdict_of(r#"echo '{"decision":"approve"}'; exit 1"#),
         HookVerdict::Pass
     );
     assert_eq!(
-        verdict_of(r#"echo '{"decision":"approve"}'; exit 2"#),
-        HookVerdict::Pass
+        verdict_of(r#"echo '{"decision":"approve"}'; echo no >&2; exit 2"#),
+        refuse("no")
     );
+}
+
+#[test]
+fn a_claude_code_deny_refuses_with_its_reason() {
+    let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not here"}}"#;
+    assert_eq!(verdict_of(&format!("echo '{deny}'; exit 0")), refuse("not here"));
+}
+
+#[test]
+fn output_past_the_capture_limit_is_a_failure_never_a_pass() {
+    let verdict = verdict_of(r#"head -c 2000000 /dev/zero | tr '\0' ' '; echo '{"decision":"approve"}'; exit 0"#);
+    assert_eq!(verdict, failed("printed more than 1 MiB on stdout, so its verdict cannot be read"));
 }
 
 #[test]
@@ -132,6 +144,7 @@ fn verdicts_of_made_up_ends() {
         timeout: Duration::from_millis(1500),
         ended,
         stdout: stdout.into(),
+        stdout_overflowed: false,
         stderr: String::new(),
         ms: 0,
     };

@@ -37,6 +37,23 @@ fn every_shell_spelling_is_a_shell_with_its_command() {
 }
 
 #[test]
+fn a_shell_call_whose_command_and_cmd_disagree_is_refused_naming_both() {
+    let (_cache, host) = host();
+    let both = json!({"command": "ls", "cmd": "git commit --no-verify"}).to_string();
+    match host.classify("exec_command", &both) {
+        Err(ClassifyError::Protocol(why)) => assert_eq!(
+            why,
+            "shell tool `exec_command` holds two commands that disagree: `cmd` is \"git commit --no-verify\" and `command` is \"ls\""
+        ),
+        other => panic!("{other:?}"),
+    }
+    let same = host.classify("exec_command", &json!({"command": "ls", "cmd": "ls"}).to_string()).unwrap();
+    assert_eq!(same.command.as_deref(), Some("ls"));
+    let bash = json!({"command": "ls", "cmd": "git commit --no-verify"}).to_string();
+    assert!(matches!(host.classify("Bash", &bash), Err(ClassifyError::Protocol(why)) if why.contains("`command` is \"ls\" and `cmd` is")));
+}
+
+#[test]
 fn near_misses_are_other() {
     let (_cache, host) = host();
     for name in ["bash_output", "bashful", "read", "functions.read", "mcp__x__y", "Read", "Grep", "shellcheck", "execute"] {

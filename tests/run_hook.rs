@@ -35,7 +35,10 @@ fn claude_gets_the_decision_on_stdout_exit_2_and_the_reason_on_stderr() {
     assert_eq!(decision["reason"], REFUSAL);
     assert_eq!(decision["sessionId"], "3b5ed1ce-edc8-4d14-b62e-32bb4b70db6a");
     assert_eq!(decision["agentId"], "agent-1");
-    let record = &decision["results"][0];
+    // protect-tama runs first on every tool event and lets this call through.
+    let first = &decision["results"][0];
+    assert_eq!((first["hookId"].as_str(), first["decision"].as_str()), (Some("protect-tama"), Some("pass")));
+    let record = &decision["results"][1];
     assert_eq!((record["hookId"].as_str(), record["decision"].as_str()), (Some("block-git-hook-bypass"), Some("block")));
     assert!(record["ms"].is_u64() && record["startMs"].is_u64(), "{record}");
 }
@@ -70,7 +73,7 @@ fn a_passing_event_prints_nothing_for_either_harness() {
 fn without_an_agent_id_the_run_is_refused_exactly() {
     let home = tempfile::tempdir().unwrap();
     let out = run_hook(home.path(), &["pre_tool_use"], &payload("claude-PreToolUse"), &[]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr),
         "TAMA_HOOK_INFRASTRUCTURE: tama run-hook needs an agent id: pass it after the event or set TAMA_AGENT_ID\n"
@@ -92,7 +95,7 @@ fn a_variable_that_is_not_text_is_refused_by_name() {
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(out.status.code(), Some(2), "{name}");
         let stderr = text(&out.stderr);
         assert!(stderr.starts_with(&format!("TAMA_HOOK_INFRASTRUCTURE: {name} cannot be read: ")), "{stderr}");
     }
@@ -218,7 +221,7 @@ fn rejected_registries_keep_their_named_diagnostic_and_run_no_hook() {
             run_tama_with(home.path(), &["registry", "seal", path.to_str().unwrap()], "", &[]);
         }
         let out = run_hook(home.path(), &["--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"], &support::shell_payload("ls"), &[]);
-        assert_eq!(out.status.code(), Some(1), "{what}");
+        assert_eq!(out.status.code(), Some(2), "{what}");
         let stderr = text(&out.stderr);
         assert!(stderr.starts_with(&format!("TAMA_HOOK_INFRASTRUCTURE: {expected}")), "{what}: {stderr}");
         assert!(!marker.exists(), "{what}: a hook ran");
@@ -236,4 +239,177 @@ fn a_run_publishes_its_session_record() {
     assert_eq!(record["agentId"], "agent-1");
     assert_eq!(record["sessionId"], "3b5ed1ce-edc8-4d14-b62e-32bb4b70db6a");
     assert_eq!(record["semanticRuntime"]["recentEvents"][0]["blockedHookId"], "block-git-hook-bypass");
+}
+
+/// `tama run-hook` with raw bytes on stdin and exactly `env` on top of the scratch home.
+fn run_hook_bytes(home: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &std::ffi::OsStr)]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = support::tama_in(home).arg("run-hook").args(args).envs(env.iter().copied()).spawn().unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// Claude Code's block: exit 2, the canonical decision on stdout, the reason on stderr.
+fn assert_claude_infrastructure(out: &std::process::Output, agent: Option<&str>, reason: &str, what: &str) {
+    let decision = json!({
+        "decision": "block", "reason": reason, "infrastructure": true, "event": "pre_tool_use",
+        "sessionId": null, "agentId": agent, "releaseId": null, "catalogChecksum": null, "results": []
+    });
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (Some(2), format!("{decision}\n"), format!("{reason}\n")),
+        "claude: {what}"
+    );
+}
+
+/// Codex's block: exit 0, its block JSON on stdout; never exit 1, which Codex reads as a failed hook and runs the tool.
+fn assert_codex_infrastructure(out: &std::process::Output, reason: &str, what: &str) {
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (Some(0), format!("{}\n", json!({"decision": "block", "reason": reason})), String::new()),
+        "codex: {what}"
+    );
+}
+
+#[test]
+fn every_infrastructure_failure_is_each_harness_s_own_block() {
+    let home = tempfile::tempdir().unwrap();
+    let broken = registry(home.path(), json!({"pre_tool_use": {"hooks": []}}));
+    let sealed = std::fs::read_to_string(&broken).unwrap();
+    std::fs::write(&broken, &sealed[..sealed.len() / 2]).unwrap();
+    let truncated_why = match serde_json::from_str::<Value>(&sealed[..sealed.len() / 2]) {
+        Err(err) => format!("TAMA_HOOK_INFRASTRUCTURE: parsing hook registry {}: {err}", broken.display()),
+        Ok(_) => unreachable!("half a registry is not JSON"),
+    };
+    let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+    let payload_why = |why: &str| format!("TAMA_HOOK_INFRASTRUCTURE: the PreToolUse payload cannot be read: {why}");
+    let cases: Vec<(&str, Vec<String>, Vec<u8>, String)> = vec![
+        ("truncated registry", vec!["--registry".into(), broken.display().to_string()], b"{}".to_vec(), truncated_why),
+        ("payload not JSON", vec![], b"not json".to_vec(), payload_why("the payload is not JSON: expected ident at line 1 column 2")),
+        (
+            "non-UTF-8 byte",
+            vec![],
+            b"{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\xff\"}}".to_vec(),
+            payload_why("the payload is not UTF-8 text: invalid utf-8 sequence of 1 bytes from index 47"),
+        ),
+        (
+            "lone surrogate",
+            vec![],
+            br#"{"tool_name":"Bash","tool_input":{"command":"\ud800 ls"}}"#.to_vec(),
+            payload_why("the payload is not JSON: unexpected end of hex escape at line 1 column 52"),
+        ),
+        ("tool name a number", vec![], br#"{"tool_name":3,"tool_input":{}}"#.to_vec(), payload_why("the payload's `tool_name` is not a string")),
+        ("nested too deep", vec![], deep.into_bytes(), payload_why("the payload is not JSON: recursion limit exceeded at line 1 column 128")),
+    ];
+    for (what, flags, stdin, reason) in &cases {
+        for provider in ["claude", "codex"] {
+            let mut args: Vec<&str> = vec!["--provider", provider];
+            args.extend(flags.iter().map(String::as_str));
+            args.extend(["PreToolUse", "agent-1"]);
+            let out = run_hook_bytes(home.path(), &args, stdin, &[]);
+            match provider {
+                "claude" => assert_claude_infrastructure(&out, Some("agent-1"), reason, what),
+                _ => assert_codex_infrastructure(&out, reason, what),
+            }
+        }
+    }
+    let no_agent = "TAMA_HOOK_INFRASTRUCTURE: tama run-hook needs an agent id: pass it after the event or set TAMA_AGENT_ID";
+    assert_claude_infrastructure(&run_hook_bytes(home.path(), &["--provider", "claude", "PreToolUse"], b"{}", &[]), None, no_agent, "no agent");
+    assert_codex_infrastructure(&run_hook_bytes(home.path(), &["--provider", "codex", "PreToolUse"], b"{}", &[]), no_agent, "no agent");
+}
+
+#[test]
+fn variables_that_are_not_text_and_unknown_harnesses_are_blocks_too() {
+    use std::os::unix::ffi::OsStrExt;
+    let home = tempfile::tempdir().unwrap();
+    let not_text = std::ffi::OsStr::from_bytes(b"\xff\xfe");
+    for name in ["TAMA_AGENT_ID", "TAMA_ONLY_HOOK_ID", "TAMA_DISABLED_HOOKS", "TAMA_ENABLED_HOOKS"] {
+        let reason = format!("TAMA_HOOK_INFRASTRUCTURE: {name} cannot be read: environment variable was not valid unicode: \"\\xFF\\xFE\"");
+        let claude = run_hook_bytes(home.path(), &["--provider", "claude", "PreToolUse", "agent-1"], b"{}", &[(name, not_text)]);
+        assert_claude_infrastructure(&claude, Some("agent-1"), &reason, name);
+        let codex = run_hook_bytes(home.path(), &["--provider", "codex", "PreToolUse", "agent-1"], b"{}", &[(name, not_text)]);
+        assert_codex_infrastructure(&codex, &reason, name);
+    }
+    // A harness Tama cannot name gets exit 2 with the reason on stderr,
+    // which Claude Code and Codex both read as a block.
+    let unknown = run_hook_bytes(home.path(), &["PreToolUse", "agent-1"], b"{}", &[("TAMA_PROVIDER", std::ffi::OsStr::new("codx"))]);
+    assert_claude_infrastructure(&unknown, Some("agent-1"), "TAMA_HOOK_INFRASTRUCTURE: TAMA_PROVIDER names an unknown harness `codx`: expected claude or codex", "unknown provider");
+}
+
+#[test]
+fn codex_gets_each_event_s_own_block_form() {
+    let home = tempfile::tempdir().unwrap();
+    let why = "TAMA_HOOK_INFRASTRUCTURE: tama run-hook needs an agent id: pass it after the event or set TAMA_AGENT_ID";
+    for (event, block) in [
+        ("PreToolUse", json!({"decision": "block", "reason": why})),
+        ("PostToolUse", json!({"decision": "block", "reason": why})),
+        ("UserPromptSubmit", json!({"decision": "block", "reason": why})),
+        ("Stop", json!({"decision": "block", "reason": why})),
+        ("SubagentStop", json!({"decision": "block", "reason": why})),
+        ("SessionStart", json!({"continue": false, "stopReason": why})),
+        ("PreCompact", json!({"continue": false, "stopReason": why})),
+        ("PermissionRequest", json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": why}}})),
+    ] {
+        let out = run_hook_bytes(home.path(), &["--provider", "codex", event], b"{}", &[]);
+        assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), format!("{block}\n")), "{event}");
+    }
+    for (event, code) in [("Stop", 2), ("UserPromptSubmit", 2), ("PermissionRequest", 0), ("SessionStart", 0)] {
+        let out = run_hook_bytes(home.path(), &["--provider", "claude", event], b"{}", &[]);
+        assert_eq!(out.status.code(), Some(code), "claude {event}");
+        assert_eq!(text(&out.stderr), format!("{why}\n"), "claude {event}");
+    }
+}
+
+#[test]
+fn tool_calls_tama_cannot_read_are_refused_on_a_blocking_event() {
+    let home = tempfile::tempdir().unwrap();
+    for (call, why) in [
+        (json!({"tool_name": "Bash"}), "it has no tool input (`tool_input`, `input` or `arguments`)"),
+        (json!({"tool_name": "Bash", "tool_input": []}), "its tool input is an array, not a JSON object"),
+        (json!({"tool_name": "Bash", "toolInput": {"command": "git commit --no-verify"}}), "its input is under `toolInput`, which is not where tool-declaration reads a tool input (`tool_input`, `input` or `arguments`)"),
+        (json!({"tool_name": "Bash", "tool_input": "git commit --no-verify"}), "its tool input is a string, not a JSON object"),
+        (
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls", "cmd": "git commit --no-verify"}}),
+            "shell tool `Bash` holds two commands that disagree: `command` is \"ls\" and `cmd` is \"git commit --no-verify\"",
+        ),
+    ] {
+        let reason = format!("tool-declaration: the Bash call cannot be read: {why}");
+        let out = run_hook(home.path(), &["--provider", "codex", "PreToolUse", "agent-1"], &call.to_string(), &[]);
+        assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), format!("{}\n", json!({"decision": "block", "reason": reason}))), "{call}");
+        let out = run_hook(home.path(), &["--provider", "claude", "PreToolUse", "agent-1"], &call.to_string(), &[]);
+        assert_eq!((out.status.code(), text(&out.stderr)), (Some(2), format!("{reason}\n")), "{call}");
+    }
+    for nameless in [json!({"tool_input": {"command": "git commit --no-verify"}}), json!({"tool_name": " ", "tool_input": {"command": "ls"}})] {
+        let out = run_hook(home.path(), &["--provider", "codex", "PreToolUse", "agent-1"], &nameless.to_string(), &[]);
+        let reason = "tool-declaration: the pre_tool_use event names no tool, so its call cannot be read";
+        assert_eq!(text(&out.stdout), format!("{}\n", json!({"decision": "block", "reason": reason})), "{nameless}");
+    }
+    // With no blocking hook on the event there is nothing to refuse for.
+    let path = registry(home.path(), json!({"pre_tool_use": {"blocking": false, "hooks": [{"id": "quiet", "command": "true"}]}}));
+    let out = run_hook(home.path(), &["--registry", path.to_str().unwrap(), "PreToolUse", "agent-1"], r#"{"tool_name":"Bash"}"#, &[]);
+    assert_eq!((out.status.code(), text(&out.stdout)), (Some(0), String::new()));
+}
+
+#[test]
+fn a_failing_hook_refuses_a_blocking_event_unless_it_approved_and_a_non_blocking_one_passes() {
+    let home = tempfile::tempdir().unwrap();
+    script(home.path(), "crash.sh", "cat >/dev/null; echo 'it broke' >&2; exit 1");
+    script(home.path(), "approve.sh", "cat >/dev/null; echo '{\"decision\":\"approve\"}'; exit 1");
+    script(home.path(), "deny.sh", "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"not on main\"}}'");
+    let run = |hook: &str, blocking: Option<bool>| {
+        let mut event = json!({"hooks": [{"id": hook, "command": format!("./{hook}.sh")}]});
+        if let Some(blocking) = blocking {
+            event["blocking"] = blocking.into();
+        }
+        let path = registry(home.path(), json!({"pre_tool_use": event}));
+        run_hook(home.path(), &["--registry", path.to_str().unwrap(), "--provider", "codex", "PreToolUse", "agent-1"], &support::shell_payload("ls"), &[])
+    };
+    // `blocking` left out is blocking.
+    let crash = run("crash", None);
+    let reason = "TAMA_HOOK_INFRASTRUCTURE: hook crash exited with status 1: it broke";
+    assert_eq!((crash.status.code(), text(&crash.stdout)), (Some(0), format!("{}\n", json!({"decision": "block", "reason": reason}))));
+    assert_eq!((run("crash", Some(false)).status.code(), text(&run("crash", Some(false)).stdout)), (Some(0), String::new()));
+    assert_eq!(text(&run("approve", None).stdout), "");
+    let deny = run("deny", None);
+    assert_eq!(text(&deny.stdout), format!("{}\n", json!({"decision": "block", "reason": "deny: not on main"})));
 }

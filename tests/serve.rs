@@ -190,3 +190,71 @@ fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), nix::sys::signal::Signal::SIGKILL);
     common::assert_group_gone(group, Duration::from_secs(2));
 }
+
+#[test]
+fn a_frame_that_is_not_utf8_gets_an_error_and_the_engine_keeps_serving() {
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start(home.path(), None);
+    engine.send_bytes(b"{\"id\": \"bad\", \"op\": \"status\", \"x\": \"\xff\xfe\"}\n");
+    let answer = engine.next();
+    assert_eq!(answer["ok"], false);
+    assert!(answer["error"].as_str().unwrap().starts_with("the request is not UTF-8: "), "{answer}");
+    engine.send(dispatch("after", "git commit --no-verify -m x"));
+    assert_eq!(engine.answer("after")["result"]["hookId"], "block-git-hook-bypass");
+    assert_eq!(engine.close().status.code(), Some(0));
+}
+
+#[test]
+fn past_the_bound_on_dispatches_in_flight_a_request_is_refused_at_once() {
+    let home = tempfile::tempdir().unwrap();
+    let fifo = home.path().join("nobody-writes");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let path = registry(home.path(), json!({
+        "pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "stuck", "command": format!("cat {}", fifo.display()), "timeout": 600}]}}));
+    let mut engine = Engine::start_with(home.path(), Some(&path), &[("TAMA_SERVE_MAX_IN_FLIGHT", "2")]);
+    let edit = |id: &str| json!({"id": id, "op": "dispatch", "event": "pre_tool_use:edit", "payload": {"session_id": id, "tool_name": "edit", "tool_input": {"path": id}}});
+    engine.send(edit("one"));
+    engine.held_on("stuck");
+    engine.send(edit("two"));
+    let started = Instant::now();
+    engine.send(edit("three"));
+    let refused = engine.answer("three");
+    assert_eq!(refused["ok"], false);
+    assert_eq!(
+        refused["error"],
+        "TAMA_HOOK_INFRASTRUCTURE: dispatch three of pre_tool_use:edit was not started: 2 dispatches are in flight, the most this engine runs at once"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5), "refused at once, not after the hung ones");
+    // A request that is not a dispatch is still answered.
+    engine.send(json!({"id": "s", "op": "status"}));
+    assert_eq!(engine.answer("s")["ok"], true);
+    engine.send(json!({"id": "c", "op": "cancel", "dispatchId": "one"}));
+    assert_eq!(engine.answer("one")["ok"], false);
+    engine.send(dispatch("four", "ls"));
+    assert_eq!(engine.answer("four")["ok"], true, "a freed place takes a new dispatch");
+    let refused = Engine::start_with(home.path(), Some(&path), &[("TAMA_SERVE_MAX_IN_FLIGHT", "0")]).ready;
+    assert_eq!(refused["ready"], false);
+    assert!(refused["error"].as_str().unwrap().contains("TAMA_SERVE_MAX_IN_FLIGHT is \"0\""), "{refused}");
+}
+
+#[test]
+fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_serving() {
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start(home.path(), None);
+    let pid = engine.ready["state"]["processId"].as_u64().unwrap().to_string();
+    // No idle thread exists yet; cap the engine's address space where it stands, so no thread stack can be mapped.
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let size_kb: u64 = status.lines().find_map(|l| l.strip_prefix("VmSize:")).unwrap().trim().trim_end_matches("kB").trim().parse().unwrap();
+    let limit = (size_kb + 512) * 1024;
+    let prlimit = |value: &str| assert!(std::process::Command::new("prlimit").args(["--pid", &pid, &format!("--as={value}:")]).status().unwrap().success());
+    prlimit(&limit.to_string());
+    engine.send(dispatch("starved", "git status"));
+    let answer = engine.answer("starved");
+    prlimit("unlimited");
+    assert_eq!(answer["ok"], false, "{answer}");
+    let error = answer["error"].as_str().unwrap();
+    assert!(error.starts_with("TAMA_HOOK_INFRASTRUCTURE: dispatch starved cannot start a thread: "), "{error}");
+    engine.send(dispatch("after", "git commit --no-verify -m x"));
+    assert_eq!(engine.answer("after")["result"]["hookId"], "block-git-hook-bypass");
+    assert_eq!(engine.close().status.code(), Some(0));
+}

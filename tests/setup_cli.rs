@@ -44,3 +44,29 @@ fn setup_codex_says_how_to_trust_the_hooks() {
     assert!(text(&out.stdout).to_lowercase().contains("trust"), "{}", text(&out.stdout));
     assert!(home.path().join(".codex/hooks.json").is_file());
 }
+
+#[test]
+fn each_entry_waits_longer_than_every_hook_tama_runs_for_its_event() {
+    let home = tempfile::tempdir().unwrap();
+    let path = home.path().join("registry.json");
+    let hook = |id: &str, timeout: u64| serde_json::json!({"id": id, "command": "true", "timeout": timeout});
+    let registry = serde_json::json!({"version": 1, "events": {
+        "pre_tool_use": {"hooks": [hook("a", 20), hook("b", 25)]},
+        "pre_tool_use:bash": {"hooks": [hook("c", 40), hook("a", 20)]},
+        "stop": {"hooks": [hook("d", 50), hook("e", 70)]},
+        "user_prompt_submit": {"hooks": [{"id": "f", "command": "true"}]}
+    }});
+    std::fs::write(&path, registry.to_string()).unwrap();
+    assert_eq!(run_tama(home.path(), &["registry", "seal", path.to_str().unwrap()], "").status.code(), Some(0));
+    for harness in ["claude", "codex"] {
+        let out = run_tama(home.path(), &["setup", harness, "--registry", path.to_str().unwrap()], "");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let file = if harness == "claude" { ".claude/settings.json" } else { ".codex/hooks.json" };
+        let written: Value = serde_json::from_str(&std::fs::read_to_string(home.path().join(file)).unwrap()).unwrap();
+        let timeout = |event: &str| written["hooks"][event][0]["hooks"][0]["timeout"].as_u64();
+        // In turn: a, b and c once each; side by side on stop: the slowest; 30 s for a command without one; 10 s to spare.
+        assert_eq!(timeout("PreToolUse"), Some(20 + 25 + 40 + 10), "{harness}");
+        assert_eq!(timeout("Stop"), Some(70 + 10), "{harness}");
+        assert_eq!(timeout("UserPromptSubmit"), Some(30 + 10), "{harness}");
+    }
+}

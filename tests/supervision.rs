@@ -203,3 +203,127 @@ fn a_terminated_engine_ends_its_hooks_first() {
     common::assert_group_gone(group, Duration::from_secs(2));
     assert!(!home.path().join(format!(".tama/session-control/running.{pid}.json")).exists());
 }
+
+/// Whether process `pid` still exists (a zombie counts: nobody reaped it).
+fn exists(pid: i32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+fn assert_gone(pid: i32, what: &str) {
+    let until = Instant::now() + Duration::from_secs(3);
+    while exists(pid) {
+        assert!(Instant::now() < until, "{what} (pid {pid}) outlived its hook");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn read_pid(path: &Path) -> i32 {
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Some(pid) = std::fs::read_to_string(path).ok().and_then(|t| t.trim().parse().ok()) {
+            return pid;
+        }
+        assert!(Instant::now() < until, "{} was never written", path.display());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A hook that leaves behind one process in a session of its own and one
+/// that also dropped its environment, each writing its pid.
+fn escaping_registry(home: &Path) -> PathBuf {
+    let dir = home.display();
+    seal(home, json!({"version": 1, "events": {"pre_tool_use": {"blocking": true, "hooks": [{"id": "escapes", "timeout": 10,
+        "command": format!("setsid sleep 300 & echo $! > {dir}/setsid.pid; (setsid env -i /bin/sleep 301 & echo $! > {dir}/bare.pid) ; exit 0")}]}}}))
+}
+
+#[test]
+fn hooks_that_leave_their_group_are_ended_too() {
+    let home = tempfile::tempdir().unwrap();
+    let path = escaping_registry(home.path());
+    let out = support::run_tama(home.path(), &["run-hook", "--registry", path.to_str().unwrap(), "pre_tool_use", "a1"], &support::shell_payload("ls"));
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out.stderr));
+    assert_gone(read_pid(&home.path().join("setsid.pid")), "a process in a session of its own");
+    assert_gone(read_pid(&home.path().join("bare.pid")), "a process that dropped its environment");
+
+    // The serving engine ends a marked escapee when its hook's run ends, and the rest as it exits.
+    for file in ["setsid.pid", "bare.pid"] {
+        std::fs::remove_file(home.path().join(file)).unwrap();
+    }
+    let mut engine = Engine::start(home.path(), Some(&path));
+    engine.send(json!({"id": "d", "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s", "tool_name": "bash", "tool_input": {"command": "ls"}}}));
+    assert_eq!(engine.answer("d")["result"]["decision"], "allow");
+    assert_gone(read_pid(&home.path().join("setsid.pid")), "a process in a session of its own");
+    let bare = read_pid(&home.path().join("bare.pid"));
+    engine.close();
+    assert_gone(bare, "a process that dropped its environment");
+}
+
+/// Spawns `sleep` in a process group of its own, as another program would: not one Tama started.
+fn foreign_group() -> (std::process::Child, i32, u64) {
+    use std::os::unix::process::CommandExt;
+    let child = Command::new("sleep").arg("300").process_group(0).spawn().unwrap();
+    let pid = child.id() as i32;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let start = stat[stat.rfind(')').unwrap() + 2..].split_whitespace().nth(19).unwrap().parse().unwrap();
+    (child, pid, start)
+}
+
+#[test]
+fn a_record_alone_never_gets_a_process_ended() {
+    let home = tempfile::tempdir().unwrap();
+    let (mut foreign, pgid, start) = foreign_group();
+    let control = home.path().join(".tama/session-control");
+    std::fs::create_dir_all(&control).unwrap();
+    // A record naming the foreign group exactly (pid and start time), as a still-running tool check of the session.
+    let me = std::process::id();
+    std::fs::write(control.join(format!("running.{me}.json")), json!({"corePid": me,
+        "run": {"id": format!("{me}-1"), "event": "pre_tool_use", "session": "sess-1", "call": null, "receivedNs": 1},
+        "hooks": [{"session": "sess-1", "event": "pre_tool_use", "hook": "forged", "processGroup": pgid, "startedAtMs": 0, "leaderStart": start}]}).to_string()).unwrap();
+    let path = seal(home.path(), json!({"version": 1, "events": {"stop": {"blocking": true, "hooks": [{"id": "ok", "command": "true"}]}}}));
+    let stop = json!({"hook_event_name": "Stop", "session_id": "sess-1"}).to_string();
+    let out = support::run_tama(home.path(), &["run-hook", "--registry", path.to_str().unwrap(), "stop", "a1"], &stop);
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out.stderr));
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(foreign.try_wait().unwrap(), None, "the foreign group was ended on the word of a record");
+    foreign.kill().unwrap();
+    foreign.wait().unwrap();
+}
+
+#[test]
+fn bad_records_are_named_and_nothing_panics() {
+    let home = tempfile::tempdir().unwrap();
+    let control = home.path().join(".tama/session-control");
+    std::fs::create_dir_all(&control).unwrap();
+    let bad = [
+        ("running.999991.json", json!({"corePid": 999991, "hooks": [5]}).to_string(), "hook entry 0"),
+        ("running.999992.json", json!({"corePid": 999992, "hooks": [], "run": {"id": "../../escape", "event": "stop", "session": "sess-1", "receivedNs": 1}}).to_string(), "run id \"../../escape\""),
+        ("running.999993.json", json!({"corePid": 999993, "hooks": [{"session": "s", "event": "stop", "hook": "h\nforged line", "processGroup": 5, "startedAtMs": 0, "leaderStart": 1}]}).to_string(), "not a plain name"),
+        ("running.999994.json", json!({"corePid": 1, "hooks": []}).to_string(), "corePid 1 is not the pid 999994"),
+        ("running.999995.json", json!({"corePid": 999995, "hooks": [{"session": "s", "event": "stop", "hook": "h", "processGroup": -1, "startedAtMs": 0, "leaderStart": 1}]}).to_string(), "processGroup -1"),
+        ("running.999996.json", "{\"corePid\": 999996, ".to_string(), "EOF"),
+        ("running.-1.json", "{}".to_string(), "does not name a process"),
+    ];
+    for (name, text, _) in &bad {
+        std::fs::write(control.join(name), text).unwrap();
+    }
+    let check = |unread: &Value| {
+        for (name, _, reason) in &bad {
+            let found = unread.as_array().unwrap().iter().find(|r| r["record"].as_str().unwrap().ends_with(name));
+            let found = found.unwrap_or_else(|| panic!("{name} is not named: {unread}"));
+            assert!(found["reason"].as_str().unwrap().contains(reason), "{name}: {found}");
+        }
+    };
+    let listed = support::run_tama(home.path(), &["hooks", "running", "--json"], "");
+    assert_eq!(listed.status.code(), Some(1));
+    let listed: Value = serde_json::from_str(&support::text(&listed.stdout)).unwrap();
+    check(&listed["recordsUnread"]);
+    let mut engine = Engine::start(home.path(), None);
+    engine.send(json!({"id": "s", "op": "status"}));
+    check(&engine.answer("s")["result"]["runningHooks"]["recordsUnread"]);
+    engine.close();
+    let path = seal(home.path(), json!({"version": 1, "events": {"stop": {"blocking": true, "hooks": [{"id": "ok", "command": "true"}]}}}));
+    let stop = json!({"hook_event_name": "Stop", "session_id": "sess-1"}).to_string();
+    let out = support::run_tama(home.path(), &["run-hook", "--registry", path.to_str().unwrap(), "stop", "a1"], &stop);
+    assert_eq!(out.status.code(), Some(0), "{}", support::text(&out.stderr));
+    assert!(!home.path().join(".tama/escape.json").exists() && !home.path().join("escape.json").exists());
+}

@@ -23,8 +23,8 @@ function engine(name, body, mode = 0o755) {
 }
 
 /** Runs the transport; resolves with its exit and everything it wrote. */
-function run(bin, args = [], { input = Buffer.alloc(0), script = TRANSPORT, onStdout } = {}) {
-  const env = { ...process.env };
+function run(bin, args = [], { input = Buffer.alloc(0), script = TRANSPORT, onStdout, env: extra = {} } = {}) {
+  const env = { ...process.env, ...extra };
   if (bin === undefined) delete env.TAMA_BIN; else env.TAMA_BIN = bin;
   const child = spawn(process.execPath, [script, ...args], { env });
   const stdout = [];
@@ -74,18 +74,42 @@ test('the engine is found beside the script when TAMA_BIN is not set', async () 
   assert.equal(result.stdout.toString(), 'installed run-hook stop codex\n');
 });
 
+const reasonOf = (path) => new RegExp(`^TAMA_HOOK_INFRASTRUCTURE: cannot start the Tama engine ${path}: .*E(NOENT|ACCES)`);
+
 for (const [what, bin] of [
   ['a missing engine', () => join(dir, 'no-such-engine')],
   ['an engine that is not executable', () => engine('not-executable', 'exit 0', 0o644)],
 ]) {
-  test(`${what} is an infrastructure failure, never a pass`, async () => {
+  test(`${what} is Claude Code's block, never a pass`, async () => {
     const path = bin();
     const result = await run(path, ['pre_tool_use', 'claude'], { input: Buffer.from('{}') });
-    assert.equal(result.code, 1);
-    assert.equal(result.stdout.length, 0);
+    assert.equal(result.code, 2);
     const lines = result.stderr.toString().split('\n');
     assert.equal(lines.length, 2, result.stderr.toString());
-    assert.match(lines[0], new RegExp(`^TAMA_HOOK_INFRASTRUCTURE: cannot start the Tama engine ${path}: .*E(NOENT|ACCES)`));
+    assert.match(lines[0], reasonOf(path));
+    assert.deepEqual(JSON.parse(result.stdout.toString()), { decision: 'block', reason: lines[0] });
+  });
+
+  test(`${what} is Codex's block, exit 0 and its block JSON, never exit 1`, async () => {
+    const path = bin();
+    for (const [args, env, form] of [
+      [['--provider', 'codex', 'PreToolUse', 'codex'], {}, 'decision'],
+      [['--provider=codex', 'stop', 'codex'], {}, 'decision'],
+      [['SessionStart', 'codex'], { TAMA_PROVIDER: 'codex' }, 'continue'],
+      [['--provider', 'codex', 'PermissionRequest', 'codex'], {}, 'permission'],
+    ]) {
+      const result = await run(path, args, { input: Buffer.from('{}'), env });
+      assert.equal(result.code, 0, args.join(' '));
+      assert.equal(result.stderr.length, 0);
+      const text = result.stdout.toString();
+      assert.ok(text.endsWith('}\n'), text);
+      const answer = JSON.parse(text);
+      const reason = form === 'decision' ? answer.reason : form === 'continue' ? answer.stopReason : answer.hookSpecificOutput.decision.message;
+      assert.match(reason, reasonOf(path));
+      if (form === 'decision') assert.equal(answer.decision, 'block');
+      if (form === 'continue') assert.equal(answer.continue, false);
+      if (form === 'permission') assert.equal(answer.hookSpecificOutput.decision.behavior, 'deny');
+    }
   });
 }
 

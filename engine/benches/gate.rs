@@ -79,15 +79,54 @@ fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
     start(program, args, stdin, env).wait().unwrap();
 }
 
-/// One serving engine: dispatch round trips over the pipe, one at a time,
-/// then a burst sent without waiting, and the idle engine's resident set.
-fn serve(cache: &tempfile::TempDir) {
+/// The default registry installed as a file, as `tama setup` users have it:
+/// every dispatch then re-checks it, which the embedded default skips.
+fn installed_registry(dir: &Path) -> PathBuf {
+    let mut registry: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join("engine/default-registry.json")).unwrap()).unwrap();
+    for event in registry["events"].as_object_mut().unwrap().values_mut() {
+        for hook in event["hooks"].as_array_mut().unwrap() {
+            let Some(name) = hook["component"].as_str().map(str::to_string) else { continue };
+            let bytes = std::fs::read(Path::new(env!("TAMA_WASM_DIR")).join(name.replace('-', "_"))).unwrap();
+            hook["sha256"] = tama_engine::registry::checksum::sha256_hex(&bytes).into();
+            std::fs::write(dir.join(&name), bytes).unwrap();
+        }
+    }
+    let path = dir.join("registry.json");
+    std::fs::write(&path, registry.to_string()).unwrap();
+    let sealed = Command::new(env!("CARGO_BIN_EXE_tama")).args(["registry", "seal", path.to_str().unwrap()]).status().unwrap();
+    assert!(sealed.success(), "the installed registry seals");
+    // Older than the engine's settling time, as an installed registry is.
+    std::thread::sleep(Duration::from_secs(3));
+    path
+}
+
+/// Wake-ups of every thread of `pid`: context switches, voluntary or not.
+fn wakeups(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return 0 };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
+        .flat_map(|status| {
+            status
+                .lines()
+                .filter(|l| l.contains("ctxt_switches"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .sum()
+}
+
+/// One serving engine of `program` on `registry`: dispatch round trips over
+/// the pipe, one at a time, against the reload round trip (the protocol's
+/// floor); then a burst sent without waiting; the idle engine's resident set
+/// and how often it wakes.
+fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path) {
     use std::io::{BufRead, BufReader};
-    println!("\nserving engine (tama run-hook --serve omp), one client over pipes");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tama"))
-        .args(["run-hook", "--serve", "omp"])
-        .env("TAMA_CACHE_DIR", cache.path())
-        .env("TAMA_HOME", cache.path())
+    println!("\nserving engine (tama run-hook --serve omp), {label}, installed default registry, one client over pipes");
+    let mut child = Command::new(program)
+        .args(["run-hook", "--serve", "omp", "--registry", registry.to_str().unwrap()])
+        .env("TAMA_CACHE_DIR", cache)
+        .env("TAMA_HOME", cache)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -97,29 +136,32 @@ fn serve(cache: &tempfile::TempDir) {
     let mut output = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
     output.read_line(&mut line).unwrap();
-    let idle_rss = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string()))
-        .unwrap_or_default();
+    let rss = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string()))
+            .unwrap_or_default()
+    };
     let request = |id: usize| {
         let payload = serde_json::json!({"session_id": "bench", "tool_name": "bash", "tool_input": {"command": "git commit --no-verify -m x"}});
         format!("{}\n", serde_json::json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": payload}))
     };
     let mut id = 0;
-    Sample::measure("dispatch round trip, pre_tool_use, default gates", 3000, || {
+    let dispatch = Sample::measure("dispatch round trip, pre_tool_use:bash", 3000, || {
         id += 1;
         input.write_all(request(id).as_bytes()).unwrap();
         line.clear();
         output.read_line(&mut line).unwrap();
-    })
-    .report(None);
-    Sample::measure("reload round trip (no gate)", 3000, || {
+    });
+    let reload = Sample::measure("reload round trip (the protocol floor)", 3000, || {
         id += 1;
         input.write_all(format!("{}\n", serde_json::json!({"id": id, "op": "reload"})).as_bytes()).unwrap();
         line.clear();
         output.read_line(&mut line).unwrap();
-    })
-    .report(None);
+    });
+    reload.report(None);
+    dispatch.report(None);
+    println!("{:<44} {:.2}x the reload round trip", "dispatch median", dispatch.quantile(0.5).as_secs_f64() / reload.quantile(0.5).as_secs_f64());
     let burst = 5000;
     let start = Instant::now();
     let writer = {
@@ -134,10 +176,27 @@ fn serve(cache: &tempfile::TempDir) {
         output.read_line(&mut line).unwrap();
     }
     let took = start.elapsed();
-    println!("{:<44} {:.0} dispatches/s ({burst} sent without waiting)", "throughput", burst as f64 / took.as_secs_f64());
-    println!("{:<44} {idle_rss} KiB", "idle engine RSS after start");
-    drop(writer.join());
+    let input = writer.join().unwrap();
+    println!("{:<44} {:.0} dispatches/s ({burst} sent without waiting)", "pipelined throughput", burst as f64 / took.as_secs_f64());
+    std::thread::sleep(Duration::from_secs(1));
+    let (before, idle) = (wakeups(child.id()), Duration::from_secs(5));
+    std::thread::sleep(idle);
+    let woke = wakeups(child.id()).saturating_sub(before);
+    println!("{:<44} {} KiB", "idle engine RSS after the runs", rss(child.id()));
+    println!("{:<44} {:.1} per second ({woke} in {idle:?})", "idle engine wake-ups", woke as f64 / idle.as_secs_f64());
+    drop(input);
     let _ = child.wait();
+}
+
+/// The serving engine of this build, and of `TAMA_BENCH_BEFORE` (another
+/// `tama` binary) when it is set, measured one after the other in this run.
+fn serve(cache: &tempfile::TempDir) {
+    let installed = tempfile::tempdir().expect("scratch registry folder");
+    let registry = installed_registry(installed.path());
+    if let Some(before) = std::env::var_os("TAMA_BENCH_BEFORE") {
+        serve_engine("before", Path::new(&before), &registry, cache.path());
+    }
+    serve_engine("this build", Path::new(env!("CARGO_BIN_EXE_tama")), &registry, cache.path());
 }
 
 /// The peak resident set of one run, from the kernel's accounting of that child.
@@ -170,35 +229,96 @@ fn available(program: &str) -> bool {
 }
 
 /// Each peer hook as a whole process, with two sessions live in two git
-/// checkouts, against the floor.
+/// checkouts, against the floor. With `TAMA_BENCH_BEFORE` naming another
+/// `tama` (one built before a change), the same hooks of that one run in
+/// the same loop, each in its own peers folder, one call of each in turn so
+/// both see the same load, and every hook of this `tama` is given as a
+/// multiple of the baseline's.
 fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
     println!("\npeer hooks, whole process (two live sessions)");
-    let scratch = tempfile::tempdir().expect("scratch folder");
-    let (a, b, peers) = (scratch.path().join("A"), scratch.path().join("B"), scratch.path().join("peers"));
-    for repo in [&a, &b] {
-        std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let mine = PeerScratch::new(tama, cache);
+    let baseline = std::env::var_os("TAMA_BENCH_BEFORE").map(|b| PeerScratch::new(Path::new(&b), cache));
+    let mut ratios = Vec::new();
+    for case in PeerScratch::CASES {
+        let name = format!("tama peer-hook claude {case}");
+        let (mut now, mut before) = (Vec::new(), Vec::new());
+        for run in 0..220 {
+            // The first 20 runs of each warm the caches and are not counted.
+            let counted = run >= 20;
+            let took = mine.time(case);
+            if counted {
+                now.push(took);
+            }
+            if let Some(baseline) = &baseline {
+                let took = baseline.time(case);
+                if counted {
+                    before.push(took);
+                }
+            }
+        }
+        let now = Sample { name: name.clone(), times: now };
+        now.report(Some(floor));
+        if baseline.is_some() {
+            let before = Sample { name: format!("baseline {name}"), times: before };
+            before.report(Some(floor));
+            ratios.push((name, now.quantile(0.5).as_secs_f64() / before.quantile(0.5).as_secs_f64()));
+        }
     }
-    let env: [(&str, &Path); 3] = [("TAMA_CACHE_DIR", cache), ("TAMA_HOME", cache), ("TAMA_PEERS", &peers)];
-    let input = |id: &str, repo: &Path, extra: serde_json::Value| {
-        let mut input = serde_json::json!({"session_id": id, "cwd": repo});
+    if !ratios.is_empty() {
+        println!("\nthis tama against the baseline (median)");
+        for (name, ratio) in ratios {
+            println!("{name:<44} {ratio:>7.2}x baseline");
+        }
+    }
+}
+
+/// Two checkouts with a session each, and a peers folder, for one `tama`.
+struct PeerScratch {
+    tama: PathBuf,
+    cache: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl PeerScratch {
+    const CASES: [&str; 5] = ["session-start", "prompt", "pre-tool (own checkout)", "pre-tool (refused)", "stop (nothing unread)"];
+
+    fn new(tama: &Path, cache: &Path) -> PeerScratch {
+        let scratch = PeerScratch { tama: tama.to_path_buf(), cache: cache.to_path_buf(), dir: tempfile::tempdir().expect("scratch folder") };
+        for repo in ["A", "B"] {
+            std::fs::create_dir_all(scratch.dir.path().join(repo).join(".git")).unwrap();
+        }
+        scratch.run("codex", "session-start", &scratch.input("c9", "B", serde_json::json!({})));
+        scratch
+    }
+
+    fn input(&self, id: &str, repo: &str, extra: serde_json::Value) -> String {
+        let mut input = serde_json::json!({"session_id": id, "cwd": self.dir.path().join(repo)});
         input.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         input.to_string()
-    };
-    spawn(tama, &["peer-hook", "codex", "session-start"], &input("c9", &b, serde_json::json!({})), &env);
-    let edit = |path: PathBuf| serde_json::json!({"tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"}});
-    let cases = [
-        ("session-start", input("s1", &a, serde_json::json!({}))),
-        ("prompt", input("s1", &a, serde_json::json!({"prompt": "go on"}))),
-        ("pre-tool (own checkout)", input("s1", &a, edit(a.join("x.rs")))),
-        ("pre-tool (refused)", input("s1", &a, edit(b.join("x.rs")))),
-        ("stop (nothing unread)", input("s1", &a, serde_json::json!({}))),
-    ];
-    for (name, payload) in cases {
-        let event = name.split(' ').next().unwrap();
-        Sample::measure(&format!("tama peer-hook claude {name}"), 200, || {
-            spawn(tama, &["peer-hook", "claude", event], &payload, &env)
-        })
-        .report(Some(floor));
+    }
+
+    fn run(&self, kind: &str, event: &str, payload: &str) {
+        let peers = self.dir.path().join("peers");
+        let env: [(&str, &Path); 3] = [("TAMA_CACHE_DIR", &self.cache), ("TAMA_HOME", &self.cache), ("TAMA_PEERS", &peers)];
+        spawn(&self.tama, &["peer-hook", kind, event], payload, &env);
+    }
+
+    /// How long one call of `case` takes.
+    fn time(&self, case: &str) -> Duration {
+        let edit = |repo: &str| {
+            let path = self.dir.path().join(repo).join("x.rs");
+            serde_json::json!({"tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"}})
+        };
+        let payload = match case {
+            "prompt" => self.input("s1", "A", serde_json::json!({"prompt": "go on"})),
+            "pre-tool (own checkout)" => self.input("s1", "A", edit("A")),
+            "pre-tool (refused)" => self.input("s1", "A", edit("B")),
+            _ => self.input("s1", "A", serde_json::json!({})),
+        };
+        let event = case.split(' ').next().unwrap_or(case);
+        let start = Instant::now();
+        self.run("claude", event, &payload);
+        start.elapsed()
     }
 }
 
@@ -246,6 +366,14 @@ fn main() {
     .report(None);
     // The same gate given a call it passes at once: its own instance floor.
     let non_shell = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
+    let protect_entry = registry.registry.hooks_named("protect-tama").next().expect("protect-tama registered");
+    let protect = Gate::load(&host, &protect_entry.id, &registry.component(protect_entry).unwrap(), &serde_json::json!({}), &[]).unwrap();
+    for (name, text) in [("protect-tama: non-shell call", &non_shell), ("protect-tama: 1 KB payload", &one_kb), ("protect-tama: 2 KB command", &two_kb_command)] {
+        Sample::measure_prepared(name, 3000, || fresh_event(text), |event| {
+            protect.evaluate(&event, Arc::new(NoState)).unwrap();
+        })
+        .report(None);
+    }
     for (name, text) in [
         ("block-git-hook-bypass: non-shell call", &non_shell),
         ("block-git-hook-bypass: 1 KB payload", &one_kb),
@@ -259,6 +387,11 @@ fn main() {
 
     if std::env::args().any(|a| a == "gates") {
         return;
+    }
+    if std::env::args().any(|a| a == "protect") {
+        let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || spawn(&floor_binary_path(), &[], &one_kb, &[]));
+        floor.report(Some(&floor));
+        return protect_tama_cost(Path::new(env!("CARGO_BIN_EXE_tama")), cache.path(), &one_kb, &floor);
     }
     serve(&cache);
 
@@ -276,6 +409,7 @@ fn main() {
     floor.report(Some(&floor));
     tama_hook.report(Some(&floor));
     tama_run_hook.report(Some(&floor));
+    protect_tama_cost(&tama, cache.path(), &one_kb, &floor);
     peer_hooks(&tama, cache.path(), &floor);
     for args in [&["hook", "block-git-hook-bypass"][..], &["run-hook", "pre_tool_use", "bench"][..]] {
         println!("{:<44} {} KiB", format!("peak RSS: tama {}", args[0]), peak_rss(&tama, args, &one_kb, &env));
@@ -313,4 +447,51 @@ fn python() -> String {
 fn floor_binary_path() -> PathBuf {
     static FLOOR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     FLOOR.get_or_init(floor_binary).clone()
+}
+
+/// `tama run-hook` for a shell call with and without `protect-tama`, in one
+/// run: the default registry as a file beside its components, once as built
+/// and once with protect-tama taken out, the two runs interleaved.
+fn protect_tama_cost(tama: &Path, cache: &Path, payload: &str, floor: &Sample) {
+    let folder = tempfile::tempdir().expect("scratch registry folder");
+    let with = default_registry_file(folder.path(), "with.json", true);
+    let without = default_registry_file(folder.path(), "without.json", false);
+    let env: [(&str, &Path); 2] = [("TAMA_CACHE_DIR", cache), ("TAMA_HOME", cache)];
+    let run = |registry: &Path| {
+        spawn(tama, &["run-hook", "pre_tool_use", "bench", "--registry", registry.to_str().unwrap()], payload, &env)
+    };
+    let (mut with_times, mut without_times) = (Vec::new(), Vec::new());
+    for round in 0..330 {
+        for (registry, times) in [(&with, &mut with_times), (&without, &mut without_times)] {
+            let start = Instant::now();
+            run(registry);
+            if round >= 30 {
+                times.push(start.elapsed());
+            }
+        }
+    }
+    let with = Sample { name: "tama run-hook shell call, with protect-tama".into(), times: with_times };
+    let without = Sample { name: "tama run-hook shell call, without it".into(), times: without_times };
+    without.report(Some(floor));
+    with.report(Some(floor));
+    let cost = with.quantile(0.5).as_secs_f64() / without.quantile(0.5).as_secs_f64() - 1.0;
+    println!("{:<44} {:+.1}% of the median", "protect-tama's cost", cost * 100.0);
+}
+
+/// Writes the default registry, sealed, to `folder/name` with its
+/// components beside it, keeping protect-tama or leaving it out.
+fn default_registry_file(folder: &Path, name: &str, keep_protect: bool) -> PathBuf {
+    let mut raw = Loaded::embedded().expect("default registry").raw;
+    if !keep_protect {
+        raw["events"].as_object_mut().unwrap().shift_remove("pre_tool_use");
+        raw["catalog"]["agentHooks"].as_array_mut().unwrap().retain(|hook| hook["id"] != "protect-tama");
+    }
+    for component in ["protect-tama", "block-git-hook-bypass", "block-supervisor-stop"] {
+        let built = Path::new(env!("TAMA_WASM_DIR")).join(format!("{}.wasm", component.replace('-', "_")));
+        std::fs::copy(&built, folder.join(format!("{component}.wasm"))).expect("copying a built component");
+    }
+    tama_engine::registry::checksum::seal(&mut raw);
+    let path = folder.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(&raw).unwrap()).unwrap();
+    path
 }

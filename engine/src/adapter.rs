@@ -1,10 +1,18 @@
 //! Harness adapters: one canonical decision, encoded the way each harness
-//! reads it. They translate; they never decide.
+//! reads it. They translate; they never decide. Every outcome that is not a
+//! pass, Tama's own faults included, is given in the form the harness
+//! itself reads as a block: a harness that runs the tool on a hook's error
+//! exit (Codex on any exit but 0 and 2) never gets one.
 
-use serde_json::json;
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
 
-use crate::dispatch::Decision;
+use serde_json::{Value, json};
 
+use crate::dispatch::{Decision, Outcome};
+use crate::event::EventName;
+
+/// A harness `tama run-hook` answers. oh-my-pi is answered over the serve
+/// protocol instead (`tama run-hook --serve omp`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Provider {
     Claude,
@@ -28,44 +36,69 @@ impl Provider {
         }
     }
 
-    /// Claude Code: the canonical decision on stdout, and on a block exit 2
-    /// with the reason on stderr, which the model reads. Codex: on a block
-    /// its minimal response (only fields its strict schema accepts for the
-    /// event) and exit 0; nothing at all on a pass.
+    /// The harness's answer to `decision`.
     pub fn encode(self, decision: &Decision) -> Answer {
-        if !decision.is_block() {
-            return Answer { stdout: String::new(), stderr: String::new(), exit: 0 };
-        }
-        let reason = decision.reason.clone().unwrap_or_default();
         match self {
-            Provider::Claude => Answer {
-                stdout: line(&serde_json::to_string(decision).expect("a decision serializes")),
-                stderr: line(&reason),
-                exit: 2,
-            },
-            Provider::Codex => Answer { stdout: line(&codex_block(&decision.event, &reason).to_string()), stderr: String::new(), exit: 0 },
+            Provider::Claude => claude(decision),
+            Provider::Codex => codex(decision),
         }
-    }
-
-    /// Tama could not decide at all (no agent id, an unreadable registry):
-    /// exit 1 with the cause on stderr, and on stdout the harness's own
-    /// block form, so no harness reads the failure as permission.
-    pub fn infrastructure(self, event: &str, why: &str) -> Answer {
-        let why = if why.starts_with(crate::INFRASTRUCTURE) { why.to_string() } else { format!("{}: {why}", crate::INFRASTRUCTURE) };
-        let stdout = match self {
-            Provider::Claude => json!({"decision": "block", "reason": why}),
-            Provider::Codex => codex_block(event, &why),
-        };
-        Answer { stdout: line(&stdout.to_string()), stderr: line(&why), exit: 1 }
     }
 }
 
-/// Codex's block response for an event: `continue: false` where the event
-/// has no decision field, else the legacy `decision: block`.
-fn codex_block(event: &str, reason: &str) -> serde_json::Value {
-    match event {
-        "session_start" | "pre_compact" => json!({"continue": false, "stopReason": reason}),
+/// The reason a refusal shows; `None` on a pass. Each variant is named, so
+/// a new kind of outcome cannot reach a harness unencoded.
+fn refusal(outcome: &Outcome) -> Option<String> {
+    let reason = match outcome {
+        Outcome::Pass => return None,
+        Outcome::Refused { reason, .. } => reason.clone(),
+        Outcome::Infrastructure(fault) => fault.to_string(),
+        Outcome::Cancelled { reason, .. } => reason.clone(),
+    };
+    // A harness ignores a block with an empty reason, so none is empty.
+    Some(if reason.trim().is_empty() { "refused without a reason".to_string() } else { reason })
+}
+
+/// Claude Code: nothing on a pass. On a refusal, exit 2 with the reason on
+/// stderr (which the model reads) and the canonical decision on stdout;
+/// where exit 2 does not block, the event's own block form and exit 0:
+/// `PermissionRequest` denies through `hookSpecificOutput`, `SessionStart`
+/// stops the session with `continue: false`.
+fn claude(decision: &Decision) -> Answer {
+    let Some(reason) = refusal(&decision.outcome) else { return Answer::silent() };
+    match decision.event {
+        Some(EventName::PermissionRequest) => Answer::json(&permission_denied(&reason), &reason, 0),
+        Some(EventName::SessionStart) => Answer::json(&json!({"continue": false, "stopReason": reason}), &reason, 0),
+        _ => {
+            let canonical = serde_json::to_value(decision).unwrap_or_else(|_| json!({"decision": "block", "reason": reason}));
+            Answer::json(&canonical, &reason, 2)
+        }
+    }
+}
+
+/// Codex: nothing on a pass; on a refusal exit 0 and the block response of
+/// the event, with only the fields Codex's strict schema accepts there.
+fn codex(decision: &Decision) -> Answer {
+    let Some(reason) = refusal(&decision.outcome) else { return Answer::silent() };
+    let block = match decision.event {
+        Some(EventName::SessionStart | EventName::PreCompact) => json!({"continue": false, "stopReason": reason}),
+        Some(EventName::PermissionRequest) => permission_denied(&reason),
         _ => json!({"decision": "block", "reason": reason}),
+    };
+    Answer::json(&block, "", 0)
+}
+
+/// Both harnesses' refusal of a permission request.
+fn permission_denied(reason: &str) -> Value {
+    json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": reason}}})
+}
+
+impl Answer {
+    fn silent() -> Answer {
+        Answer { stdout: String::new(), stderr: String::new(), exit: 0 }
+    }
+
+    fn json(stdout: &Value, stderr: &str, exit: u8) -> Answer {
+        Answer { stdout: line(&stdout.to_string()), stderr: if stderr.is_empty() { String::new() } else { line(stderr) }, exit }
     }
 }
 

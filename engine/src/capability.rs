@@ -6,6 +6,8 @@
 //! the hooks loaded since. Otherwise hooks get no capability and `tama.log`
 //! says why.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use serde_json::Value;
 
 use crate::registry::Registry;

@@ -1,40 +1,133 @@
 //! One event as every harness sends it, decoded into the one shape gates see.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use serde_json::{Map, Value};
 
-/// Events in registry spelling. Claude Code and Codex spell them in
-/// PascalCase (`PreToolUse`), oh-my-pi by its own names (`tool_call`).
-pub const EVENTS: &[&str] = &[
-    "pre_tool_use",
-    "post_tool_use",
-    "post_tool_use_failure",
-    "user_prompt_submit",
-    "stop",
-    "subagent_stop",
-    "session_start",
-    "session_end",
-    "pre_compact",
-    "notification",
-    "permission_request",
-    "before_provider_request",
-];
+/// An event Tama decides, whatever harness names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventName {
+    PreToolUse,
+    PostToolUse,
+    PostToolUseFailure,
+    UserPromptSubmit,
+    Stop,
+    SubagentStop,
+    SessionStart,
+    SessionEnd,
+    PreCompact,
+    Notification,
+    PermissionRequest,
+    BeforeProviderRequest,
+}
 
-/// oh-my-pi's names for the same events.
-const OMP_EVENTS: &[(&str, &str)] = &[
-    ("tool_call", "pre_tool_use"),
-    ("tool_result", "post_tool_use"),
-    ("session_stop", "stop"),
-    ("session_shutdown", "session_end"),
-    ("input", "user_prompt_submit"),
-];
+impl EventName {
+    pub const ALL: [EventName; 12] = [
+        EventName::PreToolUse,
+        EventName::PostToolUse,
+        EventName::PostToolUseFailure,
+        EventName::UserPromptSubmit,
+        EventName::Stop,
+        EventName::SubagentStop,
+        EventName::SessionStart,
+        EventName::SessionEnd,
+        EventName::PreCompact,
+        EventName::Notification,
+        EventName::PermissionRequest,
+        EventName::BeforeProviderRequest,
+    ];
+
+    /// The registry's spelling, e.g. `pre_tool_use`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventName::PreToolUse => "pre_tool_use",
+            EventName::PostToolUse => "post_tool_use",
+            EventName::PostToolUseFailure => "post_tool_use_failure",
+            EventName::UserPromptSubmit => "user_prompt_submit",
+            EventName::Stop => "stop",
+            EventName::SubagentStop => "subagent_stop",
+            EventName::SessionStart => "session_start",
+            EventName::SessionEnd => "session_end",
+            EventName::PreCompact => "pre_compact",
+            EventName::Notification => "notification",
+            EventName::PermissionRequest => "permission_request",
+            EventName::BeforeProviderRequest => "before_provider_request",
+        }
+    }
+
+    /// Claude Code's and Codex's spelling, e.g. `PreToolUse`.
+    pub fn harness_name(self) -> &'static str {
+        match self {
+            EventName::PreToolUse => "PreToolUse",
+            EventName::PostToolUse => "PostToolUse",
+            EventName::PostToolUseFailure => "PostToolUseFailure",
+            EventName::UserPromptSubmit => "UserPromptSubmit",
+            EventName::Stop => "Stop",
+            EventName::SubagentStop => "SubagentStop",
+            EventName::SessionStart => "SessionStart",
+            EventName::SessionEnd => "SessionEnd",
+            EventName::PreCompact => "PreCompact",
+            EventName::Notification => "Notification",
+            EventName::PermissionRequest => "PermissionRequest",
+            EventName::BeforeProviderRequest => "BeforeProviderRequest",
+        }
+    }
+
+    /// oh-my-pi's name for the event, where it has one of its own.
+    pub fn omp_name(self) -> Option<&'static str> {
+        match self {
+            EventName::PreToolUse => Some("tool_call"),
+            EventName::PostToolUse => Some("tool_result"),
+            EventName::Stop => Some("session_stop"),
+            EventName::SessionEnd => Some("session_shutdown"),
+            EventName::UserPromptSubmit => Some("input"),
+            _ => None,
+        }
+    }
+
+    /// The event named in any harness's spelling, with any `:<tool>` suffix
+    /// dropped; `None` for an event Tama does not know.
+    pub fn parse(name: &str) -> Option<EventName> {
+        let phase = name.split(':').next().unwrap_or(name);
+        let snake = snake_case(phase);
+        EventName::ALL.into_iter().find(|e| e.as_str() == snake || e.omp_name() == Some(snake.as_str()))
+    }
+
+    /// Whether the event is about one tool call, whose input Tama must read.
+    pub fn is_tool_call(self) -> bool {
+        matches!(
+            self,
+            EventName::PreToolUse | EventName::PostToolUse | EventName::PostToolUseFailure | EventName::PermissionRequest
+        )
+    }
+}
+
+impl std::fmt::Display for EventName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for EventName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Every event in registry spelling, for messages.
+fn event_list() -> String {
+    EventName::ALL.map(EventName::as_str).join(", ")
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum PayloadError {
+    #[error("the payload is not UTF-8 text: {0}")]
+    NotUtf8(#[source] std::str::Utf8Error),
     #[error("the payload is not JSON: {0}")]
-    NotJson(serde_json::Error),
+    NotJson(#[source] serde_json::Error),
     #[error("the payload is not a JSON object")]
     NotObject,
-    #[error("unknown event `{0}`: expected one of {list}", list = EVENTS.join(", "))]
+    #[error("unknown event `{0}`: expected one of {list}", list = event_list())]
     UnknownEvent(String),
     #[error("the payload names no event (`hook_event_name` or `type`) and no tool")]
     NoEvent,
@@ -45,8 +138,7 @@ pub enum PayloadError {
 /// One event, whichever harness sent it.
 #[derive(Debug, Clone)]
 pub struct Event {
-    /// Registry spelling, e.g. `pre_tool_use`.
-    pub name: String,
+    pub name: EventName,
     pub session_id: Option<String>,
     pub agent_id: Option<String>,
     pub tool_name: Option<String>,
@@ -57,6 +149,10 @@ pub struct Event {
     /// policy, for hook commands; see [`crate::capability`].
     pub capability: Option<String>,
 }
+
+/// Keys a tool call's input is read from, in Claude Code's and Codex's
+/// shape (`tool_input`) and oh-my-pi's (`input`, `arguments`).
+pub const TOOL_INPUT_KEYS: [&str; 3] = ["tool_input", "input", "arguments"];
 
 impl Event {
     /// Decodes a payload in Claude Code's, Codex's or oh-my-pi's shape. The
@@ -75,15 +171,15 @@ impl Event {
             None => text_field(fields, &["hook_event_name", "type"])?,
         };
         let name = match named {
-            Some(name) => registry_event_name(&name).ok_or(PayloadError::UnknownEvent(name))?,
-            None if tool_name.is_some() => "pre_tool_use",
+            Some(name) => EventName::parse(&name).ok_or(PayloadError::UnknownEvent(name))?,
+            None if tool_name.is_some() => EventName::PreToolUse,
             None => return Err(PayloadError::NoEvent),
         };
         Ok(Event {
-            name: name.to_string(),
+            name,
             session_id: text_field(fields, &["session_id", "sessionId"])?,
             agent_id: None,
-            tool_input: ["tool_input", "input", "arguments"].iter().find_map(|k| fields.get(*k).cloned()),
+            tool_input: TOOL_INPUT_KEYS.iter().find_map(|k| fields.get(*k).filter(|v| !v.is_null()).cloned()),
             tool_name,
             payload,
             capability: None,
@@ -94,13 +190,7 @@ impl Event {
 /// The registry spelling of an event given in any harness's spelling, with
 /// any `:<tool>` suffix dropped; `None` for an event Tama does not know.
 pub fn registry_event_name(name: &str) -> Option<&'static str> {
-    let phase = name.split(':').next().unwrap_or(name);
-    let snake = snake_case(phase);
-    EVENTS
-        .iter()
-        .copied()
-        .find(|e| *e == snake)
-        .or_else(|| OMP_EVENTS.iter().find(|(omp, _)| *omp == snake).map(|(_, e)| *e))
+    EventName::parse(name).map(EventName::as_str)
 }
 
 /// `PreToolUse` → `pre_tool_use`; snake case stays as it is.
@@ -152,7 +242,7 @@ mod tests {
     #[test]
     fn omp_tool_call_decodes_like_claude() {
         let omp = Event::decode(r#"{"type":"tool_call","toolName":"bash","input":{"command":"ls"}}"#, None).unwrap();
-        assert_eq!((omp.name.as_str(), omp.tool_name.as_deref()), ("pre_tool_use", Some("bash")));
+        assert_eq!((omp.name, omp.tool_name.as_deref()), (EventName::PreToolUse, Some("bash")));
         assert_eq!(omp.tool_input.unwrap()["command"], "ls");
     }
 

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod clock;
 pub mod command;
 pub mod dispatch;
+pub mod doctor;
 pub mod event;
 pub mod files;
 pub mod log;

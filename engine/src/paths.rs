@@ -19,6 +19,11 @@ pub fn this_tama() -> Result<PathBuf, String> {
     std::env::current_exe().and_then(|p| p.canonicalize()).map_err(|e| format!("cannot tell where this tama is: {e}"))
 }
 
+/// Oko's folder: `OKO_HOME`, else `~/.oko`.
+pub fn oko_home() -> PathBuf {
+    env_path("OKO_HOME").unwrap_or_else(|| home().join(".oko"))
+}
+
 /// The user's home folder; `/` when none is known, so paths stay absolute.
 pub fn home() -> PathBuf {
     dirs::home_dir().unwrap_or_else(|| PathBuf::from("/"))

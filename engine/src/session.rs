@@ -1,6 +1,8 @@
 //! The session record a one-event run publishes, so other tools can see
 //! which agents and sessions Tama decides for and what it decided last.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
@@ -33,13 +35,13 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
     let path = dir.join(format!("{key}.session.json"));
     let previous: Value = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(Value::Null);
     let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
-    let mut recent: Vec<Value> = previous["semanticRuntime"]["recentEvents"].as_array().cloned().unwrap_or_default();
+    let mut recent: Vec<Value> = previous.pointer("/semanticRuntime/recentEvents").and_then(Value::as_array).cloned().unwrap_or_default();
     recent.push(json!({
         "event": decision.event,
         "timestamp": now,
-        "decision": decision.decision,
-        "blockedHookId": decision.hook_id,
-        "reason": decision.reason,
+        "decision": decision.word(),
+        "blockedHookId": decision.hook_id(),
+        "reason": decision.reason(),
     }));
     let skip = recent.len().saturating_sub(RECENT);
     let record = json!({
@@ -50,7 +52,7 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
         "pid": std::os::unix::process::parent_id(),
         "cwd": cwd.unwrap_or_default(),
         "livenessMode": "process",
-        "globallyDisabled": previous["globallyDisabled"].as_bool().unwrap_or(false),
+        "globallyDisabled": previous.get("globallyDisabled").and_then(Value::as_bool).unwrap_or(false),
         "disabledHookIds": previous.get("disabledHookIds").cloned().unwrap_or(json!([])),
         "enabledHookIds": previous.get("enabledHookIds").cloned().unwrap_or(json!([])),
         "runtime": {
@@ -62,9 +64,9 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
         "updatedAt": now,
     });
     let mut record = record;
-    if let Some(capability) = previous.get("capability").filter(|c| !c.is_null()) {
+    if let (Some(capability), Some(fields)) = (previous.get("capability").filter(|c| !c.is_null()), record.as_object_mut()) {
         // The operator's grant is the harness's to write; a run keeps it as it is.
-        record["capability"] = capability.clone();
+        fields.insert("capability".into(), capability.clone());
     }
     crate::files::write_whole(&path, record.to_string().as_bytes())
 }
@@ -81,10 +83,10 @@ pub fn selection_for(base: &crate::dispatch::Selection, agent: &str, session: Op
         return selection;
     };
     let ids = |key: &str| -> Vec<String> {
-        overrides[key].as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
+        overrides.get(key).and_then(Value::as_array).map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
     };
     selection.disabled.extend(ids("disabledHookIds"));
-    if overrides["globallyDisabled"].as_bool() == Some(true) {
+    if overrides.get("globallyDisabled").and_then(Value::as_bool) == Some(true) {
         selection.enabled = Some(ids("enabledHookIds"));
     }
     selection

@@ -93,7 +93,8 @@ const CODEX_EVENTS: &[&str] = &[
 ];
 
 pub const CODEX_TRUST: &str = "Codex skips a hook nobody has trusted, without a word: start codex, \
-open /hooks and trust Tama's hooks. Codex records that trust in ~/.codex/config.toml against \
+open /hooks and trust Tama's hooks, or run `tama setup codex --trust`, which asks codex for \
+the hashes of Tama's hooks and records them as trusted. Codex records that trust in ~/.codex/config.toml against \
 each hook's hash, so a changed command needs trusting again; `codex \
 --dangerously-bypass-hook-trust` runs untrusted hooks for one invocation. Codex releases before \
 0.124 also need `[features] codex_hooks = true` in ~/.codex/config.toml.";
@@ -128,6 +129,32 @@ pub fn events_from_registry_keys(keys: &[&str], timeout_secs: u64) -> Vec<HookEv
         }
     }
     events
+}
+
+/// Seconds a harness should wait for Tama on `event`, so Tama always
+/// answers first, with its refusal: Tama's own timeouts of every hook the
+/// event may run one after another (each hook of every registry key of the
+/// phase), or on a stop the gates one after another and then the slowest of
+/// the command hooks that run side by side, plus time to start and answer.
+pub fn entry_timeout(registry: &crate::registry::Registry, event: crate::event::EventName) -> u64 {
+    /// Starting the engine, compiling gates on first use, writing the answer.
+    const MARGIN_SECS: f64 = 10.0;
+    let mut seen: Vec<&str> = Vec::new();
+    let (mut in_turn, mut side_by_side) = (0.0_f64, 0.0_f64);
+    let hooks = registry.events.iter().filter(|(key, _)| crate::event::EventName::parse(key) == Some(event)).flat_map(|(_, e)| &e.hooks);
+    for hook in hooks {
+        if seen.contains(&hook.id.as_str()) {
+            continue;
+        }
+        seen.push(&hook.id);
+        let bound = crate::dispatch::hook_timeout(hook).as_secs_f64();
+        if event == crate::event::EventName::Stop && hook.kind() == crate::registry::HookKind::Command {
+            side_by_side = side_by_side.max(bound);
+        } else {
+            in_turn += bound;
+        }
+    }
+    (in_turn + side_by_side + MARGIN_SECS).ceil() as u64
 }
 
 /// What `install` or `remove` did.
@@ -366,7 +393,7 @@ pub fn runs_tama(handler: &Value, tama: &Path, subcommand: &str) -> bool {
 
 /// Splits a command line into words the way a shell would, roughly: quotes
 /// and backslashes are honoured, expansions are not.
-fn shell_words(line: &str) -> Vec<String> {
+pub fn shell_words(line: &str) -> Vec<String> {
     let (mut words, mut word, mut quote) = (Vec::new(), None::<String>, None);
     let mut chars = line.chars();
     while let Some(c) = chars.next() {

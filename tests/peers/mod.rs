@@ -104,3 +104,88 @@ pub fn denial(stdout: &str) -> Option<String> {
     assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
     out["hookSpecificOutput"]["permissionDecisionReason"].as_str().map(String::from)
 }
+
+/// A real agent process (node, standing in for Claude Code or Codex): the
+/// hooks and commands it runs are its children, as a harness's are.
+pub struct Agent {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Agent {
+    /// Starts an agent on `machine`, with `args` on its command line.
+    pub fn spawn(machine: &Machine, args: &[&str]) -> Agent {
+        let probe = machine.command(&[]);
+        let mut command = Command::new("node");
+        command.arg(crate::support::repo_file("tests/peers/agent.mjs")).args(args);
+        for (name, value) in probe.get_envs() {
+            match value {
+                Some(value) => command.env(name, value),
+                None => command.env_remove(name),
+            };
+        }
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .expect("node runs the stand-in agent");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        Agent { child, stdin, stdout }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Runs `tama args` as this agent's child: (exit code, stdout, stderr).
+    pub fn run(&mut self, args: &[&str], stdin: &str) -> (i32, String, String) {
+        use std::io::{BufRead, Write};
+        let mut argv = vec![crate::support::tama().display().to_string()];
+        argv.extend(args.iter().map(|a| a.to_string()));
+        writeln!(self.stdin, "{}", json!({"argv": argv, "stdin": stdin})).unwrap();
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).expect("the agent answers");
+        let out: Value = serde_json::from_str(&line).expect("the agent answers JSON");
+        (out["code"].as_i64().unwrap_or(-1) as i32, out["stdout"].as_str().unwrap().into(), out["stderr"].as_str().unwrap().into())
+    }
+
+    /// Runs peer hook `event` of `kind` as this agent's child.
+    pub fn hook(&mut self, kind: &str, event: &str, input: &Value) -> (i32, String, String) {
+        self.run(&["peer-hook", kind, event], &input.to_string())
+    }
+
+    /// Starts session `id` of `kind` in `repo` of `machine`; returns its brief.
+    pub fn start(&mut self, machine: &Machine, kind: &str, id: &str, repo: &str) -> String {
+        let (code, out, _) = self.hook(kind, "session-start", &machine.input(id, repo));
+        assert_eq!(code, 0);
+        let out: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("session start answers JSON: {out:?}"));
+        out["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_string()
+    }
+
+    /// `tama peers args`, run by this agent.
+    pub fn peers(&mut self, args: &[&str]) -> (i32, String, String) {
+        let mut all = vec!["peers"];
+        all.extend_from_slice(args);
+        self.run(&all, "")
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The stop reason of a stop hook's answer, or "" when it lets the stop happen.
+pub fn stop_reason(stdout: &str) -> String {
+    if stdout.is_empty() {
+        return String::new();
+    }
+    let out: Value = serde_json::from_str(stdout).expect("a stop hook answers JSON");
+    assert_eq!(out["decision"], "block");
+    out["reason"].as_str().unwrap().to_string()
+}

@@ -19,8 +19,13 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(home: &Path, registry: Option<&Path>) -> Engine {
+        Engine::start_with(home, registry, &[])
+    }
+
+    /// [`Engine::start`] with more environment variables.
+    pub fn start_with(home: &Path, registry: Option<&Path>, env: &[(&str, &str)]) -> Engine {
         let mut command = super::tama_in(home);
-        command.args(["run-hook", "--serve", "omp"]);
+        command.args(["run-hook", "--serve", "omp"]).envs(env.iter().copied());
         if let Some(registry) = registry {
             command.args(["--registry", registry.to_str().unwrap()]);
         }
@@ -41,6 +46,12 @@ impl Engine {
     pub fn send(&mut self, request: Value) {
         let stdin = self.stdin.as_mut().unwrap();
         writeln!(stdin, "{request}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn send_bytes(&mut self, frame: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(frame).unwrap();
         stdin.flush().unwrap();
     }
 

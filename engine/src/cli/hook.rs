@@ -1,5 +1,7 @@
 //! `tama hook <id>`: one payload through one gate.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -7,7 +9,7 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::exit;
-use crate::INFRASTRUCTURE;
+use crate::dispatch::{Fault, Infrastructure, Outcome, select::text_var};
 use crate::event::Event;
 use crate::registry::{HookKind, Loaded, tool_declaration};
 use crate::oko::OkoState;
@@ -43,14 +45,13 @@ pub struct HookArgs {
 }
 
 pub fn run(args: HookArgs) -> u8 {
-    let registry = if args.plugin.is_some() { None } else {
-        match Loaded::select(args.registry.as_deref()) {
-            Ok(loaded) => Some(loaded),
-            Err(err) => return infrastructure(&err.to_string()),
-        }
+    let registry = match (&args.plugin, Loaded::select(args.registry.as_deref())) {
+        (Some(_), _) => None,
+        (None, Ok(loaded)) => Some(loaded),
+        (None, Err(err)) => return answer(&Outcome::Infrastructure(Infrastructure::new(err))),
     };
     if args.list {
-        return list(registry.as_ref().expect("--list conflicts with --plugin"));
+        return registry.as_ref().map_or(exit::USAGE, list);
     }
     let mut payload = String::new();
     if let Err(err) = std::io::stdin().read_to_string(&mut payload) {
@@ -60,11 +61,13 @@ pub fn run(args: HookArgs) -> u8 {
         Ok(event) => event,
         Err(err) => return bad_payload(&err.to_string()),
     };
-    event.agent_id = std::env::var("TAMA_AGENT_ID").ok();
-
+    event.agent_id = match text_var("TAMA_AGENT_ID") {
+        Ok(agent) => agent,
+        Err(err) => return answer(&Outcome::Infrastructure(Infrastructure::new(err))),
+    };
     let host = match Host::new(crate::paths::cache_dir(), &tool_declaration()) {
         Ok(host) => host,
-        Err(err) => return infrastructure(&format!("starting the wasm host: {err:#}")),
+        Err(err) => return answer(&Outcome::Infrastructure(Infrastructure::new(Fault::WasmHost(format!("{err:#}"))))),
     };
     let (id, gate) = match (&args.plugin, &registry, &args.id) {
         (Some(path), _, _) => plugin_gate(&host, path, &args.config),
@@ -72,19 +75,38 @@ pub fn run(args: HookArgs) -> u8 {
             Ok(found) => found,
             Err(code) => return code,
         },
-        _ => unreachable!("clap requires an id, --plugin or --list"),
+        _ => {
+            eprintln!("tama hook: name a gate, or give --plugin or --list");
+            return exit::USAGE;
+        }
     };
-    let gate = match gate {
-        Ok(gate) => gate,
-        Err(fault) => return gate_fault(&id, &fault),
-    };
-    match gate.evaluate(&Arc::new(GateEvent::new(event)), Arc::new(OkoState::from_env())) {
-        Ok(Verdict::Pass) => exit::PASS,
-        Ok(Verdict::Refuse(reason)) => {
-            println!("{id}: {reason}");
+    let verdict = gate.and_then(|gate| gate.evaluate(&Arc::new(GateEvent::new(event)), Arc::new(OkoState::from_env())));
+    match verdict {
+        Ok(Verdict::Pass) => answer(&Outcome::Pass),
+        Ok(Verdict::Refuse(reason)) => answer(&Outcome::Refused { reason: format!("{id}: {reason}"), hook_id: id }),
+        Err(GateFault::InvalidInput(why)) => bad_payload(&format!("gate {id} {}", GateFault::InvalidInput(why))),
+        Err(source) => answer(&Outcome::Infrastructure(Infrastructure::new(Fault::Gate { id, source }))),
+    }
+}
+
+/// Prints the outcome of one gate and gives its exit code: nothing and 0 on
+/// a pass, the reason and 2 on a refusal, the TAMA_HOOK_INFRASTRUCTURE
+/// reason and 1 when Tama or the gate failed.
+fn answer(outcome: &Outcome) -> u8 {
+    match outcome {
+        Outcome::Pass => exit::PASS,
+        Outcome::Refused { reason, .. } => {
+            println!("{reason}");
             exit::REFUSED
         }
-        Err(fault) => gate_fault(&id, &fault),
+        Outcome::Infrastructure(fault) => {
+            println!("{fault}");
+            exit::INFRASTRUCTURE
+        }
+        Outcome::Cancelled { reason, .. } => {
+            println!("{reason}");
+            exit::INFRASTRUCTURE
+        }
     }
 }
 
@@ -108,10 +130,13 @@ fn registered_gate(host: &Host, registry: &Loaded, id: &str) -> Result<(String, 
         eprintln!("tama hook: {id} {why} {}; `tama hook --list` names the gates", registry.origin);
         return Err(exit::USAGE);
     };
+    let config = entry.wasm().and_then(|w| w.config.clone()).unwrap_or(serde_json::Value::Null);
+    let state = entry.wasm().map(|w| w.state.clone()).unwrap_or_default();
     let gate = registry
         .component(entry)
         .map_err(|e| GateFault::Load(e.to_string()))
-        .and_then(|source| Gate::load(host, id, &source, entry.config.as_ref().unwrap_or(&serde_json::Value::Null), &entry.state));
+        .and_then(|source| Gate::load(host, id, &source, &config, &state))
+        .map(|gate| gate.in_registry(registry));
     Ok((id.to_string(), gate))
 }
 
@@ -129,18 +154,6 @@ fn list(registry: &crate::registry::Loaded) -> u8 {
         }
     }
     exit::PASS
-}
-
-fn gate_fault(id: &str, fault: &GateFault) -> u8 {
-    if let GateFault::InvalidInput(_) = fault {
-        return bad_payload(&format!("gate {id} {fault}"));
-    }
-    infrastructure(&format!("gate {id} {fault}"))
-}
-
-fn infrastructure(why: &str) -> u8 {
-    println!("{INFRASTRUCTURE}: {why}");
-    exit::INFRASTRUCTURE
 }
 
 fn bad_payload(why: &str) -> u8 {

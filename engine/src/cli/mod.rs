@@ -1,5 +1,6 @@
 //! The `tama` command line.
 
+mod doctor;
 mod hook;
 mod hooks;
 mod peer_hook;
@@ -36,6 +37,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Doctor(doctor::DoctorArgs),
     Hook(hook::HookArgs),
     #[command(subcommand)]
     Hooks(hooks::HooksCommand),
@@ -57,7 +59,8 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { exit::USAGE } else { exit::PASS });
         }
     };
-    ExitCode::from(match cli.command {
+    let exit = match cli.command {
+        Command::Doctor(args) => doctor::run(args),
         Command::Hook(args) => hook::run(args),
         Command::Hooks(command) => hooks::run(command),
         Command::PeerHook(args) => peer_hook::run(args),
@@ -66,5 +69,7 @@ pub fn main() -> ExitCode {
         Command::Registry(command) => registry::run(command),
         Command::Setup(args) => setup::run(args),
         Command::Sessions(command) => sessions_reload::run(command),
-    })
+    };
+    crate::command::end_adopted_before_exit();
+    ExitCode::from(exit)
 }

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::exit;
-use crate::peers::{self, Kind, PeerError, Registration, inbox, sessions, together};
+use crate::peers::{self, PeerError, Registration, caller, inbox, sessions, together};
 
 /// Message the other agent sessions on this machine, and work together with one.
 #[derive(Args)]
@@ -14,6 +14,9 @@ pub struct PeersArgs {
     /// This session's key or id (Codex commands pass it; Claude Code's are found by their process).
     #[arg(long, global = true, value_name = "KEY")]
     session: Option<String>,
+    /// The session secret from the session-start brief, for a command that does not run under its agent.
+    #[arg(long, global = true, value_name = "SECRET", env = "TAMA_PEER_SECRET", hide_env_values = true)]
+    secret: Option<String>,
     #[command(subcommand)]
     command: PeersCommand,
 }
@@ -79,7 +82,8 @@ pub fn run(args: PeersArgs) -> u8 {
 }
 
 fn command(dir: &Path, args: PeersArgs) -> peers::Result<String> {
-    let me = || whoami(dir, args.session.as_deref());
+    // Every command that acts for a session proves it, then ends its mode if that is over.
+    let me = || together::settle(dir, caller::whoami(dir, args.session.as_deref(), args.secret.as_deref())?);
     Ok(match args.command {
         PeersCommand::List { json } => {
             let me = me().ok();
@@ -98,6 +102,7 @@ fn command(dir: &Path, args: PeersArgs) -> peers::Result<String> {
         PeersCommand::Inbox { json } => {
             let me = me()?;
             let letters = inbox::take(dir, &me.key)?;
+            peers::record_delivery(dir, &me, &letters, "inbox");
             let envelopes: Vec<peers::Envelope> = letters.into_iter().map(|l| l.envelope).collect();
             match (json, envelopes.is_empty()) {
                 (true, _) => serde_json::to_string_pretty(&envelopes)?,
@@ -106,7 +111,8 @@ fn command(dir: &Path, args: PeersArgs) -> peers::Result<String> {
             }
         }
         PeersCommand::Together { peer, budget, duration } => {
-            let (me, peer) = (me()?, sessions::find_peer(dir, &peer)?);
+            // A mode of the peer's whose time is up does not stand in the way.
+            let (me, peer) = (me()?, together::settle(dir, sessions::find_peer(dir, &peer)?)?);
             together::start(dir, &me.key, &peer.key, budget, duration)?;
             format!("working together with {} for {}: {budget} asks each", peer.key, humantime::format_duration(duration))
         }
@@ -132,42 +138,4 @@ fn command(dir: &Path, args: PeersArgs) -> peers::Result<String> {
 
 fn sent(envelope: &peers::Envelope) -> String {
     format!("sent {} {} to {}", envelope.kind, envelope.id, envelope.to)
-}
-
-/// The session running this command: `--session` or `TAMA_PEER_SESSION`,
-/// else the agent's own variable (Codex), else the registered agent among
-/// this process's ancestors (Claude Code runs commands as its descendants).
-fn whoami(dir: &Path, named: Option<&str>) -> peers::Result<Registration> {
-    let named = named.map(String::from).or_else(|| std::env::var("TAMA_PEER_SESSION").ok().filter(|s| !s.is_empty()));
-    let live = sessions::all_live(dir)?;
-    if let Some(named) = named {
-        return live
-            .into_iter()
-            .find(|r| r.key == named || r.session == named)
-            .ok_or_else(|| PeerError::Refused(format!("no live peer session {named}")));
-    }
-    for kind in Kind::ALL {
-        let Some(var) = peers::Adapter::of(kind).session_env else { continue };
-        if let Some(id) = std::env::var(var).ok().filter(|s| !s.is_empty()) {
-            if let Some(found) = live.iter().find(|r| r.kind == kind.name() && r.session == id) {
-                return Ok(found.clone());
-            }
-        }
-    }
-    let mut pid = std::process::id() as i32;
-    for _ in 0..64 {
-        let Some((parent, _)) = sessions::parent_of(pid) else { break };
-        if let Some(found) = live.iter().find(|r| r.pid == parent) {
-            return Ok(found.clone());
-        }
-        if parent <= 1 {
-            break;
-        }
-        pid = parent;
-    }
-    Err(PeerError::Refused(
-        "cannot tell which peer session this is: run it from an agent session whose peer hooks are installed \
-         (tama setup peers), or pass --session <key>"
-            .into(),
-    ))
 }

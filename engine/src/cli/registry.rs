@@ -1,11 +1,13 @@
 //! `tama registry seal|check`.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
 use super::exit;
-use crate::registry::{Loaded, checksum};
+use crate::registry::{HookRun, Loaded, RegistryError, checksum};
 
 /// Seal or check a hook registry.
 #[derive(Subcommand)]
@@ -16,6 +18,15 @@ pub enum RegistryCommand {
     Check { path: PathBuf },
     /// Print the registry's JSON Schema (registry-schema/registry.schema.json).
     Schema,
+}
+
+/// Why `tama registry seal` or `check` refused.
+#[derive(Debug, thiserror::Error)]
+enum CommandError {
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    #[error("writing hook registry {}: {source}", path.display())]
+    Write { path: std::path::PathBuf, source: std::io::Error },
 }
 
 pub fn run(command: RegistryCommand) -> u8 {
@@ -36,31 +47,32 @@ pub fn run(command: RegistryCommand) -> u8 {
     }
 }
 
-fn seal(path: &Path) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("reading hook registry {}: {e}", path.display()))?;
-    let mut raw: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("parsing hook registry {}: {e}", path.display()))?;
+/// Seals the registry at `path` in place; one that is not JSON, or names a
+/// key twice, is left as it is.
+fn seal(path: &Path) -> Result<(), CommandError> {
+    let mut raw = crate::registry::read_unsealed(path)?;
     checksum::seal(&mut raw);
-    let sealed = serde_json::to_string_pretty(&raw).map_err(|e| e.to_string())? + "\n";
-    crate::files::write_whole(path, sealed.as_bytes()).map_err(|e| format!("writing hook registry {}: {e}", path.display()))?;
-    Loaded::from_file(path).map_err(|e| e.to_string())?;
-    println!("sealed {} catalogChecksum {}", path.display(), raw[checksum::CHECKSUM_KEY].as_str().unwrap_or_default());
+    let sealed = serde_json::to_string_pretty(&raw).unwrap_or_default() + "\n";
+    crate::files::write_whole(path, sealed.as_bytes()).map_err(|source| CommandError::Write { path: path.to_path_buf(), source })?;
+    Loaded::from_file(path)?;
+    println!("sealed {} catalogChecksum {}", path.display(), raw.get(checksum::CHECKSUM_KEY).and_then(|c| c.as_str()).unwrap_or_default());
     Ok(())
 }
 
-fn check(path: &Path) -> Result<(), String> {
-    let loaded = Loaded::from_file(path).map_err(|e| e.to_string())?;
+fn check(path: &Path) -> Result<(), CommandError> {
+    let loaded = Loaded::from_file(path)?;
     let registry = &loaded.registry;
     println!("registry {}", loaded.origin);
     println!("release {}", registry.release_id.as_deref().unwrap_or("null"));
     println!("catalogChecksum {}", registry.catalog_checksum.as_deref().unwrap_or_default());
     for (event, hooks) in &registry.events {
         for hook in &hooks.hooks {
-            if hook.kind() == crate::registry::HookKind::Wasm {
-                let source = loaded.component(hook).map_err(|e| e.to_string())?;
-                println!("{event}\t{}\twasm {} sha256 {}", hook.id, hook.component.as_deref().unwrap_or_default(), source.sha256);
-            } else {
-                println!("{event}\t{}\tcommand {}", hook.id, hook.command.as_deref().unwrap_or_default());
+            match &hook.run {
+                HookRun::Wasm(wasm) => {
+                    let source = loaded.component(hook)?;
+                    println!("{event}\t{}\twasm {} sha256 {}", hook.id, wasm.component, source.sha256);
+                }
+                HookRun::Command { command } => println!("{event}\t{}\tcommand {command}", hook.id),
             }
         }
     }

@@ -1,6 +1,8 @@
 //! `tama run-hook <event> [<agent-id>]`: the path every Claude Code and Codex
 //! hook call takes, the payload on stdin.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,8 +10,8 @@ use std::sync::Arc;
 use clap::Args;
 
 use crate::adapter::{Answer, Provider};
-use crate::dispatch::{Dispatcher, Selection, select::text_var};
-use crate::event::Event;
+use crate::dispatch::{Decision, Dispatcher, Fault, Infrastructure, Selection, select::text_var};
+use crate::event::{Event, EventName, PayloadError};
 use crate::oko::OkoState;
 use crate::registry::Loaded;
 
@@ -17,7 +19,9 @@ use crate::registry::Loaded;
 ///
 /// Claude Code gets the decision on stdout and exit 2 on a block, the reason
 /// on stderr. Codex gets its block response and exit 0, and nothing when the
-/// event passes. A failure of Tama itself exits 1 with TAMA_HOOK_INFRASTRUCTURE.
+/// event passes. A failure of Tama itself is a block of the same form, its
+/// reason starting TAMA_HOOK_INFRASTRUCTURE; under a harness Tama cannot name
+/// (an unknown TAMA_PROVIDER) it is Claude Code's, which Codex reads as a block too.
 #[derive(Args)]
 #[command(verbatim_doc_comment)]
 pub struct RunHookArgs {
@@ -49,34 +53,30 @@ pub fn run(args: RunHookArgs) -> u8 {
 
 fn answer(args: RunHookArgs) -> Answer {
     let event_arg = args.event.clone().unwrap_or_default();
-    let provider = match provider(args.provider) {
-        Ok(provider) => provider,
-        Err(why) => return Provider::Claude.infrastructure(&event_arg, &why),
+    let (provider, chosen) = match provider(args.provider) {
+        Ok(provider) => (provider, Ok(())),
+        // Claude Code's block, exit 2 with the reason on stderr, is read as a
+        // block by Codex too, so a harness Tama cannot name still gets one.
+        Err(fault) => (Provider::Claude, Err(fault)),
     };
-    let fail = |why: String| provider.infrastructure(&event_arg, &why);
-    let agent = match text_var("TAMA_AGENT_ID") {
-        Ok(from_env) => args.agent_id.clone().or(from_env).filter(|a| !a.is_empty()),
-        Err(why) => return fail(why),
-    };
-    let Some(agent) = agent else {
-        return fail("tama run-hook needs an agent id: pass it after the event or set TAMA_AGENT_ID".into());
-    };
-    let selection = match Selection::from_env() {
-        Ok(selection) => selection,
-        Err(why) => return fail(why),
-    };
-    let registry = match Loaded::select(args.registry.as_deref()) {
-        Ok(registry) => registry,
-        Err(err) => return fail(err.to_string()),
-    };
-    let mut payload = String::new();
-    if let Err(err) = std::io::stdin().read_to_string(&mut payload) {
-        return fail(format!("tama run-hook cannot read the payload on stdin: {err}"));
-    }
-    let mut event = match Event::decode(&payload, Some(&event_arg)) {
-        Ok(event) => event,
-        Err(err) => return fail(format!("tama run-hook cannot read the {event_arg} payload: {err}")),
-    };
+    let decision = chosen.and_then(|()| decide(&args, &event_arg)).unwrap_or_else(|fault| {
+        let agent = args.agent_id.clone().filter(|a| !a.is_empty());
+        Decision::infrastructure(EventName::parse(&event_arg), agent, Infrastructure::new(fault))
+    });
+    provider.encode(&decision)
+}
+
+/// The decision for the event on stdin; a fault when Tama cannot decide it.
+fn decide(args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
+    let from_env = text_var("TAMA_AGENT_ID")?;
+    let agent = args.agent_id.clone().or(from_env).filter(|a| !a.is_empty()).ok_or(Fault::NoAgent)?;
+    let selection = Selection::from_env()?;
+    let registry = Loaded::select(args.registry.as_deref())?;
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).map_err(Fault::Stdin)?;
+    let payload = |source| Fault::Payload { event: event_arg.to_string(), source };
+    let text = String::from_utf8(bytes).map_err(|e| payload(PayloadError::NotUtf8(e.utf8_error())))?;
+    let mut event = Event::decode(&text, Some(event_arg)).map_err(payload)?;
     let selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
     event.capability = crate::capability::for_hooks(&registry.registry, &agent, event.session_id.as_deref());
     event.agent_id = Some(agent);
@@ -100,17 +100,17 @@ fn answer(args: RunHookArgs) -> Answer {
     if let Err(err) = crate::session::publish(dispatcher.registry(), &decision, cwd.as_deref()) {
         crate::log::write("run-hook", &format!("cannot publish the session record: {err}"));
     }
-    provider.encode(&decision)
+    Ok(decision)
 }
 
 /// `--provider`, else `TAMA_PROVIDER`, else Claude Code.
-fn provider(flag: Option<Provider>) -> Result<Provider, String> {
+fn provider(flag: Option<Provider>) -> Result<Provider, Fault> {
     if let Some(provider) = flag {
         return Ok(provider);
     }
     match text_var("TAMA_PROVIDER")? {
         None => Ok(Provider::Claude),
         Some(name) if name.is_empty() => Ok(Provider::Claude),
-        Some(name) => Provider::parse(&name).ok_or_else(|| format!("TAMA_PROVIDER names an unknown harness `{name}`: expected claude or codex")),
+        Some(name) => Provider::parse(&name).ok_or(Fault::UnknownProvider(name)),
     }
 }

@@ -21,6 +21,9 @@ pub struct SetupArgs {
     /// The registry whose events are installed (default: $TAMA_REGISTRY, ~/.shared-hooks/registry.json, the embedded default).
     #[arg(long, value_name = "PATH")]
     registry: Option<PathBuf>,
+    /// codex only: ask codex for the hashes of Tama's hooks and record them as trusted.
+    #[arg(long)]
+    trust: bool,
 }
 
 pub fn run(args: SetupArgs) -> u8 {
@@ -52,12 +55,16 @@ fn setup(args: SetupArgs) -> Result<String, String> {
     }
     let registry = Loaded::select(args.registry.as_deref()).map_err(|e| e.to_string())?;
     let keys: Vec<&str> = registry.registry.events.keys().map(String::as_str).collect();
-    let longest = registry.registry.events.values().flat_map(|e| &e.hooks).filter_map(|h| h.timeout).fold(0.0_f64, f64::max);
-    // The harness waits a little longer than Tama's slowest hook, so Tama,
-    // not the harness, ends a hook that runs too long and says which it was.
-    let timeout = (longest.ceil() as u64 + 10).max(30);
-    let events = setup::events_from_registry_keys(&keys, timeout);
-    setup::install(harness, &home, &tama, &events).map(|r| r.to_string()).map_err(|e| e.to_string())
+    // Each entry waits longer than every hook Tama may run for its event, so
+    // Tama, not the harness, ends a hook that runs too long and refuses.
+    let mut events = setup::events_from_registry_keys(&keys, 0);
+    for event in &mut events {
+        let name = crate::event::EventName::parse(&event.harness_event);
+        event.timeout_secs = name.map_or(30, |name| setup::entry_timeout(&registry.registry, name)).max(30);
+    }
+    let report = setup::install(harness, &home, &tama, &events).map_err(|e| e.to_string())?;
+    let report = if args.trust { trust_codex(harness, report)? } else { report };
+    Ok(report.to_string())
 }
 
 /// `tama setup peers [--remove]`: the peer hooks and the peer-work skill
@@ -82,4 +89,19 @@ fn setup_peers(remove: bool) -> u8 {
         }
     }
     code
+}
+
+/// `--trust`: Codex's current hash of each of Tama's hooks, recorded as trusted.
+fn trust_codex(harness: Harness, mut report: setup::Report) -> Result<setup::Report, String> {
+    use crate::doctor::codex_trust;
+    if harness != Harness::Codex {
+        return Err("--trust is for codex alone: Claude Code runs its hooks without a trust step".into());
+    }
+    let codex = codex_trust::on_path("codex").ok_or("--trust needs codex on PATH, to ask it for the hashes of Tama's hooks")?;
+    let home = crate::paths::home();
+    let hooks = codex_trust::tama_hooks(&codex, &home).map_err(|e| e.to_string())?;
+    let config = codex_trust::record_trust(&home, &hooks).map_err(|e| e.to_string())?;
+    report.notices.retain(|n| n != setup::CODEX_TRUST);
+    report.notices.push(format!("codex now trusts {} of Tama's hooks, recorded in {}", hooks.len(), config.display()));
+    Ok(report)
 }

@@ -1,5 +1,7 @@
 //! Reading a hook's stdout or stderr on a thread of its own, up to a cap.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::io::{ErrorKind, Read};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
@@ -8,6 +10,8 @@ use std::time::Instant;
 #[derive(Default)]
 struct Buffer {
     bytes: Vec<u8>,
+    /// More arrived than the cap kept.
+    overflowed: bool,
     /// The pipe reached end of file (every writer is gone) or failed.
     done: bool,
 }
@@ -32,8 +36,9 @@ impl Capture {
     }
 
     /// What was read once the pipe is closed, or by `until` if a process
-    /// outside the hook's group still holds it open.
-    pub(super) fn take(self, until: Instant) -> String {
+    /// outside the hook's group still holds it open, and whether more
+    /// arrived than the cap kept.
+    pub(super) fn take(self, until: Instant) -> (String, bool) {
         let mut buffer = lock(&self.0.buffer);
         while !buffer.done {
             let now = Instant::now();
@@ -45,7 +50,7 @@ impl Capture {
                 Err(poisoned) => poisoned.into_inner().0,
             };
         }
-        String::from_utf8_lossy(&std::mem::take(&mut buffer.bytes)).into_owned()
+        (String::from_utf8_lossy(&std::mem::take(&mut buffer.bytes)).into_owned(), buffer.overflowed)
     }
 }
 
@@ -57,7 +62,8 @@ fn read(pipe: &mut impl Read, cap: usize, shared: &Shared) {
             Ok(n) => {
                 let mut buffer = lock(&shared.buffer);
                 let room = cap.saturating_sub(buffer.bytes.len());
-                buffer.bytes.extend_from_slice(&chunk[..n.min(room)]);
+                buffer.overflowed |= n > room;
+                buffer.bytes.extend_from_slice(chunk.get(..n.min(room)).unwrap_or_default());
             }
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(_) => break,

@@ -4,7 +4,10 @@
 //! Every end of a run (exit, deadline, cancellation) kills whatever is left
 //! of the group and reaps it, so nothing a hook started outlives its run.
 //! Call [`init_supervision`] once at start-up so that a hook's orphaned
-//! grandchildren are handed to the engine, which reaps them too.
+//! grandchildren are handed to the engine, which ends and reaps them too,
+//! even those that left the hook's group (`setsid`, a double fork): each hook
+//! run is marked with [`MARKER`] in its environment, which its descendants
+//! inherit, and [`end_adopted`] ends what is left before Tama exits.
 
 mod capture;
 mod group;
@@ -12,7 +15,7 @@ mod resolve;
 mod run;
 mod verdict;
 
-pub use group::init_supervision;
+pub use group::{end_adopted, end_adopted_before_exit, init_supervision};
 pub use resolve::{Unresolved, resolve};
 pub use run::{Canceller, Running, spawn};
 pub use verdict::{HookVerdict, verdict};
@@ -23,6 +26,11 @@ use std::time::Duration;
 /// Most bytes kept of a hook's stdout, and of its stderr; the rest is read
 /// and dropped, so a chatty hook never blocks on a full pipe.
 pub const OUTPUT_CAP: usize = 1 << 20;
+
+/// The environment variable every hook run starts with, valued
+/// `<pid of the Tama process>.<run number>`: the proof, read back from
+/// `/proc/<pid>/environ`, that a process is one that Tama process started.
+pub const MARKER: &str = "TAMA_HOOK_GROUP";
 
 /// How long a hook's group has, after SIGTERM, before it gets SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(300);
@@ -48,6 +56,9 @@ pub struct Finished {
     pub ended: Ended,
     /// At most [`OUTPUT_CAP`] bytes, invalid UTF-8 replaced.
     pub stdout: String,
+    /// The hook printed more than [`OUTPUT_CAP`] bytes on stdout, so its
+    /// verdict cannot be read: a failure, never a pass.
+    pub stdout_overflowed: bool,
     pub stderr: String,
     /// Milliseconds from the start to the end of the run.
     pub ms: u64,

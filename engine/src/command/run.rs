@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -18,6 +19,9 @@ use super::{CommandSpec, Ended, Finished, GRACE, OUTPUT_CAP, SpawnError, group};
 /// How long, after SIGKILL, the leader has to go, and then the pipes to
 /// close and adopted members to be reaped, before a run returns regardless.
 const SETTLE: Duration = Duration::from_millis(200);
+
+/// Numbers this process's hook runs, for their [`super::MARKER`].
+static RUNS: AtomicU64 = AtomicU64::new(0);
 
 /// How long a run nobody waits for any more has to be reaped in the back.
 const ABANDONED_SETTLE: Duration = Duration::from_secs(5);
@@ -45,6 +49,8 @@ pub struct Running {
     hook_id: String,
     timeout: Duration,
     pid: i32,
+    /// This run's [`super::MARKER`] value, which its descendants inherit.
+    marker: Arc<str>,
     started: Instant,
     shared: Arc<Shared>,
     stdout: Option<Capture>,
@@ -73,6 +79,8 @@ pub fn spawn(spec: &CommandSpec, stdin_payload: &[u8]) -> Result<Running, SpawnE
     // A hook sees a capability only when Tama hands it one in `spec.env`.
     command.env_remove(crate::capability::VAR);
     command.envs(spec.env.iter().map(|(key, value)| (key, value)));
+    let marker: Arc<str> = format!("{}.{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed)).into();
+    command.env(super::MARKER, &*marker);
     if let Some(cwd) = &spec.cwd {
         command.current_dir(cwd);
     }
@@ -97,6 +105,7 @@ pub fn spawn(spec: &CommandSpec, stdin_payload: &[u8]) -> Result<Running, SpawnE
         hook_id,
         timeout: spec.timeout,
         pid,
+        marker: marker.clone(),
         started,
         shared: Arc::default(),
         stdout: None,
@@ -116,10 +125,10 @@ pub fn spawn(spec: &CommandSpec, stdin_payload: &[u8]) -> Result<Running, SpawnE
                 .name("tama-hook-stdin".into())
                 .spawn(move || drop(stdin.write_all(&payload)))?;
         }
-        let shared = Arc::clone(&running.shared);
+        let (shared, marker) = (Arc::clone(&running.shared), marker.clone());
         thread::Builder::new()
             .name("tama-hook-watch".into())
-            .spawn(move || watch(pid, &shared))?;
+            .spawn(move || watch(pid, &marker, &shared))?;
         Ok(())
     };
     match supervise() {
@@ -128,7 +137,7 @@ pub fn spawn(spec: &CommandSpec, stdin_payload: &[u8]) -> Result<Running, SpawnE
             let hook_id = running.hook_id.clone();
             // Nothing watches it: end it here, then make `Drop` a no-op.
             lock(&running.shared.state).reaped = true;
-            end_group(pid, Instant::now() + SETTLE);
+            end_group(pid, &running.marker, Instant::now() + SETTLE);
             Err(SpawnError::Thread { hook_id, cause })
         }
     }
@@ -178,7 +187,7 @@ impl Running {
         let ended = if state.exited {
             state.reaped = true;
             drop(state);
-            let status = end_group(self.pid, settle);
+            let status = end_group(self.pid, &self.marker, settle);
             stop.unwrap_or(status)
         } else {
             // The leader outlived SIGKILL (stuck in the kernel): leave it to
@@ -188,12 +197,15 @@ impl Running {
             stop.unwrap_or(Ended::Lost)
         };
         let take = |capture: Option<Capture>| capture.map(|c| c.take(settle)).unwrap_or_default();
+        let (stdout, stdout_overflowed) = take(self.stdout.take());
+        let (stderr, _) = take(self.stderr.take());
         Finished {
             hook_id: std::mem::take(&mut self.hook_id),
             timeout: self.timeout,
             ended,
-            stdout: take(self.stdout.take()),
-            stderr: take(self.stderr.take()),
+            stdout,
+            stdout_overflowed,
+            stderr,
             ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
         }
     }
@@ -238,7 +250,7 @@ impl Drop for Running {
         if state.exited {
             state.reaped = true;
             drop(state);
-            end_group(self.pid, Instant::now() + SETTLE);
+            end_group(self.pid, &self.marker, Instant::now() + SETTLE);
         } else {
             state.abandoned = true;
             drop(state);
@@ -268,7 +280,7 @@ impl Canceller {
 
 /// Waits, without reaping, for the leader to exit, and reports it; if
 /// nobody waits for the run any more, ends it here instead.
-fn watch(pid: i32, shared: &Shared) {
+fn watch(pid: i32, marker: &str, shared: &Shared) {
     let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT;
     while pid > 0 && waitid(Id::Pid(Pid::from_raw(pid)), flags) == Err(Errno::EINTR) {}
     let mut state = lock(&shared.state);
@@ -276,7 +288,7 @@ fn watch(pid: i32, shared: &Shared) {
     if state.abandoned && !state.reaped {
         state.reaped = true;
         drop(state);
-        end_group(pid, Instant::now() + ABANDONED_SETTLE);
+        end_group(pid, marker, Instant::now() + ABANDONED_SETTLE);
     } else {
         drop(state);
         shared.cv.notify_all();
@@ -284,10 +296,12 @@ fn watch(pid: i32, shared: &Shared) {
 }
 
 /// Kills what is left of an exited leader's group, reaps the leader and
-/// then the members this process adopted.
-fn end_group(pid: i32, until: Instant) -> Ended {
+/// then the members this process adopted, then ends the run's descendants
+/// that left the group and were adopted (found by the run's `marker`).
+fn end_group(pid: i32, marker: &str, until: Instant) -> Ended {
     group::signal(pid, Signal::SIGKILL);
     let ended = group::reap_leader(pid);
     group::reap_members(pid, until);
+    group::end_adopted(Some(marker), until);
     ended
 }

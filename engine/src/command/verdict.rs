@@ -1,5 +1,7 @@
 //! Reading a finished hook's verdict the way the existing Tama registry does.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 use std::time::Duration;
 
 use nix::sys::signal::Signal;
@@ -20,9 +22,11 @@ pub enum HookVerdict {
     Cancelled,
 }
 
-/// Exit 2, or a stdout JSON object whose `decision` is `block` (in any
-/// case), refuses. `{"decision":"approve"}` passes whatever the exit status;
-/// otherwise exit 0 passes. Any other end is a failure, never a pass.
+/// Exit 2, a stdout JSON object whose `decision` is `block` (in any case),
+/// or Claude Code's `hookSpecificOutput.permissionDecision: "deny"` refuses.
+/// Exit 0 passes, as does the explicit `{"decision":"approve"}` after any
+/// other exit status but 2. Any other end (another status, a signal, a
+/// deadline, stdout past the capture limit) is a failure, never a pass.
 pub fn verdict(finished: &Finished) -> HookVerdict {
     let code = match finished.ended {
         Ended::Cancelled => return HookVerdict::Cancelled,
@@ -40,14 +44,25 @@ pub fn verdict(finished: &Finished) -> HookVerdict {
         Ended::Exited(code) => Some(code),
         Ended::Signalled(_) => None,
     };
+    if finished.stdout_overflowed {
+        return HookVerdict::Failed(format!(
+            "printed more than {} MiB on stdout, so its verdict cannot be read",
+            super::OUTPUT_CAP >> 20
+        ));
+    }
     let json = serde_json::from_str::<Value>(finished.stdout.trim()).ok();
     let object = json.as_ref().and_then(Value::as_object);
     let decision = object
         .and_then(|object| object.get("decision"))
         .and_then(Value::as_str)
         .map(str::to_ascii_lowercase);
+    let denied = object
+        .and_then(|object| object.get("hookSpecificOutput"))
+        .and_then(|output| output.get("permissionDecision"))
+        .and_then(Value::as_str)
+        .is_some_and(|said| said.eq_ignore_ascii_case("deny"));
     let approve = decision.as_deref() == Some("approve");
-    if decision.as_deref() == Some("block") || (code == Some(2) && !approve) {
+    if decision.as_deref() == Some("block") || denied || code == Some(2) {
         HookVerdict::Refuse(reason(finished, object))
     } else if code == Some(0) || (approve && code.is_some()) {
         HookVerdict::Pass
@@ -56,16 +71,18 @@ pub fn verdict(finished: &Finished) -> HookVerdict {
     }
 }
 
-/// JSON `reason`/`userMessage`, then stderr, then stdout that is not a JSON
-/// object, then a default naming the hook.
+/// JSON `reason`/`permissionDecisionReason`/`userMessage`, then stderr,
+/// then stdout that is not a JSON object, then a default naming the hook.
 fn reason(finished: &Finished, object: Option<&Map<String, Value>>) -> String {
     let said = |text: &str| Some(text.trim().to_owned()).filter(|text| !text.is_empty());
+    let specific = object.and_then(|object| object.get("hookSpecificOutput")).and_then(Value::as_object);
     object
         .and_then(|object| {
             ["reason", "userMessage"]
                 .iter()
                 .find_map(|key| said(object.get(*key)?.as_str()?))
         })
+        .or_else(|| said(specific?.get("permissionDecisionReason")?.as_str()?))
         .or_else(|| said(&finished.stderr))
         .or_else(|| {
             if object.is_none() {

@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Dispatcher, HookOutcome, HookRecord, Watch};
-use crate::INFRASTRUCTURE;
+use super::{Dispatcher, Fault, HookOutcome, HookRecord, Watch};
 use crate::command::{self, CommandSpec, HookVerdict};
 use crate::registry::{HookEntry, HookKind, Origin};
 use crate::wasm::{GateEvent, Verdict};
@@ -24,7 +23,34 @@ pub fn run(
     watch: &dyn Watch,
 ) -> HookRecord {
     let start = Instant::now();
-    let mut record = HookRecord {
+    let mut record = record(hook, blocking, start.duration_since(dispatch_start).as_millis() as u64);
+    let ended = match hook.kind() {
+        HookKind::Wasm => {
+            watch.hook_started(&hook.id, None, None);
+            run_gate(dispatcher, hook, event)
+        }
+        HookKind::Command => run_command(dispatcher, hook, event, payload, &mut record, watch),
+    };
+    watch.hook_ended(&hook.id);
+    match ended {
+        Ended::Pass => record.decision = HookOutcome::Pass,
+        Ended::Refused(reason) => {
+            record.decision = HookOutcome::Block;
+            record.reason = Some(reason);
+        }
+        Ended::Cancelled(why) => {
+            record.decision = HookOutcome::Cancelled;
+            record.reason = Some(why);
+        }
+        Ended::Failed(fault) => record.failed(fault),
+    }
+    record.ms = start.elapsed().as_millis() as u64;
+    record
+}
+
+/// A hook's record before it runs.
+pub(super) fn record(hook: &HookEntry, blocking: bool, start_ms: u64) -> HookRecord {
+    HookRecord {
         hook_id: hook.id.clone(),
         kind: match hook.kind() {
             HookKind::Wasm => "wasm",
@@ -33,33 +59,43 @@ pub fn run(
         decision: HookOutcome::Pass,
         reason: None,
         blocking,
-        start_ms: start.duration_since(dispatch_start).as_millis() as u64,
+        start_ms,
         ms: 0,
         process_group: None,
-    };
-    let (outcome, reason) = match hook.kind() {
-        HookKind::Wasm => {
-            watch.hook_started(&hook.id, None, None);
-            run_gate(dispatcher, hook, event)
-        }
-        HookKind::Command => run_command(dispatcher, hook, event, payload, &mut record, watch),
-    };
-    watch.hook_ended(&hook.id);
-    record.decision = outcome;
-    record.reason = reason;
-    record.ms = start.elapsed().as_millis() as u64;
-    record
+        fault: None,
+    }
 }
 
-fn run_gate(dispatcher: &Dispatcher, hook: &HookEntry, event: &Arc<GateEvent>) -> (HookOutcome, Option<String>) {
+/// How long Tama lets `hook` run before it ends it and refuses: a command
+/// its entry's `timeout` (30 s when none), a gate its execution bound.
+pub fn hook_timeout(hook: &HookEntry) -> Duration {
+    match hook.kind() {
+        HookKind::Command => hook
+            .timeout
+            .filter(|t| *t > 0.0)
+            .and_then(|t| Duration::try_from_secs_f64(t).ok())
+            .unwrap_or(DEFAULT_TIMEOUT),
+        HookKind::Wasm => crate::wasm::TIME_BOUND,
+    }
+}
+
+/// How one hook's run ended.
+enum Ended {
+    Pass,
+    Refused(String),
+    Failed(Fault),
+    Cancelled(String),
+}
+
+fn run_gate(dispatcher: &Dispatcher, hook: &HookEntry, event: &Arc<GateEvent>) -> Ended {
     let gate = match dispatcher.gate(hook) {
         Ok(gate) => gate,
-        Err(why) => return (HookOutcome::Error, Some(why)),
+        Err(fault) => return Ended::Failed(fault),
     };
     match gate.evaluate(event, dispatcher.state.clone()) {
-        Ok(Verdict::Pass) => (HookOutcome::Pass, None),
-        Ok(Verdict::Refuse(reason)) => (HookOutcome::Block, Some(reason)),
-        Err(fault) => (HookOutcome::Error, Some(format!("{INFRASTRUCTURE}: gate {} {fault}", hook.id))),
+        Ok(Verdict::Pass) => Ended::Pass,
+        Ok(Verdict::Refuse(reason)) => Ended::Refused(reason),
+        Err(source) => Ended::Failed(Fault::Gate { id: hook.id.clone(), source }),
     }
 }
 
@@ -70,33 +106,29 @@ fn run_command(
     payload: &[u8],
     record: &mut HookRecord,
     watch: &dyn Watch,
-) -> (HookOutcome, Option<String>) {
+) -> Ended {
     let registry = dispatcher.registry();
-    let written = hook.command.as_deref().unwrap_or_default();
+    let written = hook.command().unwrap_or_default();
     let registry_dir = match &registry.origin {
         Origin::File(path) => path.parent().map(Path::to_path_buf).unwrap_or_default(),
         Origin::Embedded => PathBuf::from("."),
     };
-    let command = match command::resolve(written, catalog_source(registry, &hook.id).as_deref(), &registry_dir) {
+    let command = match command::resolve(written, registry.registry.catalog_source(&hook.id).map(Path::new), &registry_dir) {
         Ok(command) => command,
-        Err(unresolved) => {
-            let why = format!(
-                "{INFRASTRUCTURE}: hook {} of hook registry {} cannot start: {unresolved}; the call is refused because a registered hook that cannot start has not judged it",
-                hook.id, registry.origin
-            );
+        Err(source) => {
             watch.hook_started(&hook.id, None, None);
-            return (HookOutcome::Error, Some(why));
+            return Ended::Failed(Fault::Unresolved { id: hook.id.clone(), origin: registry.origin.clone(), source });
         }
     };
     let inner = event.event();
     let spec = CommandSpec {
         hook_id: hook.id.clone(),
         command,
-        timeout: hook.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64).unwrap_or(DEFAULT_TIMEOUT),
+        timeout: hook_timeout(hook),
         cwd: inner.payload.get("cwd").and_then(|c| c.as_str()).map(PathBuf::from).filter(|p| p.is_dir()),
         env: [
             ("TAMA_HOOK_ID", Some(hook.id.clone())),
-            ("TAMA_EVENT", Some(inner.name.clone())),
+            ("TAMA_EVENT", Some(inner.name.to_string())),
             ("TAMA_AGENT_ID", inner.agent_id.clone()),
             ("TAMA_SESSION_ID", inner.session_id.clone()),
             (crate::capability::VAR, inner.capability.clone()),
@@ -109,7 +141,7 @@ fn run_command(
         Ok(running) => running,
         Err(err) => {
             watch.hook_started(&hook.id, None, None);
-            return (HookOutcome::Error, Some(format!("{INFRASTRUCTURE}: {err}")));
+            return Ended::Failed(Fault::Spawn(err));
         }
     };
     let group = running.process_group();
@@ -117,19 +149,12 @@ fn run_command(
     watch.hook_started(&hook.id, Some(group), Some(running.canceller()));
     let finished = running.wait();
     if let Some(why) = watch.ended_elsewhere(&hook.id, group) {
-        return (HookOutcome::Cancelled, Some(format!("hook {} was cancelled: {why}", hook.id)));
+        return Ended::Cancelled(format!("hook {} was cancelled: {why}", hook.id));
     }
     match command::verdict(&finished) {
-        HookVerdict::Pass => (HookOutcome::Pass, None),
-        HookVerdict::Refuse(reason) => (HookOutcome::Block, Some(reason)),
-        HookVerdict::Failed(why) => (HookOutcome::Error, Some(format!("{INFRASTRUCTURE}: hook {} {why}", hook.id))),
-        HookVerdict::Cancelled => (HookOutcome::Cancelled, Some(format!("hook {} was cancelled", hook.id))),
+        HookVerdict::Pass => Ended::Pass,
+        HookVerdict::Refuse(reason) => Ended::Refused(reason),
+        HookVerdict::Failed(why) => Ended::Failed(Fault::Hook { id: hook.id.clone(), why }),
+        HookVerdict::Cancelled => Ended::Cancelled(format!("hook {} was cancelled", hook.id)),
     }
-}
-
-/// The catalog's `source` for a hook id, which a relative command resolves against first.
-fn catalog_source(registry: &crate::registry::Loaded, id: &str) -> Option<PathBuf> {
-    let catalog = registry.registry.catalog.as_ref()?;
-    let entry = catalog.agent_hooks.iter().find(|h| h.get("id").and_then(|v| v.as_str()) == Some(id))?;
-    entry.get("source").and_then(|s| s.as_str()).filter(|s| !s.is_empty()).map(PathBuf::from)
 }

@@ -1,24 +1,26 @@
 //! Which hooks an event runs: registry keys `<phase>[:<tool>]` matched through
 //! the tool declaration, then the operator's and the session's selection.
 
+use super::EnvError;
+use crate::event::EventName;
 use crate::registry::{EventHooks, HookEntry, Registry};
 use crate::tool::{ToolCall, ToolKind};
 
 /// Hooks to run, in registry order, each once.
-pub fn hooks_for<'r>(registry: &'r Registry, event: &str, tool: Option<&ToolCall>) -> Vec<(&'r EventHooks, &'r HookEntry)> {
+pub fn hooks_for<'r>(registry: &'r Registry, event: EventName, tool: Option<&ToolCall>) -> Vec<(&'r EventHooks, &'r HookEntry)> {
     let mut chosen: Vec<(&EventHooks, &HookEntry)> = Vec::new();
     for (key, hooks) in &registry.events {
         let (phase, suffix) = match key.split_once(':') {
             Some((phase, suffix)) => (phase, Some(suffix)),
             None => (key.as_str(), None),
         };
-        if crate::event::registry_event_name(phase) != Some(event) {
+        if EventName::parse(phase) != Some(event) {
             continue;
         }
-        if let Some(suffix) = suffix {
-            if !tool.is_some_and(|t| tool_matches(suffix, t)) {
-                continue;
-            }
+        if let Some(suffix) = suffix
+            && !tool.is_some_and(|t| tool_matches(suffix, t))
+        {
+            continue;
         }
         for hook in &hooks.hooks {
             if !chosen.iter().any(|(_, h)| h.id == hook.id) {
@@ -27,6 +29,17 @@ pub fn hooks_for<'r>(registry: &'r Registry, event: &str, tool: Option<&ToolCall
         }
     }
     chosen
+}
+
+/// Whether any hook `selection` allows would refuse `event` by failing,
+/// whatever tool its call names: then a call Tama cannot read refuses.
+pub fn any_blocking(registry: &Registry, event: EventName, selection: &Selection) -> bool {
+    registry
+        .events
+        .iter()
+        .filter(|(key, _)| EventName::parse(key) == Some(event))
+        .flat_map(|(_, hooks)| hooks.hooks.iter().map(move |hook| (hooks, hook)))
+        .any(|(hooks, hook)| selection.allows(&hook.id) && hook.blocking.unwrap_or(hooks.blocking))
 }
 
 /// `bash`/`shell`, `write` and `lookup` name a kind the tool declaration
@@ -54,7 +67,7 @@ pub struct Selection {
 impl Selection {
     /// Reads the variables; one holding something that is not text is an
     /// error naming it, never read as unset.
-    pub fn from_env() -> Result<Selection, String> {
+    pub fn from_env() -> Result<Selection, EnvError> {
         let list = |v: Option<String>| v.map(|s| s.split(',').map(|i| i.trim().to_string()).filter(|i| !i.is_empty()).collect());
         Ok(Selection {
             only: text_var("TAMA_ONLY_HOOK_ID")?.filter(|s| !s.is_empty()),
@@ -72,10 +85,10 @@ impl Selection {
 
 /// An environment variable as text: `Ok(None)` when unset, an error naming
 /// it when it holds something that is not text.
-pub fn text_var(name: &str) -> Result<Option<String>, String> {
+pub fn text_var(name: &'static str) -> Result<Option<String>, EnvError> {
     match std::env::var(name) {
         Ok(value) => Ok(Some(value)),
         Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(err) => Err(format!("{name} cannot be read: {err}")),
+        Err(source) => Err(EnvError { name, source }),
     }
 }

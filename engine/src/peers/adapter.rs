@@ -93,10 +93,10 @@ impl Adapter {
     }
 
     /// The matcher groups this kind needs, by harness event. Codex cannot be
-    /// woken, so it gets no waiter. Its releases so far have no session end
-    /// event and skip an event key they do not know, so its `SessionEnd`
-    /// entry waits for a release that has one; until then its registration
-    /// ends with its process.
+    /// woken, so it gets no waiter. Codex sends `SessionEnd` from 0.145.0 on
+    /// (0.171.0 clamps that hook's timeout to 3 s, ample for it); older
+    /// releases skip the key, and there a registration ends with the Codex
+    /// process.
     pub fn hook_block(&self, tama: &Path) -> Vec<(String, Vec<Value>)> {
         let handler = |event: &str| json!({"type": "command", "command": self.hook_command(tama, event), "timeout": HOOK_TIMEOUT_SECS});
         let plain = |event: &str| json!({"hooks": [handler(event)]});

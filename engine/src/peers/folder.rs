@@ -1,11 +1,11 @@
 //! Files in the peers folder: whole-file writes, the registry lock, and the
-//! git root a path belongs to.
+//! physical path a write lands on, with the git root it belongs to.
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
 
-use super::{Result, ensure_dir, io};
+use super::{PeerError, Result, ensure_dir, io};
 
 /// Writes `bytes` over `path` whole (see [`crate::files::write_whole`]).
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -27,35 +27,48 @@ impl RegistryLock {
     }
 }
 
-/// `path` made absolute against `cwd`, with `.` and `..` taken out and
-/// symlinks of its existing part resolved; the part that does not exist yet
-/// (a file about to be written) is kept as written.
-pub fn resolve(cwd: &Path, path: &str) -> PathBuf {
+/// Symbolic links followed in one path before it counts as a loop (Linux's own limit).
+const MAX_LINKS: usize = 40;
+
+/// The physical path a write of `path` (relative to `cwd`) lands on, as the
+/// kernel resolves it: component by component, each symbolic link replaced
+/// by its target (a dangling last link too: writing it creates the target),
+/// and `..` taken after the links before it are resolved. Parts that do not
+/// exist yet are kept as written. `std::fs::canonicalize` cannot serve: it
+/// fails on any missing part, and a lexical clean-up first would take `..`
+/// before links.
+pub fn resolve(cwd: &Path, path: &str) -> Result<PathBuf> {
     let joined = if Path::new(path).is_absolute() { PathBuf::from(path) } else { cwd.join(path) };
-    let mut clean = PathBuf::new();
-    for part in joined.components() {
-        match part {
-            Component::ParentDir => {
-                clean.pop();
+    let mut pending: Vec<PathBuf> = joined.components().rev().map(|c| PathBuf::from(c.as_os_str())).collect();
+    let mut real = PathBuf::from("/");
+    let mut links = 0;
+    while let Some(part) = pending.pop() {
+        match part.components().next() {
+            Some(Component::RootDir) | Some(Component::CurDir) | None => {}
+            Some(Component::ParentDir) => {
+                real.pop();
             }
-            Component::CurDir => {}
-            other => clean.push(other),
+            Some(Component::Normal(name)) => {
+                let next = real.join(name);
+                match next.symlink_metadata() {
+                    Ok(meta) if meta.file_type().is_symlink() => {
+                        links += 1;
+                        if links > MAX_LINKS {
+                            return Err(PeerError::Refused(format!("{path}: too many symbolic links (a loop?) from {}", next.display())));
+                        }
+                        let target = std::fs::read_link(&next).map_err(io(|| format!("cannot read the link {}", next.display())))?;
+                        if target.is_absolute() {
+                            real = PathBuf::from("/");
+                        }
+                        pending.extend(target.components().rev().map(|c| PathBuf::from(c.as_os_str())));
+                    }
+                    _ => real = next,
+                }
+            }
+            Some(Component::Prefix(_)) => {}
         }
     }
-    let mut existing = clean.as_path();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = existing.canonicalize() {
-            return rest.iter().rev().fold(real, |p: PathBuf, part| p.join(part));
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_owned());
-                existing = parent;
-            }
-            _ => return clean,
-        }
-    }
+    Ok(real)
 }
 
 /// The nearest folder at or above `path` (resolved) that holds `.git`, a

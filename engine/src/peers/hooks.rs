@@ -51,19 +51,34 @@ fn run(dir: &Path, kind: &str, event: &str, input: &str, key: &mut Option<String
     let session = payload["session_id"].as_str().ok_or_else(|| PeerError::Input("KeyError: the hook input has no string session_id".into()))?;
     let own_key = session_key(kind, session)?;
     *key = Some(own_key.clone());
+    let agent = sessions::agent_pid();
     if event == "session-end" {
-        return session_end(dir, &own_key, &payload);
+        return session_end(dir, &own_key, agent, &payload);
     }
     let cwd = payload["cwd"].as_str().map(PathBuf::from).or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| "/".into());
-    let me = sessions::register(dir, kind, session, &own_key, &cwd, sessions::agent_pid())?;
+    let (me, own) = sessions::register(dir, kind, session, &own_key, &cwd, agent)?;
+    if event == "pre-tool" {
+        // Whoever runs it, a write is judged against the session's own root.
+        return pre_tool(dir, &together::settle(dir, me)?, &cwd, &payload);
+    }
+    if !own {
+        return Err(not_its_agent(&me, agent));
+    }
+    let me = together::settle(dir, me)?;
     match event {
         "session-start" => session_start(dir, &me),
         "prompt" => prompt(dir, &me, &payload),
-        "pre-tool" => pre_tool(dir, &me, &payload),
         "stop" => stop(dir, &me),
         "wait" => waiter::wait(dir, &me),
         _ => unreachable!("events are checked above"),
     }
+}
+
+fn not_its_agent(me: &Registration, agent: i32) -> PeerError {
+    PeerError::Refused(format!(
+        "session {} belongs to agent process {}; this hook runs under process {agent}, so it does not act for it",
+        me.key, me.pid
+    ))
 }
 
 /// Context the harness adds for the model on session start and prompts.
@@ -82,10 +97,11 @@ pub(super) fn take_rendered(dir: &Path, me: &Registration) -> Result<Option<(Vec
     Ok(Some((letters, text::peer_text(me, &envelopes))))
 }
 
-/// Records in `log.jsonl` that `letters` reached `me`, `by` which hook.
-pub(super) fn record_delivery(dir: &Path, me: &Registration, letters: &[inbox::Letter], by: &str) {
+/// Records in `log.jsonl` that `letters` were handed to `me`, `by` which
+/// hook or command.
+pub fn record_delivery(dir: &Path, me: &Registration, letters: &[inbox::Letter], by: &str) {
     for e in letters.iter().map(|l| &l.envelope) {
-        journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from, "by": by}));
+        journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from, "by": by, "hop": e.hop}));
     }
 }
 
@@ -97,9 +113,26 @@ fn deliver(dir: &Path, me: &Registration, by: &str) -> Result<Option<String>> {
     }))
 }
 
+/// What a prompt or a stop tells the agent: messages it sent that came
+/// back unread, then its own unread messages. Messages handed over before
+/// this hook count as read first: the agent went on after them.
+fn news(dir: &Path, me: &Registration, by: &str) -> Result<Vec<String>> {
+    inbox::confirm(dir, &me.key)?;
+    // Sessions whose agent died with no session end return what they were handed.
+    sessions::all_live(dir)?;
+    let mut parts = Vec::new();
+    let returned = inbox::take_returned(dir, &me.key);
+    if !returned.is_empty() {
+        parts.push(text::returned_text(&returned));
+    }
+    parts.extend(deliver(dir, me, by)?);
+    Ok(parts)
+}
+
 fn session_start(dir: &Path, me: &Registration) -> Result<Outcome> {
     let peers = sessions::all_live(dir)?;
-    let mut brief = text::brief(me, &peers);
+    let secret = super::caller::issue_secret(dir, &me.key)?;
+    let mut brief = text::brief(me, &peers, &secret);
     if let Some(messages) = deliver(dir, me, "session-start")? {
         brief = format!("{brief}\n\n{messages}");
     }
@@ -107,17 +140,20 @@ fn session_start(dir: &Path, me: &Registration) -> Result<Outcome> {
 }
 
 /// A prompt: when a person typed it, their user is back, so work-together
-/// mode ends and an ended mode is shown, once. Unread messages come along.
+/// mode ends, an ended mode is shown, once, and the chain of peer messages
+/// starts again. Unread messages come along.
 fn prompt(dir: &Path, me: &Registration, payload: &Value) -> Result<Outcome> {
     let mut parts = Vec::new();
     if typed(payload["prompt"].as_str().unwrap_or_default()) {
         together::end(dir, &me.key, "your user typed a prompt")?;
+        sessions::update(dir, &me.key, |r| r.chain = 0)?;
         if let Some(ended) = together::take_ended(dir, &me.key)? {
             let report = together::saved_report(dir, &me.key, ended["since"].as_str().unwrap_or_default());
             parts.push(text::ended_note(me, &ended, report));
         }
     }
-    parts.extend(deliver(dir, me, "prompt")?);
+    let me = sessions::read(dir, &me.key)?.unwrap_or_else(|| me.clone());
+    parts.extend(news(dir, &me, "prompt")?);
     Ok(if parts.is_empty() { Outcome::default() } else { context("UserPromptSubmit", parts.join("\n\n")) })
 }
 
@@ -131,8 +167,8 @@ pub fn typed(prompt: &str) -> bool {
     !prompt.lines().any(|line| MACHINE_FRAMES.iter().any(|frame| line.trim_start().starts_with(frame)))
 }
 
-fn pre_tool(dir: &Path, me: &Registration, payload: &Value) -> Result<Outcome> {
-    Ok(match guard::denial(dir, me, payload)? {
+fn pre_tool(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Result<Outcome> {
+    Ok(match guard::denial(dir, me, cwd, payload)? {
         None => Outcome::default(),
         Some(reason) => Outcome::json(json!({"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
@@ -142,20 +178,33 @@ fn pre_tool(dir: &Path, me: &Registration, payload: &Value) -> Result<Outcome> {
     })
 }
 
-/// Blocks the stop while messages are unread, with them as the reason. It
-/// blocks only for messages it delivers now, so it cannot loop.
+/// Blocks the stop while there is news (messages unread, or sent ones
+/// that came back), with it as the reason. It blocks only for news it
+/// delivers now, so it cannot loop.
 fn stop(dir: &Path, me: &Registration) -> Result<Outcome> {
-    Ok(match deliver(dir, me, "stop")? {
-        Some(reason) => Outcome::json(json!({"decision": "block", "reason": reason})),
-        None => Outcome::default(),
+    let parts = news(dir, me, "stop")?;
+    Ok(match parts.is_empty() {
+        false => Outcome::json(json!({"decision": "block", "reason": parts.join("\n\n")})),
+        true => Outcome::default(),
     })
 }
 
-/// Removes the registration; the waiter sees that and ends. A mode with a
-/// peer ends too. The `.wait` file stays: a waiter may hold its lock.
-fn session_end(dir: &Path, key: &str, payload: &Value) -> Result<Outcome> {
+/// The session ends: its mode ends (saved first when it had expired), the
+/// messages it was handed but never went on after go back to their
+/// senders, and its registration goes, which ends its waiter. The `.wait`
+/// file stays: a waiter may hold its lock. Unread messages stay for a
+/// resumed session. Only the session's own agent (or anyone, once that
+/// agent is gone) can end it.
+fn session_end(dir: &Path, key: &str, agent: i32, payload: &Value) -> Result<Outcome> {
     let reason = payload["reason"].as_str().unwrap_or("other");
+    if let Some(me) = sessions::read(dir, key)? {
+        if me.alive() && me.pid != agent {
+            return Err(not_its_agent(&me, agent));
+        }
+        together::settle(dir, me)?;
+    }
     together::end(dir, key, &format!("session {key} ended ({reason})"))?;
+    inbox::return_handed(dir, key, &format!("session {key} ended ({reason}) before it went on after the message"))?;
     sessions::unregister(dir, key)?;
     journal::row(dir, "session_ended", json!({"key": key, "reason": reason}));
     Ok(Outcome::default())

@@ -1,7 +1,10 @@
 //! Envelopes: one message from one session to another, in the recipient's
 //! inbox. A sender writes into `tmp/` and renames into `new/`, so a reader
-//! never sees half an envelope; delivery renames `new/` into `cur/`, and
-//! only one rename of a file can succeed, so each envelope is delivered once.
+//! never sees half an envelope. Handing a message to the agent renames it
+//! from `new/` into `handed/`, and only one rename of a file can succeed, so
+//! each envelope is handed over once. It counts as read (`cur/`) only when a
+//! later hook of that session shows the agent went on; a session that ends
+//! first returns what it was handed to the senders' `returned/`.
 
 use std::fs;
 use std::hash::{BuildHasher, Hasher};
@@ -29,6 +32,10 @@ pub struct Envelope {
     /// The ask a reply answers.
     pub re: Option<String>,
     pub text: String,
+    /// How many messages long the chain this one ends is, counted since a
+    /// user last typed in the sending session (see `send::MAX_HOPS`).
+    #[serde(default)]
+    pub hop: u32,
 }
 
 /// An envelope taken from an inbox, with the file it was delivered as.
@@ -44,7 +51,7 @@ fn inbox(dir: &Path, key: &str) -> PathBuf {
 
 /// Creates the inbox of `key`.
 pub fn create(dir: &Path, key: &str) -> Result<()> {
-    ["tmp", "new", "cur"].iter().try_for_each(|part| ensure_dir(&inbox(dir, key).join(part)))
+    ["tmp", "new", "handed", "cur", "returned"].iter().try_for_each(|part| ensure_dir(&inbox(dir, key).join(part)))
 }
 
 /// A fresh envelope id: 12 hex digits from the standard library's randomly
@@ -87,13 +94,13 @@ pub fn unread_count(dir: &Path, key: &str) -> usize {
     files(dir, key, "new").len()
 }
 
-/// Takes every unread envelope of `key`, oldest first. An envelope another
-/// reader took first is skipped; one that does not parse stays in `cur/` and
-/// is named in `hooks.log`.
+/// Takes every unread envelope of `key` to hand to its agent, oldest first.
+/// An envelope another reader took first is skipped; one that does not
+/// parse stays in `handed/` and is named in `hooks.log`.
 pub fn take(dir: &Path, key: &str) -> Result<Vec<Letter>> {
     let mut letters = Vec::new();
     for file in files(dir, key, "new") {
-        let delivered = inbox(dir, key).join("cur").join(file.file_name().unwrap_or_default());
+        let delivered = inbox(dir, key).join("handed").join(file.file_name().unwrap_or_default());
         match fs::rename(&file, &delivered) {
             Ok(()) => match read_envelope(&delivered) {
                 Ok(envelope) => letters.push(Letter { envelope, file: delivered }),
@@ -118,12 +125,72 @@ pub fn put_back(dir: &Path, key: &str, letters: &[Letter]) -> Result<()> {
 
 /// The ask `id` that `from` sent to `key`, delivered or not.
 pub fn find_ask(dir: &Path, key: &str, id: &str, from: &str) -> Option<Envelope> {
-    ["cur", "new"]
+    ["cur", "handed", "new"]
         .iter()
         .flat_map(|part| files(dir, key, part))
         .filter(|file| file.to_string_lossy().ends_with(&format!("-{id}.json")))
         .filter_map(|file| read_envelope(&file).ok())
         .find(|e| e.kind == "ask" && e.from == from)
+}
+
+/// Marks every envelope handed to `key` read: its agent went on after it
+/// was handed over. Returns how many were.
+pub fn confirm(dir: &Path, key: &str) -> Result<usize> {
+    let handed = files(dir, key, "handed");
+    for file in &handed {
+        let read = inbox(dir, key).join("cur").join(file.file_name().unwrap_or_default());
+        match fs::rename(file, &read) {
+            Ok(()) => super::journal::row(dir, "read", serde_json::json!({"to": key, "file": file.file_name().map(|n| n.to_string_lossy().into_owned())})),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(io(|| format!("cannot mark {} read", file.display()))(err)),
+        }
+    }
+    Ok(handed.len())
+}
+
+/// A message that came back to its sender unread, with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Returned {
+    pub envelope: Envelope,
+    pub why: String,
+}
+
+/// Sends every envelope handed to `key` but never read back to its
+/// sender's `returned/`, saying `why`: the session ended first.
+pub fn return_handed(dir: &Path, key: &str, why: &str) -> Result<()> {
+    for file in files(dir, key, "handed") {
+        let envelope = match read_envelope(&file) {
+            Ok(envelope) if super::valid_key(&envelope.from) => envelope,
+            Ok(_) | Err(_) => continue,
+        };
+        create(dir, &envelope.from)?;
+        let name = file.file_name().unwrap_or_default();
+        let back = Returned { envelope, why: why.to_string() };
+        let json = serde_json::to_vec(&back).map_err(PeerError::NotJson)?;
+        let staged = inbox(dir, &back.envelope.from).join("tmp").join(name);
+        write_whole(&staged, &json)?;
+        let target = inbox(dir, &back.envelope.from).join("returned").join(name);
+        fs::rename(&staged, &target).map_err(io(|| format!("cannot return into {}", target.display())))?;
+        let _ = fs::remove_file(&file);
+        super::journal::row(dir, "returned", serde_json::json!({"id": back.envelope.id, "from": back.envelope.from, "to": key, "why": why}));
+    }
+    Ok(())
+}
+
+/// Takes the messages of `key` that came back unread, each once.
+pub fn take_returned(dir: &Path, key: &str) -> Vec<Returned> {
+    let mut found = Vec::new();
+    for file in files(dir, key, "returned") {
+        let taken = inbox(dir, key).join("cur").join(format!("returned-{}", file.file_name().unwrap_or_default().to_string_lossy()));
+        if fs::rename(&file, &taken).is_err() {
+            continue;
+        }
+        match fs::read_to_string(&taken).ok().and_then(|t| serde_json::from_str::<Returned>(&t).ok()) {
+            Some(back) => found.push(back),
+            None => super::journal::hook_error(dir, "returned", Some(key), &PeerError::Input(format!("{} is not a returned message", taken.display()))),
+        }
+    }
+    found
 }
 
 /// A new envelope from `from` to `to`, stamped now.
@@ -139,5 +206,6 @@ pub fn envelope(from: &super::Registration, to: &str, kind: &str, re: Option<Str
         to: to.to_string(),
         re,
         text: text.to_string(),
+        hop: 1,
     }
 }

@@ -7,7 +7,9 @@
 //! ```text
 //! sessions/<key>.json          a live session's registration
 //! registry.lock                held while a registration is read, changed and written
-//! inbox/<key>/{tmp,new,cur}/   envelopes: staged, unread, delivered
+//! inbox/<key>/{tmp,new,handed,cur,returned}/
+//!                              envelopes: staged, unread, handed to the agent,
+//!                              read, and sent ones that came back unread
 //! <key>.wait                   the waiter's lock, holding its process id
 //! <key>.ended                  a work-together mode that ended, until the user has seen it
 //! <key>.report.md              the report of the last work-together mode
@@ -18,6 +20,7 @@
 //! A session's key is `<kind>-<session id>`, e.g. `claude-3f2c…`.
 
 mod adapter;
+pub mod caller;
 mod folder;
 mod guard;
 mod hooks;
@@ -33,10 +36,10 @@ mod waiter;
 use std::path::{Path, PathBuf};
 
 pub use adapter::{Adapter, Kind};
-pub use hooks::{Outcome, peer_hook, typed};
+pub use hooks::{Outcome, peer_hook, record_delivery, typed};
 pub use text::peer_text;
 pub use inbox::{Envelope, Letter};
-pub use send::send;
+pub use send::{MAX_HOPS, send};
 pub use sessions::Registration;
 
 /// What a peer operation can fail on. The messages are what the user or the

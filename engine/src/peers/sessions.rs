@@ -32,6 +32,15 @@ pub struct Registration {
     pub started_at: String,
     pub last_seen: String,
     pub together: Option<Together>,
+    /// The SHA-256 of the secret the session-start brief gave the agent: a
+    /// command that shows it acts for this session without being one of
+    /// its agent's processes.
+    #[serde(default)]
+    pub secret_sha256: Option<String>,
+    /// The longest chain of peer messages sent to this session since its
+    /// user last typed; what it sends next is one hop longer.
+    #[serde(default)]
+    pub chain: u32,
 }
 
 /// Work-together mode with one peer, seen from one side.
@@ -104,8 +113,12 @@ pub fn all_live(dir: &Path) -> Result<Vec<Registration>> {
         let Some(key) = name.strip_suffix(".json").filter(|k| super::valid_key(k)) else { continue };
         match read(dir, key) {
             Ok(Some(registration)) if registration.alive() => found.push(registration),
-            Ok(Some(_)) => {
+            Ok(Some(gone)) => {
                 let _ = fs::remove_file(entry.path());
+                let why = format!("session {} ended (its agent process is gone) before it read it", gone.key);
+                if let Err(err) = super::inbox::return_handed(dir, &gone.key, &why) {
+                    super::journal::hook_error(dir, "return", Some(&gone.key), &err);
+                }
             }
             // One unreadable registration does not hide the others.
             Ok(None) | Err(_) => {}
@@ -115,20 +128,32 @@ pub fn all_live(dir: &Path) -> Result<Vec<Registration>> {
     Ok(found)
 }
 
-/// Registers `key` (or refreshes it): its folder's git root, its agent's
-/// process. A session that registers again keeps its start and its mode.
-/// Hooks run on every tool call, so a registration that changed in nothing
-/// but `lastSeen` is not written again.
-pub fn register(dir: &Path, kind: Kind, session: &str, key: &str, cwd: &Path, pid: i32) -> Result<Registration> {
+/// Registers `key` for the agent process `pid`: the git root of `cwd` (or
+/// `cwd` itself outside git), fixed from then on. A registration whose agent
+/// still runs is never moved: later hooks, even a second session start,
+/// leave its root where its start put it. Returns the registration and
+/// whether `pid` is its agent; a hook run by any other process while the
+/// agent lives is not the session's own.
+pub fn register(dir: &Path, kind: Kind, session: &str, key: &str, cwd: &Path, pid: i32) -> Result<(Registration, bool)> {
+    if pid <= 1 {
+        return Err(PeerError::Refused(format!("the hook for {key} runs under no agent process (its parent is process {pid})")));
+    }
     let _lock = RegistryLock::take(dir)?;
-    let folder = resolve(Path::new("/"), &cwd.to_string_lossy());
+    let pid_start = process_start(pid);
+    match read(dir, key).ok().flatten() {
+        Some(on_disk) if on_disk.alive() => {
+            let own = on_disk.pid == pid && on_disk.pid_start == pid_start;
+            return Ok((on_disk, own));
+        }
+        Some(gone) => super::inbox::return_handed(dir, key, &format!("session {} ended before it read it", gone.key))?,
+        None => {}
+    }
+    let folder = resolve(Path::new("/"), &cwd.to_string_lossy())?;
     let (root, guarded) = match git_root(&folder) {
         Some(root) => (root, true),
         None => (folder.clone(), false),
     };
     let now = now_iso();
-    let on_disk = read(dir, key).ok().flatten();
-    let earlier = on_disk.as_ref().filter(|r| r.pid == pid);
     let registration = Registration {
         key: key.to_string(),
         kind: kind.name().to_string(),
@@ -138,24 +163,29 @@ pub fn register(dir: &Path, kind: Kind, session: &str, key: &str, cwd: &Path, pi
         guarded,
         cwd: folder,
         pid,
-        pid_start: process_start(pid),
-        started_at: earlier.map_or_else(|| now.clone(), |r| r.started_at.clone()),
-        last_seen: now.clone(),
-        together: earlier.and_then(|r| r.together.clone()),
+        pid_start,
+        started_at: now.clone(),
+        last_seen: now,
+        together: None,
+        secret_sha256: None,
+        chain: 0,
     };
-    match on_disk {
-        Some(mut old) => {
-            old.last_seen = now;
-            if old != registration {
-                write(dir, &registration)?;
-            }
-        }
-        None => {
-            write(dir, &registration)?;
-            super::inbox::create(dir, key)?;
-        }
+    write(dir, &registration)?;
+    super::inbox::create(dir, key)?;
+    Ok((registration, true))
+}
+
+/// Changes the registration of `key` under the registry lock; `None` when
+/// it is not registered.
+pub fn update(dir: &Path, key: &str, change: impl FnOnce(&mut Registration)) -> Result<Option<Registration>> {
+    let _lock = RegistryLock::take(dir)?;
+    let Some(mut registration) = read(dir, key)? else { return Ok(None) };
+    let before = registration.clone();
+    change(&mut registration);
+    if registration != before {
+        write(dir, &registration)?;
     }
-    Ok(registration)
+    Ok(Some(registration))
 }
 
 /// Removes the registration of `key`.
@@ -185,7 +215,7 @@ pub fn find_peer(dir: &Path, named: &str) -> Result<Registration> {
     }
 }
 
-fn process_start(pid: i32) -> Option<u64> {
+pub fn process_start(pid: i32) -> Option<u64> {
     procs::stat(pid).map(|s| s.start)
 }
 
@@ -200,7 +230,7 @@ pub fn agent_pid() -> i32 {
     let mut pid = std::os::unix::process::parent_id() as i32;
     for _ in 0..4 {
         let Some((parent, name)) = parent_of(pid) else { break };
-        let shell = matches!(name.as_str(), "sh" | "bash" | "dash" | "zsh" | "fish" | "ksh");
+        let shell = matches!(name.as_str(), "sh" | "bash" | "dash" | "zsh" | "fish" | "ksh" | "mksh" | "tcsh" | "csh" | "yash" | "nu" | "elvish" | "busybox");
         if !shell || parent <= 1 {
             break;
         }

@@ -76,9 +76,43 @@ fn mark_ended(dir: &Path, key: &str, mode: &Together, reason: &str) -> Result<()
     write_whole(&ended_path(dir, key), record.to_string().as_bytes())
 }
 
-/// The mode of `registration` when its time is up.
-pub fn expired(registration: &Registration) -> Option<&Together> {
-    registration.together.as_ref().filter(|t| now_ms() >= t.until_ms)
+/// Why the mode of `me` is over, if it is: its time is up. A spent budget
+/// does not end it: an ask over the budget is refused at send instead.
+fn over(me: &Registration) -> Option<&'static str> {
+    me.together.as_ref().filter(|mode| now_ms() >= mode.until_ms).map(|_| "its time was up")
+}
+
+/// Ends the mode of `me` when its time is up, saving the report of it for
+/// both sides; what every hook and every peer command does first, so a mode
+/// expires whether or not a waiter runs. Returns `me` as it now stands.
+pub fn settle(dir: &Path, me: Registration) -> Result<Registration> {
+    let Some(reason) = over(&me) else { return Ok(me) };
+    let ended = {
+        let _lock = RegistryLock::take(dir)?;
+        match sessions::read(dir, &me.key)?.filter(|now| over(now).is_some()) {
+            Some(_) => end_locked(dir, &me.key, reason)?,
+            None => None,
+        }
+    };
+    if let Some(mode) = ended {
+        save_report(dir, &me.key, &mode, reason)?;
+        let theirs = Together { with: me.key.clone(), ..mode.clone() };
+        if sessions::read(dir, &mode.with)?.is_some() {
+            save_report(dir, &mode.with, &theirs, reason)?;
+        }
+    }
+    Ok(sessions::read(dir, &me.key)?.unwrap_or(Registration { together: None, ..me }))
+}
+
+/// Whether `me` was in work-together mode with `from` when it sent
+/// something stamped `at`, and still is.
+pub fn covers(me: &Registration, from: &str, at: &str) -> bool {
+    let Some(mode) = me.together.as_ref().filter(|t| t.with == from) else { return false };
+    let stamp = |text: &str| humantime::parse_rfc3339_weak(text).ok()?.duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_millis() as u64);
+    match (stamp(at), stamp(&mode.since)) {
+        (Some(sent), Some(since)) => now_ms() < mode.until_ms && since <= sent && sent < mode.until_ms,
+        _ => false,
+    }
 }
 
 /// Counts an ask from `from` to `to` against `from`'s budget when the two
@@ -131,9 +165,15 @@ pub fn save_report(dir: &Path, key: &str, mode: &Together, reason: &str) -> Resu
     for row in sent {
         let (at, from, to, kind, id) = (&row["at"], &row["from"], &row["to"], &row["kind"], &row["id"]);
         text.push_str(&format!("- {} {} → {} ({} {}): {}\n", at.as_str().unwrap_or(""), from.as_str().unwrap_or(""),
-            to.as_str().unwrap_or(""), kind.as_str().unwrap_or(""), id.as_str().unwrap_or(""), row["text"].as_str().unwrap_or("")));
+            to.as_str().unwrap_or(""), kind.as_str().unwrap_or(""), id.as_str().unwrap_or(""), quoted(row["text"].as_str().unwrap_or(""))));
     }
     write_whole(&report_path(dir, key), text.as_bytes())
+}
+
+/// A peer's text as one JSON string: quoted, on one line, so in a report
+/// that Tama writes it cannot pass for a line of Tama's.
+fn quoted(text: &str) -> String {
+    serde_json::Value::from(text).to_string()
 }
 
 /// Saves the report an agent wrote of its mode.

@@ -29,15 +29,17 @@ fn env_number(name: &str) -> Option<u64> {
 }
 
 pub fn wait(dir: &Path, me: &Registration) -> Result<Outcome> {
+    if non_interactive(me.pid) {
+        // `claude -p` ends after its answer: a waiter would only hold it
+        // open, and a message it woke the session with would be lost.
+        return Ok(Outcome::default());
+    }
     let Some(_lock) = take_lock(dir, &me.key)? else { return Ok(Outcome::default()) };
     let deadline = Instant::now() + lifetime();
     loop {
         // The registration goes when the session ends; then so does the waiter.
         let Some(now) = sessions::read(dir, &me.key)? else { return Ok(Outcome::default()) };
-        if let Some(mode) = together::expired(&now).cloned() {
-            together::save_report(dir, &me.key, &mode, "its time was up")?;
-            together::end(dir, &me.key, "its time was up")?;
-        }
+        let now = together::settle(dir, now)?;
         if inbox::unread_count(dir, &me.key) > 0 {
             let now = sessions::read(dir, &me.key)?.unwrap_or(now);
             if let Some(outcome) = wake(dir, &now)? {
@@ -49,6 +51,30 @@ pub fn wait(dir: &Path, me: &Registration) -> Result<Outcome> {
         }
         std::thread::sleep(poll_interval());
     }
+}
+
+/// Whether the waiter runs for a non-interactive Claude Code run: `-p` or
+/// `--print` on the command line of the agent process `agent` or of a
+/// process between it and this hook (a wrapper it runs through). The hook
+/// input cannot tell: its `permission_mode` is the same in both.
+fn non_interactive(agent: i32) -> bool {
+    let printing = |pid: i32| {
+        let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        argv.split(|b| *b == 0).skip(1).any(|arg| arg == b"-p" || arg == b"--print")
+    };
+    let mut pid = std::os::unix::process::parent_id() as i32;
+    // The agent is at most a few shells above its hook (see `sessions::agent_pid`).
+    for _ in 0..6 {
+        if printing(pid) {
+            return true;
+        }
+        if pid == agent || pid <= 1 {
+            return false;
+        }
+        let Some((parent, _)) = sessions::parent_of(pid) else { break };
+        pid = parent;
+    }
+    printing(agent)
 }
 
 /// Takes the lock of `<key>.wait` and writes this process's id into it;

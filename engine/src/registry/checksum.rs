@@ -21,9 +21,9 @@ pub fn catalog_checksum(registry: &Value) -> String {
 fn sorted(value: &Value) -> Value {
     match value {
         Value::Object(fields) => {
-            let mut keys: Vec<&String> = fields.keys().collect();
-            keys.sort();
-            Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&fields[k]))).collect())
+            let mut entries: Vec<(&String, &Value)> = fields.iter().collect();
+            entries.sort_by_key(|(key, _)| *key);
+            Value::Object(entries.into_iter().map(|(key, value)| (key.clone(), sorted(value))).collect())
         }
         Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
         other => other.clone(),

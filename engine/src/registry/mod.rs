@@ -1,7 +1,11 @@
 //! The hook registry: which hooks run for which event, sealed by a checksum.
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+
 pub mod checksum;
+mod component;
 mod embedded;
+mod strict;
 mod types;
 
 use std::path::{Path, PathBuf};
@@ -9,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub use embedded::{embedded_component, tool_declaration};
-pub use types::{EventHooks, HookEntry, HookKind, Registry, schema};
+pub use types::{AgentHook, Catalog, EventHooks, HookEntry, HookKind, HookRun, Registry, WasmHook, schema};
 
 use crate::wasm::ComponentBytes;
 
@@ -43,6 +47,8 @@ pub enum RegistryError {
     Checksum { origin: Origin, declared: String, actual: String },
     #[error("hook registry {origin} has the wrong shape: {cause}")]
     Shape { origin: Origin, cause: String },
+    #[error("hook registry {origin}: {cause}")]
+    DuplicateKey { origin: Origin, cause: String },
     #[error("hook registry {origin}: hook {id}: reading component {path}: {cause}")]
     Component { origin: Origin, id: String, path: String, cause: String },
 }
@@ -87,32 +93,52 @@ impl Loaded {
         })
     }
 
-    /// The component of a wasm hook, its digest checked.
+    /// The component of a wasm hook, its digest checked; for a registry
+    /// file, a file inside the registry's folder.
     pub fn component(&self, hook: &HookEntry) -> Result<ComponentBytes, RegistryError> {
-        let (name, sha256) = hook.wasm_component().map_err(|cause| self.shape(cause))?;
+        let Some(wasm) = hook.wasm() else {
+            return Err(RegistryError::Shape { origin: self.origin.clone(), cause: format!("hook {} is a command, not a wasm gate", hook.id) });
+        };
         let failed = |cause: String| RegistryError::Component {
             origin: self.origin.clone(),
             id: hook.id.clone(),
-            path: name.to_string(),
+            path: wasm.component.clone(),
             cause,
         };
         match &self.origin {
-            Origin::Embedded => embedded_component(name, sha256).ok_or_else(|| failed("not built into tama".into())),
+            Origin::Embedded => embedded_component(&wasm.component, &wasm.sha256).ok_or_else(|| failed("not built into tama".into())),
             Origin::File(path) => {
-                let file = path.parent().unwrap_or(Path::new(".")).join(name);
+                let folder = match path.parent() {
+                    Some(folder) if !folder.as_os_str().is_empty() => folder,
+                    _ => Path::new("."),
+                };
+                let file = component::inside(folder, &wasm.component).map_err(failed)?;
                 let bytes = std::fs::read(&file).map_err(|e| failed(format!("{}: {e}", file.display())))?;
-                ComponentBytes::checked(bytes, sha256).map_err(failed)
+                ComponentBytes::checked(bytes, &wasm.sha256).map_err(failed)
             }
         }
     }
+}
 
-    fn shape(&self, cause: String) -> RegistryError {
-        RegistryError::Shape { origin: self.origin.clone(), cause }
+/// The registry file at `path` as JSON, before any seal is checked: for
+/// `tama registry seal`. Refused when it is not JSON or names a key twice.
+pub fn read_unsealed(path: &Path) -> Result<Value, RegistryError> {
+    let origin = Origin::File(path.to_path_buf());
+    let text = std::fs::read_to_string(path).map_err(|cause| RegistryError::Read { origin: origin.clone(), cause })?;
+    strict_json(&origin, &text)
+}
+
+/// `text` as JSON whose objects each name a key once.
+fn strict_json(origin: &Origin, text: &str) -> Result<Value, RegistryError> {
+    let raw: Value = serde_json::from_str(text).map_err(|cause| RegistryError::Parse { origin: origin.clone(), cause })?;
+    match strict::duplicate_key(text) {
+        Some(cause) => Err(RegistryError::DuplicateKey { origin: origin.clone(), cause }),
+        None => Ok(raw),
     }
 }
 
 fn parse(origin: Origin, text: &str) -> Result<Loaded, RegistryError> {
-    let raw: Value = serde_json::from_str(text).map_err(|cause| RegistryError::Parse { origin: origin.clone(), cause })?;
+    let raw = strict_json(&origin, text)?;
     let declared = match raw.get(checksum::CHECKSUM_KEY) {
         Some(Value::String(declared)) => declared.clone(),
         Some(_) => return Err(RegistryError::Shape { origin, cause: "catalogChecksum is not a string".into() }),
@@ -122,8 +148,10 @@ fn parse(origin: Origin, text: &str) -> Result<Loaded, RegistryError> {
     if declared != actual {
         return Err(RegistryError::Checksum { origin, declared, actual });
     }
-    let registry: Registry =
-        serde_json::from_value(raw.clone()).map_err(|e| RegistryError::Shape { origin: origin.clone(), cause: e.to_string() })?;
+    let registry: Registry = serde_path_to_error::deserialize(&raw).map_err(|e| RegistryError::Shape {
+        origin: origin.clone(),
+        cause: format!("{}: {}", strict::place(e.path()), e.inner()),
+    })?;
     registry.validate().map_err(|cause| RegistryError::Shape { origin: origin.clone(), cause })?;
     Ok(Loaded { origin, registry, raw })
 }

@@ -1,6 +1,9 @@
 //! `tama run-hook --serve omp`: one long-lived engine answering every event
 //! of an oh-my-pi session over a line protocol, one JSON object per line each
 //! way. Answers arrive as requests finish, matched by `id`.
+//!
+//! Every frame is input: nothing on it may panic or end the engine.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod flight;
 mod runtime;
@@ -9,7 +12,7 @@ mod workers;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -21,6 +24,29 @@ use flight::{Flight, Flights};
 use runtime::{Refresh, Runtime};
 use workers::Workers;
 
+/// Most dispatches one engine runs at once. Each holds a thread (and its
+/// hooks' processes) until it ends, so a hook that never ends holds only its
+/// own request; past this many, a request is refused at once rather than
+/// starting yet another thread. `TAMA_SERVE_MAX_IN_FLIGHT` may lower it.
+pub const MAX_IN_FLIGHT: usize = 1024;
+
+/// [`MAX_IN_FLIGHT`], or the lower bound `TAMA_SERVE_MAX_IN_FLIGHT` sets.
+fn most_in_flight() -> Result<usize, String> {
+    match crate::dispatch::select::text_var("TAMA_SERVE_MAX_IN_FLIGHT").map_err(|e| e.to_string())? {
+        None => Ok(MAX_IN_FLIGHT),
+        Some(text) => match text.parse::<usize>() {
+            Ok(most) if (1..=MAX_IN_FLIGHT).contains(&most) => Ok(most),
+            _ => Err(format!("TAMA_SERVE_MAX_IN_FLIGHT is {text:?}: expected a number from 1 to {MAX_IN_FLIGHT}")),
+        },
+    }
+}
+
+/// Takes a lock even when a thread panicked while holding it: what it guards
+/// stays usable, and the engine keeps serving.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 struct Server {
     runtime: Runtime,
     flights: Arc<Flights>,
@@ -28,6 +54,7 @@ struct Server {
     agent: String,
     out: Mutex<std::io::Stdout>,
     workers: Arc<Workers>,
+    most_in_flight: usize,
 }
 
 /// Serves until stdin closes, then ends every hook run it still holds.
@@ -35,15 +62,17 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
     if let Err(err) = crate::command::init_supervision() {
         crate::log::write("serve", &format!("cannot adopt orphaned hook processes: {err}"));
     }
-    let (selection, agent) = match (Selection::from_env(), crate::dispatch::select::text_var("TAMA_AGENT_ID")) {
-        (Ok(selection), Ok(agent)) => (selection, agent.filter(|a| !a.is_empty()).unwrap_or_else(|| "omp".into())),
-        (Err(why), _) | (_, Err(why)) => return refuse_start(&why),
+    let selection = Selection::from_env().map_err(|e| e.to_string());
+    let agent = crate::dispatch::select::text_var("TAMA_AGENT_ID").map_err(|e| e.to_string());
+    let (selection, agent, most_in_flight) = match (selection, agent, most_in_flight()) {
+        (Ok(selection), Ok(agent), Ok(most)) => (selection, agent.filter(|a| !a.is_empty()).unwrap_or_else(|| "omp".into()), most),
+        (Err(why), _, _) | (_, Err(why), _) | (_, _, Err(why)) => return refuse_start(&why),
     };
     let runtime = match Runtime::start(crate::registry::Loaded::source(registry.as_deref())) {
         Ok(runtime) => runtime,
         Err(err) => return refuse_start(&err.to_string()),
     };
-    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()), workers: Arc::default() });
+    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()), workers: Arc::default(), most_in_flight });
     let ending = Arc::downgrade(&server);
     crate::supervise::termination::on_termination(move |signal| {
         if let Some(server) = ending.upgrade() {
@@ -51,12 +80,25 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         }
     });
     server.write(&json!({"ready": true, "state": server.state()}));
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if line.trim().is_empty() {
-            continue;
+    let mut input = std::io::stdin().lock();
+    let mut frame = Vec::new();
+    loop {
+        frame.clear();
+        match input.read_until(b'\n', &mut frame) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => {
+                eprintln!("tama: the engine's input cannot be read: {err}");
+                break;
+            }
         }
-        server.clone().handle(&line, Instant::now());
+        let received = Instant::now();
+        match std::str::from_utf8(&frame) {
+            Ok(line) if line.trim().is_empty() => {}
+            Ok(line) => server.clone().handle(line, received),
+            Err(err) => server.fail(&Value::Null, format!("the request is not UTF-8: {err}")),
+        }
     }
     for flight in server.flights.all() {
         eprintln!("tama: ending dispatch {} of {}: the core's caller closed its input, so nobody waits for its answer", flight.id, flight.event);
@@ -82,6 +124,7 @@ impl Server {
             eprintln!("tama: ending dispatch {} of {}: {why}, so nobody waits for its answer", flight.id, flight.event);
             flight.cancel();
         }
+        self.flights.close();
         for hook in flights.iter().flat_map(|f| f.running_hooks()) {
             crate::supervise::termination::end_hook(&hook);
         }
@@ -99,7 +142,12 @@ impl Server {
             return self.fail(&id, "the request has no id (a string or a number)".into());
         }
         match request.get("op").and_then(Value::as_str) {
-            Some("status") => self.workers.clone().run(move || self.status(&id)),
+            Some("status") => {
+                let (server, answer_id) = (self.clone(), id.clone());
+                if let Err(err) = self.workers.clone().run(move || server.status(&answer_id)) {
+                    self.fail(&id, format!("{}: status cannot start a thread: {err}", crate::INFRASTRUCTURE));
+                }
+            }
             Some("reload") => self.reload(&id),
             Some("dispatch") => self.dispatch(id, request, received),
             Some("cancel") => self.cancel(&id, &request),
@@ -119,7 +167,7 @@ impl Server {
 
     fn reload(&self, id: &Value) {
         let refreshed = {
-            let _lock = self.runtime.lock.lock().expect("runtime lock");
+            let _lock = lock(&self.runtime.lock);
             self.runtime.refresh()
         };
         let result = refreshed.map(|r| json!({"reloaded": true, "changed": matches!(r, Refresh::Adopted(_))}));
@@ -153,11 +201,18 @@ impl Server {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let flight = Arc::new(Flight::new(key, registry_event, session, call, received, Arc::downgrade(&self.flights)));
+        let flight = Flight::new(key, registry_event, session, call, received, Arc::downgrade(&self.flights));
+        if let Err(in_flight) = self.flights.start(flight.clone(), self.most_in_flight) {
+            let why = format!(
+                "{}: dispatch {} of {event_name} was not started: {in_flight} dispatches are in flight, the most this engine runs at once",
+                crate::INFRASTRUCTURE,
+                flight.id
+            );
+            return self.fail(&id, why);
+        }
         self.flights.arrived(&flight);
-        self.flights.start(flight.clone());
         let refreshed = {
-            let _lock = self.runtime.lock.lock().expect("runtime lock");
+            let _lock = lock(&self.runtime.lock);
             flight.stage("runtimeLocked");
             let refreshed = self.runtime.refresh();
             flight.stage("registryRefreshed");
@@ -166,34 +221,47 @@ impl Server {
         let generation = match refreshed {
             Ok(Refresh::Unchanged(g) | Refresh::Adopted(g)) => g,
             Err(why) => {
+                self.flights.answering();
                 self.answer(&id, Err(why), known.as_deref());
                 self.flights.finish(&flight);
                 return;
             }
         };
-        let workers = self.workers.clone();
-        workers.run(move || {
-            flight.stage("threadStarted");
-            let result = Event::from_payload(payload, Some(&event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
-            let answer = result.map(|mut event| {
-                event.agent_id = Some(self.agent.clone());
-                let selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
-                let registry = &generation.registry().registry;
-                event.capability = crate::capability::for_hooks(registry, &self.agent, event.session_id.as_deref());
-                flight.stage("sessionStateRead");
-                generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
-            });
-            let answer = match answer {
-                Ok(_) if flight.is_cancelled() => {
-                    Err(flight.ended_because().unwrap_or_else(|| format!("dispatch {} of {event_name} was cancelled", flight.id)))
-                }
-                Ok(decision) => Ok(serde_json::to_value(decision).expect("a decision serializes")),
-                Err(why) => Err(why),
-            };
-            self.answer(&id, answer, known.as_deref());
-            flight.stage("answered");
-            self.flights.finish(&flight);
+        let (server, answer_id, running, client_known) = (self.clone(), id.clone(), flight.clone(), known.clone());
+        let started = self.workers.clone().run(move || {
+            server.run_dispatch(&answer_id, &running, &generation, payload, &event_name, client_known.as_deref());
         });
+        if let Err(err) = started {
+            let why = format!("{}: dispatch {} cannot start a thread: {err}", crate::INFRASTRUCTURE, flight.id);
+            self.flights.answering();
+            self.answer(&id, Err(why), known.as_deref());
+            self.flights.finish(&flight);
+        }
+    }
+
+    /// Runs one dispatch on its worker thread and answers it.
+    fn run_dispatch(&self, id: &Value, flight: &Arc<Flight>, generation: &runtime::Generation, payload: Value, event_name: &str, known: Option<&str>) {
+        flight.stage("threadStarted");
+        let result = Event::from_payload(payload, Some(event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
+        let answer = result.map(|mut event| {
+            event.agent_id = Some(self.agent.clone());
+            let selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
+            let registry = &generation.registry().registry;
+            event.capability = crate::capability::for_hooks(registry, &self.agent, event.session_id.as_deref());
+            flight.stage("sessionStateRead");
+            generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
+        });
+        let answer = match answer {
+            Ok(_) if flight.is_cancelled() => {
+                Err(flight.ended_because().unwrap_or_else(|| format!("dispatch {} of {event_name} was cancelled", flight.id)))
+            }
+            Ok(decision) => serde_json::to_value(decision).map_err(|err| format!("{}: the decision cannot be written: {err}", crate::INFRASTRUCTURE)),
+            Err(why) => Err(why),
+        };
+        self.flights.answering();
+        self.answer(id, answer, known);
+        flight.stage("answered");
+        self.flights.finish(flight);
     }
 
     fn state(&self) -> Value {
@@ -211,7 +279,7 @@ impl Server {
         };
         let state = self.state();
         if let Some(known) = known {
-            if state["catalogChecksum"].as_str() != Some(known) {
+            if state.get("catalogChecksum").and_then(Value::as_str) != Some(known) {
                 frame["catalog"] = self.runtime.current().registry().raw.clone();
             }
         }
@@ -225,9 +293,10 @@ impl Server {
 
     /// Writes one frame: serialized before the lock is taken, then one write.
     fn write(&self, frame: &Value) {
-        let mut line = serde_json::to_vec(frame).expect("a JSON value serializes");
+        // A `Value` always serializes; an empty line would only be skipped by the client.
+        let mut line = serde_json::to_vec(frame).unwrap_or_default();
         line.push(b'\n');
-        let mut out = self.out.lock().expect("stdout lock");
+        let mut out = lock(&self.out);
         let _ = out.write_all(&line);
         let _ = out.flush();
     }

@@ -18,6 +18,7 @@ use std::sync::Mutex;
 use serde_json::Value;
 
 use super::flight::Flight;
+use super::lock;
 
 /// The last abandonment of every session.
 #[derive(Default)]
@@ -30,11 +31,11 @@ impl Abandoned {
     pub fn record(&self, flight: &Flight, reason: &str) {
         let Some(session) = flight.session.clone() else { return };
         if let Some(record) = crate::supervise::abandon::abandon(&session, &flight.running_hooks(), reason, std::process::id(), true) {
-            self.by_session.lock().expect("abandoned lock").insert(session, record);
+            lock(&self.by_session).insert(session, record);
         }
     }
 
     pub fn all(&self) -> Vec<Value> {
-        self.by_session.lock().expect("abandoned lock").values().cloned().collect()
+        lock(&self.by_session).values().cloned().collect()
     }
 }

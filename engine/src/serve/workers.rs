@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use super::lock;
+
 type Job = Box<dyn FnOnce() + Send>;
 
 /// How long an idle thread waits for another request before it ends.
@@ -29,24 +31,28 @@ struct Idle {
 }
 
 impl Workers {
-    /// Runs `job` on an idle thread, or on a new one when none is idle.
-    pub fn run(self: &Arc<Self>, job: impl FnOnce() + Send + 'static) {
+    /// Runs `job` on an idle thread, or on a new one when none is idle; the
+    /// error says why no thread could be started (the job was not run).
+    pub fn run(self: &Arc<Self>, job: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
         let mut job: Job = Box::new(job);
         let number = {
-            let mut idle = self.idle.lock().expect("idle workers");
+            let mut idle = lock(&self.idle);
             while let Some((_, worker)) = idle.waiting.pop() {
                 match worker.send(Some(job)) {
-                    Ok(()) => return,
-                    Err(returned) => job = returned.0.expect("a job was sent"),
+                    Ok(()) => return Ok(()),
+                    Err(mpsc::SendError(Some(returned))) => job = returned,
+                    Err(mpsc::SendError(None)) => return Ok(()),
                 }
             }
             idle.numbered += 1;
             idle.numbered
         };
         let workers = self.clone();
-        let mut started = self.started.lock().expect("started workers");
+        let thread = std::thread::Builder::new().name("tama-dispatch".into()).spawn(move || workers.work(number, job))?;
+        let mut started = lock(&self.started);
         started.retain(|t| !t.is_finished());
-        started.push(std::thread::spawn(move || workers.work(number, job)));
+        started.push(thread);
+        Ok(())
     }
 
     fn work(&self, number: u64, first: Job) {
@@ -55,7 +61,7 @@ impl Workers {
         loop {
             job();
             {
-                let mut idle = self.idle.lock().expect("idle workers");
+                let mut idle = lock(&self.idle);
                 if idle.closing {
                     return;
                 }
@@ -65,7 +71,7 @@ impl Workers {
                 Ok(next) => next,
                 Err(RecvTimeoutError::Disconnected) => None,
                 Err(RecvTimeoutError::Timeout) => {
-                    let mut idle = self.idle.lock().expect("idle workers");
+                    let mut idle = lock(&self.idle);
                     match idle.waiting.iter().position(|(n, _)| *n == number) {
                         Some(at) => {
                             idle.waiting.remove(at);
@@ -89,13 +95,13 @@ impl Workers {
     /// Waits for every request running now; idle threads end.
     pub fn join(&self) {
         {
-            let mut idle = self.idle.lock().expect("idle workers");
+            let mut idle = lock(&self.idle);
             idle.closing = true;
             for (_, worker) in idle.waiting.drain(..) {
                 let _ = worker.send(None);
             }
         }
-        let threads = std::mem::take(&mut *self.started.lock().expect("started workers"));
+        let threads = std::mem::take(&mut *lock(&self.started));
         for thread in threads {
             let _ = thread.join();
         }
@@ -103,6 +109,7 @@ impl Workers {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use std::sync::Arc;
     use std::sync::mpsc;
@@ -116,11 +123,12 @@ mod tests {
         let (release, held) = mpsc::channel::<()>();
         workers.run(move || {
             let _ = held.recv();
-        });
+        })
+        .unwrap();
         let (done, finished) = mpsc::channel();
         for n in 0..20 {
             let done = done.clone();
-            workers.run(move || done.send(n).unwrap());
+            workers.run(move || done.send(n).unwrap()).unwrap();
             assert_eq!(finished.recv_timeout(Duration::from_secs(5)), Ok(n));
             // The thread goes idle just after its job; the next job reuses it.
             while workers.idle.lock().unwrap().waiting.is_empty() {

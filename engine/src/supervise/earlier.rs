@@ -61,24 +61,15 @@ pub fn runs_before(session: &str, received_ns: u64) -> Vec<EarlierRun> {
     let mut runs = Vec::new();
     for found in records::all_others() {
         let Ok(record) = found.record else { continue };
-        let run = &record["run"];
-        let Some(id) = run["id"].as_str() else { continue };
+        let Some(run) = record.run else { continue };
         let alive = records::alive(found.pid);
-        let hooks = record["hooks"].as_array().cloned().unwrap_or_default();
-        let earlier_run = EarlierRun {
-            pid: found.pid,
-            alive,
-            id: id.to_string(),
-            event: run["event"].as_str().unwrap_or_default().to_string(),
-            call: run["call"].as_str().map(str::to_string),
-            hooks,
-        };
+        let earlier_run = EarlierRun { pid: found.pid, alive, id: run.id, event: run.event, call: run.call, hooks: record.hooks };
         if !alive && earlier_run.running_hooks().is_empty() {
             let _ = std::fs::remove_file(&found.path);
             remove_markers(&earlier_run.id, earlier_run.hooks.iter().filter_map(group_of));
             continue;
         }
-        if run["session"].as_str() == Some(session) && run["receivedNs"].as_u64().is_some_and(|r| r < received_ns) {
+        if run.session.as_deref() == Some(session) && run.received_ns < received_ns {
             runs.push(earlier_run);
         }
     }
@@ -86,7 +77,7 @@ pub fn runs_before(session: &str, received_ns: u64) -> Vec<EarlierRun> {
 }
 
 fn group_of(hook: &Value) -> Option<i32> {
-    hook["processGroup"].as_i64().and_then(|g| i32::try_from(g).ok())
+    hook.get("processGroup").and_then(Value::as_i64).and_then(|g| i32::try_from(g).ok())
 }
 
 impl EarlierRun {
@@ -94,7 +85,7 @@ impl EarlierRun {
     pub fn running_hooks(&self) -> Vec<Value> {
         self.hooks
             .iter()
-            .filter(|h| matches!((group_of(h), h["leaderStart"].as_u64()), (Some(g), Some(s)) if procs::group_lives(g, s)))
+            .filter(|h| matches!((group_of(h), h.get("leaderStart").and_then(Value::as_u64)), (Some(g), Some(s)) if procs::group_lives(g, s, self.pid)))
             .map(|h| {
                 let mut h = h.clone();
                 h["runningForMs"] = json!(now_ms().saturating_sub(h["startedAtMs"].as_u64().unwrap_or(0)));
@@ -121,11 +112,11 @@ impl EarlierRun {
 
     /// Ends one running hook's group; its run reports it as cancelled, `because`.
     pub fn end_hook(&self, hook: &Value, because: &str) {
-        let (Some(group), Some(start)) = (group_of(hook), hook["leaderStart"].as_u64()) else { return };
+        let (Some(group), Some(start)) = (group_of(hook), hook.get("leaderStart").and_then(Value::as_u64)) else { return };
         if self.alive {
             self.mark(Some(group), because);
         }
-        procs::end_group(group, start, crate::command::GRACE);
+        procs::end_group(group, start, self.pid, crate::command::GRACE);
     }
 
     fn mark(&self, group: Option<i32>, text: &str) {

@@ -45,7 +45,85 @@ pub fn remove() {
 pub struct Found {
     pub pid: i32,
     pub path: PathBuf,
-    pub record: Result<Value, String>,
+    pub record: Result<Record, String>,
+}
+
+/// A record read from disk, every field checked: anyone running as the user
+/// can write one, so nothing in it is used before it is checked.
+pub struct Record {
+    /// Each hook entry as written, holding only checked fields.
+    pub hooks: Vec<Value>,
+    pub run: Option<RunInfo>,
+}
+
+/// What a one-event run dispatches.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunInfo {
+    /// `<pid>-<arrival in ns>`, the pid being the record's own.
+    pub id: String,
+    pub event: String,
+    pub session: Option<String>,
+    pub call: Option<String>,
+    pub received_ns: u64,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HookEntry {
+    session: Option<String>,
+    event: String,
+    hook: String,
+    process_group: i32,
+    started_at_ms: u64,
+    leader_start: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    running_for_ms: Option<u64>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawRecord {
+    core_pid: i64,
+    hooks: Vec<Value>,
+    #[serde(default)]
+    run: Option<RunInfo>,
+}
+
+/// Reads and checks the record of process `pid`.
+fn read_record(path: &std::path::Path, pid: i32) -> Result<Record, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let raw: RawRecord = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    if raw.core_pid != i64::from(pid) {
+        return Err(format!("corePid {} is not the pid {pid} its name gives", raw.core_pid));
+    }
+    if let Some(run) = &raw.run {
+        let id_ok = run.id.split_once('-').is_some_and(|(p, ns)| p == pid.to_string() && !ns.is_empty() && ns.bytes().all(|b| b.is_ascii_digit()));
+        if !id_ok {
+            return Err(format!("run id {:?} is not `{pid}-<arrival>`", run.id));
+        }
+        plain("run event", &run.event)?;
+        run.session.as_deref().map(|s| plain("run session", s)).transpose()?;
+    }
+    let mut hooks = Vec::with_capacity(raw.hooks.len());
+    for (n, hook) in raw.hooks.into_iter().enumerate() {
+        let entry: HookEntry = serde_json::from_value(hook).map_err(|e| format!("hook entry {n}: {e}"))?;
+        plain("hook", &entry.hook).and_then(|()| plain("event", &entry.event)).map_err(|e| format!("hook entry {n}: {e}"))?;
+        entry.session.as_deref().map(|s| plain("session", s)).transpose().map_err(|e| format!("hook entry {n}: {e}"))?;
+        if entry.process_group <= 1 {
+            return Err(format!("hook entry {n}: processGroup {} names no hook group", entry.process_group));
+        }
+        hooks.push(serde_json::to_value(entry).map_err(|e| e.to_string())?);
+    }
+    Ok(Record { hooks, run: raw.run })
+}
+
+/// A text field Tama prints: not empty, short, and free of control characters.
+fn plain(field: &str, text: &str) -> Result<(), String> {
+    if text.is_empty() || text.len() > 1024 || text.chars().any(char::is_control) {
+        return Err(format!("{field} {text:?} is not a plain name"));
+    }
+    Ok(())
 }
 
 /// Every other process's record.
@@ -55,14 +133,18 @@ pub fn all_others() -> Vec<Found> {
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let Some(pid) = name.strip_prefix("running.").and_then(|n| n.strip_suffix(".json")) else { continue };
-        let Ok(pid) = pid.parse::<i32>() else { continue };
+        let path = entry.path();
+        let pid = match pid.parse::<i32>() {
+            Ok(pid) if pid > 0 => pid,
+            _ => {
+                found.push(Found { pid: 0, path, record: Err(format!("{name:?} does not name a process")) });
+                continue;
+            }
+        };
         if pid as u32 == std::process::id() {
             continue;
         }
-        let path = entry.path();
-        let record = std::fs::read_to_string(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()));
+        let record = read_record(&path, pid);
         found.push(Found { pid, path, record });
     }
     found
@@ -78,15 +160,14 @@ pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
         match record {
             Err(why) => unread.push(json!({"record": path.display().to_string(), "reason": why})),
             Ok(record) => {
-                let hooks = record["hooks"].as_array().cloned().unwrap_or_default();
-                let hooks = hooks.into_iter().map(|mut h| {
+                let hooks = record.hooks.into_iter().map(|mut h| {
                     h["corePid"] = pid.into();
                     h
                 });
                 if alive(pid) {
                     live.extend(hooks)
                 } else {
-                    gone.extend(hooks.filter(may_run))
+                    gone.extend(hooks.filter(|h| may_run(h, pid)))
                 }
             }
         }
@@ -94,11 +175,11 @@ pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
     (live, gone, unread)
 }
 
-/// Whether a hook of a process that is gone may still run: its group lives,
-/// or the record does not say when its leader started.
-fn may_run(hook: &Value) -> bool {
-    match (hook["processGroup"].as_i64().and_then(|g| i32::try_from(g).ok()), hook["leaderStart"].as_u64()) {
-        (Some(group), Some(start)) => super::procs::group_lives(group, start),
+/// Whether a hook that process `owner`, now gone, ran may still run: its
+/// group lives, or the record does not say when its leader started.
+fn may_run(hook: &Value, owner: i32) -> bool {
+    match (hook.get("processGroup").and_then(Value::as_i64).and_then(|g| i32::try_from(g).ok()), hook.get("leaderStart").and_then(Value::as_u64)) {
+        (Some(group), Some(start)) => super::procs::group_lives(group, start, owner),
         _ => true,
     }
 }

@@ -4,7 +4,7 @@
 //! record, and a newly arrived run of the session ends, from that record, what
 //! the harness no longer waits for (see [`super::signals`]).
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -15,7 +15,7 @@ use crate::clock::now_ms;
 use super::earlier::{self, EarlierRun};
 use super::{procs, records, signals};
 use crate::command::Canceller;
-use crate::dispatch::{Decision, HookOutcome, HookRecord, Outcome, Watch};
+use crate::dispatch::{Decision, HookOutcome, HookRecord, Watch};
 use crate::event::Event;
 
 struct Hook {
@@ -51,7 +51,7 @@ impl Run {
         let received_ns = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
         let run = Run {
             id: format!("{}-{received_ns}", std::process::id()),
-            event: event.name.clone(),
+            event: event.name.to_string(),
             session: event.session_id.clone(),
             call: signals::call_key(&event.payload),
             received_ns,
@@ -112,7 +112,7 @@ impl Run {
     /// Why another run ended this one, naming the first hook it did not start.
     pub fn ended_because(&self) -> Option<String> {
         let why = because(&earlier::marker(&self.id, None))?;
-        Some(signals::not_started(why, self.not_started.lock().expect("run lock").as_deref()))
+        Some(signals::not_started(why, lock(&self.not_started).as_deref()))
     }
 
     /// The decision, or, when another run ended this one or one of its
@@ -124,13 +124,11 @@ impl Run {
             Some(why) => (None, why),
             None if !cancelled.is_empty() => {
                 let reasons: Vec<String> = cancelled.iter().map(|r| r.reason.clone().unwrap_or_default()).collect();
-                (Some(cancelled[0].hook_id.clone()), reasons.join("\n"))
+                (cancelled.first().map(|r| r.hook_id.clone()), reasons.join("\n"))
             }
             None => return decision,
         };
-        decision.decision = Outcome::Cancelled;
-        decision.reason = Some(why);
-        decision.hook_id = hook;
+        decision.cancel(hook, why);
         decision
     }
 
@@ -138,7 +136,7 @@ impl Run {
     pub fn end_all(&self, why: &str) {
         self.terminated.store(true, Ordering::SeqCst);
         // A record being written is finished first; none is written after.
-        drop(self.writing.lock().expect("record lock"));
+        drop(lock(&self.writing));
         for hook in self.hooks_json() {
             eprintln!("tama: ended hook {} (process group {}): {why}", hook["hook"].as_str().unwrap_or("?"), hook["processGroup"]);
             super::termination::end_hook(&hook);
@@ -156,7 +154,7 @@ impl Run {
     fn forget(&self) {
         if self.listed.load(Ordering::SeqCst) {
             records::remove();
-            earlier::remove_markers(&self.id, self.groups_seen.lock().expect("run lock").iter().copied());
+            earlier::remove_markers(&self.id, lock(&self.groups_seen).iter().copied());
         }
     }
 
@@ -166,7 +164,7 @@ impl Run {
 
     /// The command hooks running now, as records on disk name them.
     fn hooks_json(&self) -> Vec<Value> {
-        let hooks = self.hooks.lock().expect("run lock");
+        let hooks = lock(&self.hooks);
         hooks
             .iter()
             .map(|h| {
@@ -179,7 +177,7 @@ impl Run {
 
     /// Writes the record other runs read.
     fn list(&self) {
-        let _writing = self.writing.lock().expect("record lock");
+        let _writing = lock(&self.writing);
         if self.is_terminated() {
             return;
         }
@@ -196,7 +194,7 @@ impl Watch for Run {
 
     fn proceed(&self, next_hook: &str) -> bool {
         if self.listed.load(Ordering::SeqCst) && self.ended() {
-            self.not_started.lock().expect("run lock").get_or_insert_with(|| next_hook.to_string());
+            lock(&self.not_started).get_or_insert_with(|| next_hook.to_string());
             return false;
         }
         true
@@ -205,8 +203,8 @@ impl Watch for Run {
     fn hook_started(&self, hook_id: &str, process_group: Option<i32>, canceller: Option<Canceller>) {
         let Some(group) = process_group else { return };
         let hook = Hook { id: hook_id.to_string(), group, leader_start: procs::leader_start(group), started_at_ms: now_ms(), started: Instant::now() };
-        self.hooks.lock().expect("run lock").push(hook);
-        self.groups_seen.lock().expect("run lock").push(group);
+        lock(&self.hooks).push(hook);
+        lock(&self.groups_seen).push(group);
         self.list();
         self.supersede(hook_id);
         if self.ended() {
@@ -217,7 +215,7 @@ impl Watch for Run {
     }
 
     fn hook_ended(&self, hook_id: &str) {
-        let mut hooks = self.hooks.lock().expect("run lock");
+        let mut hooks = lock(&self.hooks);
         let before = hooks.len();
         hooks.retain(|h| h.id != hook_id);
         let changed = hooks.len() != before;
@@ -245,4 +243,9 @@ impl Drop for Run {
 fn because(marker: &std::path::Path) -> Option<String> {
     let text = std::fs::read_to_string(marker).ok()?;
     serde_json::from_str::<Value>(&text).ok()?["because"].as_str().map(str::to_string)
+}
+
+/// Takes a lock even when a thread panicked while holding it.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

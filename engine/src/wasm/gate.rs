@@ -5,11 +5,12 @@ use std::sync::{Arc, OnceLock};
 
 use wasmtime::Store;
 
-use super::bindings::gate::tama::gate::{declaration as wit_decl, log, state as wit_state, types};
+use super::bindings::gate::tama::gate::{declaration as wit_decl, host_paths, log, state as wit_state, types};
 use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
 use super::declaration::{ClassifyError, Declaration};
 use super::sandbox::{DEADLINE_TICKS, MEMORY_BOUND, STACK_BOUND, Sandboxed, TIME_BOUND};
 use super::slots::Slots;
+use super::host_paths::HostPaths;
 use super::state::StateSource;
 use super::{ComponentBytes, Host, fault};
 use crate::event::Event;
@@ -51,6 +52,7 @@ pub struct Gate {
     grants: Arc<[String]>,
     declaration: Arc<Declaration>,
     slots: Arc<Slots>,
+    paths: Arc<HostPaths>,
 }
 
 /// An event prepared once for every gate that evaluates it.
@@ -63,7 +65,7 @@ pub struct GateEvent {
 impl GateEvent {
     pub fn new(event: Event) -> Self {
         let wit = types::Event {
-            name: event.name.clone(),
+            name: event.name.to_string(),
             session_id: event.session_id.clone(),
             agent_id: event.agent_id.clone(),
             tool_name: event.tool_name.clone(),
@@ -71,6 +73,22 @@ impl GateEvent {
             payload: event.payload.to_string(),
         };
         GateEvent { event, wit, tool_call: OnceLock::new() }
+    }
+
+    /// The event a gate's configuration is checked with: named
+    /// `validate_config`, carrying nothing.
+    fn probe() -> Self {
+        let mut probe = GateEvent::new(Event {
+            name: crate::event::EventName::SessionStart,
+            session_id: None,
+            agent_id: None,
+            tool_name: None,
+            tool_input: None,
+            payload: serde_json::Value::Null,
+            capability: None,
+        });
+        probe.wit.name = "validate_config".into();
+        probe
     }
 
     /// An event whose tool call the engine already classified.
@@ -105,6 +123,7 @@ pub struct GateContext {
     grants: Arc<[String]>,
     state: Arc<dyn StateSource>,
     gate_id: String,
+    paths: Arc<HostPaths>,
 }
 
 impl Gate {
@@ -122,16 +141,9 @@ impl Gate {
             grants: grants.into(),
             declaration: host.declaration().clone(),
             slots: host.gate_slots.clone(),
+            paths: host.paths.clone(),
         };
-        let probe = Arc::new(GateEvent::new(Event {
-            name: "validate_config".into(),
-            session_id: None,
-            agent_id: None,
-            tool_name: None,
-            tool_input: None,
-            payload: serde_json::Value::Null,
-            capability: None,
-        }));
+        let probe = Arc::new(GateEvent::probe());
         let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
         let checked = instance.call_validate_config(&mut store, &gate.config);
         gate.forward_output(&store);
@@ -144,6 +156,18 @@ impl Gate {
 
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// This gate, told that `registry` is the registry in use.
+    pub fn in_registry(self, registry: &crate::registry::Loaded) -> Self {
+        let paths = self.paths.in_use(registry);
+        self.with_paths(paths)
+    }
+
+    /// This gate, handed `paths` as the paths Tama runs on.
+    pub fn with_paths(mut self, paths: HostPaths) -> Self {
+        self.paths = Arc::new(paths);
+        self
     }
 
     /// Decides `event` in a fresh instance.
@@ -173,6 +197,7 @@ impl Gate {
             grants: self.grants.clone(),
             state,
             gate_id: self.id.clone(),
+            paths: self.paths.clone(),
         };
         let mut store = Store::new(self.pre.engine(), Sandboxed::new(context));
         store.limiter(|s| &mut s.bounds);
@@ -205,7 +230,7 @@ impl wit_decl::Host for Sandboxed<GateContext> {
 impl wit_state::Host for Sandboxed<GateContext> {
     fn get(&mut self, key: String) -> wasmtime::Result<Result<Option<String>, wit_state::LookupError>> {
         let ctx = &self.host;
-        if !ctx.grants.iter().any(|g| *g == key) {
+        if !ctx.grants.contains(&key) {
             return Ok(Ok(None));
         }
         Ok(ctx.state.read(&key, ctx.event.event()).map_err(wit_state::LookupError::Unreadable))
@@ -216,6 +241,12 @@ impl log::Host for Sandboxed<GateContext> {
     fn log(&mut self, level: log::Level, message: String) -> wasmtime::Result<()> {
         crate::log::write(&format!("gate {} {level:?}", self.host.gate_id), &message);
         Ok(())
+    }
+}
+
+impl host_paths::Host for Sandboxed<GateContext> {
+    fn get(&mut self) -> wasmtime::Result<host_paths::Paths> {
+        Ok(self.host.paths.to_wit())
     }
 }
 

@@ -6,6 +6,7 @@ mod bindings;
 mod cache;
 mod declaration;
 mod gate;
+mod host_paths;
 mod sandbox;
 mod slots;
 mod state;
@@ -21,6 +22,7 @@ use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAlloc
 pub use cache::artifact_path;
 pub use declaration::{ClassifyError, Declaration};
 pub use gate::{Gate, GateEvent, GateFault, Verdict};
+pub use host_paths::HostPaths;
 pub use sandbox::{MEMORY_BOUND, STACK_BOUND, TIME_BOUND};
 pub use state::{NoState, StateSource};
 
@@ -57,6 +59,7 @@ pub struct Host {
     declaration_linker: Linker<Sandboxed<()>>,
     declaration: Option<Arc<Declaration>>,
     gate_slots: Arc<slots::Slots>,
+    paths: Arc<HostPaths>,
 }
 
 impl Host {
@@ -71,7 +74,8 @@ impl Host {
         let mut declaration_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut declaration_linker)?;
         let gate_slots = Arc::new(slots::Slots::new(CONCURRENT_CALLS));
-        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None, gate_slots };
+        let paths = Arc::new(HostPaths::from_env(&cache_dir));
+        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None, gate_slots, paths };
         let component = host.component(declaration)?;
         host.declaration = Some(Arc::new(Declaration::new(&host, &component, CONCURRENT_CALLS)?));
         Ok(host)

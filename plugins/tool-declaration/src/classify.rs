@@ -12,6 +12,10 @@ use crate::spellings::{self, Reads};
 /// and `shell`.
 const PATCH_PROGRAMS: &[&str] = &["apply_patch", "applypatch"];
 
+/// Keys any harness sends a shell command under; a shell call's input that
+/// holds two of them is read only when they agree.
+const COMMAND_KEYS: &[&str] = &["command", "cmd"];
+
 pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
     let name = tool_name.to_lowercase();
     let input: Value = serde_json::from_str(tool_input)
@@ -29,7 +33,7 @@ pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
         Ok(call(name, ToolKind::Write, None, targets))
     };
     match spelling.reads {
-        Reads::Command(keys) => match shell_command(fields, keys)? {
+        Reads::Command(keys) => match shell_command(tool_name, fields, keys)? {
             Command::Line(line) => Ok(call(name, ToolKind::Shell, Some(line), Vec::new())),
             Command::Patch(text) => {
                 let paths = patch::targets(&text).map_err(|e| format!("the patch of `{tool_name}` {e}"))?;
@@ -64,30 +68,56 @@ fn call(name: String, kind: ToolKind, command: Option<String>, targets: Vec<Writ
     ToolCall { name, kind, command, targets }
 }
 
+#[derive(PartialEq)]
 enum Command {
     Line(String),
     Patch(String),
     Missing,
 }
 
+impl Command {
+    fn text(&self) -> &str {
+        match self {
+            Command::Line(text) | Command::Patch(text) => text,
+            Command::Missing => "",
+        }
+    }
+}
+
 /// The first of `keys` holding a command: a string, or an argument vector
 /// joined as a shell would read it back, unless it runs `apply_patch`.
-fn shell_command(fields: &Map<String, Value>, keys: &[&str]) -> Result<Command, String> {
-    for key in keys {
-        match field(fields, key) {
-            Some(Value::String(s)) => return Ok(Command::Line(s.clone())),
+///
+/// Two keys holding commands that disagree (`command` and Codex's `cmd`,
+/// whichever the spelling reads) are refused, naming both: which one the
+/// harness runs is not Tama's to guess.
+fn shell_command(tool_name: &str, fields: &Map<String, Value>, keys: &[&str]) -> Result<Command, String> {
+    let mut found: Option<(&str, Command)> = None;
+    let others = COMMAND_KEYS.iter().filter(|key| !keys.contains(key));
+    for (key, read) in keys.iter().map(|k| (k, true)).chain(others.map(|k| (k, false))) {
+        let command = match field(fields, key) {
+            Some(Value::String(s)) => Command::Line(s.clone()),
             Some(Value::Array(argv)) => {
                 let words = strings(argv).ok_or_else(|| format!("the argument vector in `{key}` holds a word that is not a string"))?;
-                if let Some(text) = patch_argv(&words) {
-                    return Ok(Command::Patch(text));
+                match patch_argv(&words) {
+                    Some(text) => Command::Patch(text),
+                    None => Command::Line(words.iter().map(|w| shell_quote(w)).collect::<Vec<_>>().join(" ")),
                 }
-                let quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
-                return Ok(Command::Line(quoted.join(" ")));
+            }
+            _ => continue,
+        };
+        match &found {
+            None if read => found = Some((key, command)),
+            Some((first, earlier)) if *earlier != command => {
+                return Err(format!(
+                    "shell tool `{tool_name}` holds two commands that disagree: `{first}` is {:?} and `{key}` is {:?}",
+                    earlier.text(),
+                    command.text()
+                ));
             }
             _ => {}
         }
     }
-    Ok(Command::Missing)
+    Ok(found.map_or(Command::Missing, |(_, command)| command))
 }
 
 /// The patch text of `["apply_patch", "<patch>"]`.

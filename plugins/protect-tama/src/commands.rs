@@ -1,0 +1,379 @@
+//! What each command changes: the files its words name as written, moved,
+//! deleted or re-moded, by the command's own reading of its arguments.
+
+use crate::prelude::*;
+
+use shell_reader::field::UNKNOWN_TEXT;
+
+use crate::interpreters;
+use crate::protected::Change;
+use crate::walk::{Call, Result, Walker, shown};
+
+/// Decides one command with its expanded words.
+pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
+    let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
+        return Ok(());
+    };
+    let name = basename(name);
+    // `… | xargs rm`: the paths earlier commands of the pipeline name may be
+    // what `xargs` hands the command.
+    let fed_args: Vec<String>;
+    let args = if fed {
+        fed_args = args
+            .iter()
+            .cloned()
+            .chain(walker.piped.iter().filter(|w| w.contains('/') && !w.starts_with('-')).cloned())
+            .collect();
+        &fed_args[..]
+    } else {
+        args
+    };
+    match name {
+        "cd" | "pushd" => {
+            let target = operands(args, &[]).first().cloned();
+            walker.cwd = match target {
+                Some(dir) if dir != "-" => walker.resolve(&dir),
+                Some(_) => UNKNOWN_TEXT.to_owned(),
+                None => walker.protected.home.clone(),
+            };
+            Ok(())
+        }
+        "export" | "declare" | "typeset" | "local" | "readonly" => {
+            for arg in args {
+                if let Some((key, value)) = arg.split_once('=') {
+                    walker.set(key, value.to_owned());
+                }
+            }
+            Ok(())
+        }
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish" => shell(walker, args, call.stdin),
+        "eval" => walker.source(&args.join(" ")),
+        "tama" => tama(args),
+        _ if is_tama_binary(walker, call.argv) => tama(args),
+        "rm" | "unlink" | "rmdir" | "shred" | "srm" => {
+            each(walker, &operands(args, &[]), Change::Remove, "deletes")
+        }
+        "mv" => copy_like(walker, args, &["-S", "--suffix"], true),
+        "cp" | "ln" | "link" | "rsync" | "scp" => {
+            copy_like(walker, args, &["-S", "--suffix", "-e", "--rsh"], false)
+        }
+        "install" => copy_like(walker, args, &["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"], false),
+        "tee" | "sponge" | "touch" | "mkdir" | "mkfifo" | "mknod" => each(
+            walker,
+            &operands(args, &["-m", "--mode", "-d", "--date", "-r", "--reference", "-t"]),
+            Change::Write,
+            "writes",
+        ),
+        "truncate" => each(
+            walker,
+            &operands(args, &["-s", "--size", "-r", "--reference"]),
+            Change::Write,
+            "truncates",
+        ),
+        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => mode_change(walker, args),
+        "dd" => {
+            for arg in args {
+                if let Some(path) = arg.strip_prefix("of=") {
+                    walker.changes(path, Change::Write, "writes")?;
+                }
+            }
+            Ok(())
+        }
+        "sed" | "gsed" => sed(walker, args),
+        "perl" => {
+            interpreters::perl(walker, args, call.stdin)?;
+            if args.iter().any(|a| short_flags(a).is_some_and(|f| f.contains('i'))) {
+                let files = operands_after_script(args, &["-e", "-E", "-M", "-I"]);
+                each(walker, &files, Change::Write, "edits in place")?;
+            }
+            Ok(())
+        }
+        "find" => find(walker, args),
+        "curl" => output_option(walker, args, &["-o", "--output"]),
+        "wget" => output_option(walker, args, &["-O", "--output-document"]),
+        "tar" | "bsdtar" => {
+            let extracts = args.iter().any(|a| {
+                a == "--extract" || a == "--get" || short_flags(a).is_some_and(|f| f.contains('x')) || a.starts_with('x')
+            });
+            if extracts { output_option(walker, args, &["-C", "--directory"]) } else { Ok(()) }
+        }
+        "unzip" => output_option(walker, args, &["-d"]),
+        "patch" => {
+            let files = operands(args, &["-p", "-i", "--input", "-d", "-o", "-r", "-F", "-B", "-z", "-V", "-Y"]);
+            each(walker, files.get(..1).unwrap_or_default(), Change::Write, "patches")
+        }
+        "apply_patch" | "applypatch" => match call.stdin.or(args.first().map(String::as_str)) {
+            Some(patch) => patch_targets(walker, patch),
+            None => Ok(()),
+        },
+        "git" => match operands(args, &["-C", "-c", "--git-dir", "--work-tree", "-b", "--branch", "--depth", "-o", "--origin"]).as_slice() {
+            [clone, _source, destination, ..] if clone == "clone" => {
+                walker.changes(destination, Change::Remove, "clones into")
+            }
+            _ => Ok(()),
+        },
+        "yq" | "jq" if args.iter().any(|a| a == "-i" || a == "--inplace" || a == "--in-place") => {
+            each(walker, &operands(args, &[]), Change::Write, "edits in place")
+        }
+        _ => interpreters::one_liner(walker, name, args, call.stdin),
+    }
+}
+
+/// Codex's `apply_patch` run as a shell command: the tool declaration reads
+/// the patch's headers, as it does for the tool.
+fn patch_targets(walker: &Walker<'_>, patch: &str) -> Result<()> {
+    let input = serde_json::to_string(&serde_json::json!({ "command": patch })).unwrap_or_default();
+    let Ok(call) = crate::tama::gate::declaration::classify("apply_patch", &input) else {
+        return Ok(());
+    };
+    for target in call.targets {
+        walker.changes(&target.path, Change::Write, "patches")?;
+    }
+    Ok(())
+}
+
+/// The command a wrapper runs (`sudo`, `env`, `nohup`, `command`, …), with
+/// its arguments and whether `xargs` feeds it; `None` when nothing runs.
+fn unwrap<'a>(
+    walker: &mut Walker<'_>,
+    argv: &'a [String],
+) -> Result<Option<(&'a str, &'a [String], bool)>> {
+    let mut rest = argv;
+    let mut fed = false;
+    loop {
+        let Some((first, args)) = rest.split_first() else {
+            return Ok(None);
+        };
+        fed |= basename(first) == "xargs";
+        let skip = match basename(first) {
+            "sudo" | "doas" => option_count(args, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"]),
+            "env" => {
+                let mut index = option_count(args, &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]);
+                while let Some(assignment) = args.get(index).filter(|a| a.contains('=')) {
+                    if let Some((key, value)) = assignment.split_once('=') {
+                        walker.set(key, value.to_owned());
+                    }
+                    index += 1;
+                }
+                index
+            }
+            "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "xargs" | "setsid" | "unbuffer" => {
+                option_count(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"])
+            }
+            "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => option_count(args, &["-n", "-c", "-o", "-e", "-i"]),
+            "timeout" => option_count(args, &["-s", "--signal", "-k", "--kill-after"]) + 1,
+            _ => return Ok(Some((first, args, fed))),
+        };
+        rest = args.get(skip..).unwrap_or_default();
+    }
+}
+
+/// How many leading words are options (with the values of `valued`).
+fn option_count(args: &[String], valued: &[&str]) -> usize {
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        if arg == "--" {
+            return index + 1;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            break;
+        }
+        index += if valued.contains(&arg.as_str()) { 2 } else { 1 };
+    }
+    index
+}
+
+/// The words that are not options, skipping the values of `valued` options.
+fn operands(args: &[String], valued: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut index = 0;
+    let mut options_end = false;
+    while let Some(arg) = args.get(index) {
+        index += 1;
+        if options_end || !arg.starts_with('-') || arg == "-" {
+            out.push(arg.clone());
+        } else if arg == "--" {
+            options_end = true;
+        } else if valued.contains(&arg.as_str()) {
+            index += 1;
+        }
+    }
+    out
+}
+
+/// The letters of a short-option cluster (`-pi` gives `pi`).
+fn short_flags(arg: &str) -> Option<&str> {
+    arg.strip_prefix('-').filter(|rest| !rest.starts_with('-') && !rest.is_empty())
+}
+
+/// The value of an option among `names`, as `-o X`, `-oX`, `--output=X`.
+fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (index, arg) in args.iter().enumerate() {
+        for name in names {
+            let cluster_ends_with = name.len() == 2
+                && short_flags(arg).is_some_and(|flags| flags.len() > 1 && flags.ends_with(&name[1..]));
+            if arg == name || cluster_ends_with {
+                if let Some(value) = args.get(index + 1) {
+                    out.push(value.clone());
+                }
+            } else if let Some(value) = arg.strip_prefix(name) {
+                let value = if name.starts_with("--") { value.strip_prefix('=') } else { Some(value) };
+                if let Some(value) = value.filter(|v| !v.is_empty()) {
+                    out.push(value.to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn each(walker: &Walker<'_>, paths: &[String], change: Change, verb: &str) -> Result<()> {
+    for path in paths {
+        walker.changes(path, change, verb)?;
+    }
+    Ok(())
+}
+
+/// `cp`, `mv`, `ln`, `install`, `rsync`: the destination is written, also
+/// as the folder each source lands in; `mv` removes its sources too.
+fn copy_like(walker: &Walker<'_>, args: &[String], valued: &[&str], moves: bool) -> Result<()> {
+    let mut files = operands(args, valued);
+    let mut destinations = option_values(args, &["-t", "--target-directory"]);
+    if destinations.is_empty() {
+        match files.len() {
+            0 => return Ok(()),
+            // `ln -s /x` links into the working folder.
+            1 => destinations.push(".".to_owned()),
+            _ => destinations.extend(files.pop()),
+        }
+    }
+    if moves {
+        each(walker, &files, Change::Remove, "moves away")?;
+    }
+    for destination in &destinations {
+        walker.changes(destination, Change::Write, "writes")?;
+        for source in &files {
+            // A source lands under its own name and replaces that whole tree.
+            let name = basename(source.trim_end_matches('/'));
+            walker.changes(&format!("{destination}/{name}"), Change::Remove, "writes")?;
+        }
+    }
+    Ok(())
+}
+
+/// `chmod`, `chown`, …: the first operand is the mode or owner unless a
+/// reference file gives it; recursive changes count for the whole tree.
+fn mode_change(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+    let recursive = args.iter().any(|a| a == "--recursive" || short_flags(a).is_some_and(|f| f.contains('R')));
+    let referenced = args.iter().any(|a| a.starts_with("--reference"));
+    let files = operands(args, &["-M"]);
+    // `chmod -x f`: the mode reads as an option, so the operands are all files.
+    let dashed_mode = args.iter().any(|a| {
+        a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "rwxXstugoa=+,-".contains(c)) && a != "-R"
+    });
+    let files = if referenced || dashed_mode { &files[..] } else { files.get(1..).unwrap_or_default() };
+    let change = if recursive { Change::Remove } else { Change::Write };
+    each(walker, files, change, "changes the mode or owner of")
+}
+
+fn sed(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+    let in_place = args.iter().any(|a| {
+        a.starts_with("--in-place") || short_flags(a).is_some_and(|flags| flags.contains('i'))
+    });
+    if !in_place {
+        return Ok(());
+    }
+    let files = operands_after_script(args, &["-e", "--expression", "-f", "--file", "-l", "--line-length"]);
+    each(walker, &files, Change::Write, "edits in place")
+}
+
+/// Operands after the script, which is the first operand unless a script
+/// option gave it.
+fn operands_after_script(args: &[String], script_options: &[&str]) -> Vec<String> {
+    let scripted = args.iter().any(|a| {
+        script_options.iter().any(|o| a == o || (o.len() == 2 && a.starts_with(o)))
+            || short_flags(a).is_some_and(|f| f.ends_with('e') || f.ends_with('E'))
+    });
+    let files = operands(args, script_options);
+    if scripted { files } else { files.get(1..).unwrap_or_default().to_vec() }
+}
+
+/// `find … -delete` or `-exec rm …`: everything under its starting points.
+fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
+    let starts: Vec<String> = args
+        .iter()
+        .take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!")
+        .cloned()
+        .collect();
+    let starts = if starts.is_empty() { vec![".".to_owned()] } else { starts };
+    let changes = args.iter().enumerate().any(|(index, arg)| match arg.as_str() {
+        "-delete" | "-fprint" | "-fprintf" | "-fls" => true,
+        "-exec" | "-execdir" | "-ok" | "-okdir" => args.get(index + 1).is_some_and(|command| {
+            matches!(
+                basename(command),
+                "rm" | "mv" | "cp" | "chmod" | "chown" | "shred" | "truncate" | "tee" | "sed" | "perl" | "unlink" | "ln" | "install" | "sh" | "bash"
+            )
+        }),
+        _ => false,
+    });
+    if !changes {
+        return Ok(());
+    }
+    each(walker, &starts, Change::Remove, "changes files under")
+}
+
+fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result<()> {
+    let change = Change::Remove;
+    each(walker, &option_values(args, names), change, "writes")
+}
+
+/// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked.
+fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        if arg == "--" || !arg.starts_with(['-', '+']) {
+            break;
+        }
+        if arg.starts_with('-') && !arg.starts_with("--") && arg.contains('c') {
+            return match args.get(index + 1) {
+                Some(text) => walker.source(text),
+                None => Ok(()),
+            };
+        }
+        index += if arg == "-o" || arg == "+o" { 2 } else { 1 };
+    }
+    let script = args.get(index).filter(|a| *a != "--");
+    match (script, stdin) {
+        (None, Some(text)) => walker.source(text),
+        (Some(script), _) if script == "-s" || script == "/dev/stdin" => stdin.map_or(Ok(()), |t| walker.source(t)),
+        _ => Ok(()),
+    }
+}
+
+/// `tama` run by the agent: everything but the operator's commands passes.
+fn tama(args: &[String]) -> Result<()> {
+    let words: Vec<&str> = args.iter().map(String::as_str).filter(|a| !a.starts_with('-')).collect();
+    let operator = match words.as_slice() {
+        ["sessions", "override" | "grant", ..] => true,
+        ["setup", ..] => args.iter().any(|a| a == "--remove" || a.starts_with("--remove=")),
+        _ => false,
+    };
+    if operator {
+        return Err(format!(
+            "`tama {}` is an operator's command: removing Tama or granting the agent rights is not the agent's act; ask the user to run it in a terminal",
+            shown(&args.join(" "))
+        ));
+    }
+    Ok(())
+}
+
+fn is_tama_binary(walker: &Walker<'_>, argv: &[String]) -> bool {
+    let binary = &walker.protected.tama_binary;
+    !binary.is_empty()
+        && argv.first().is_some_and(|first| first.contains('/') && walker.resolve(first) == *binary)
+}
+
+pub fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}

@@ -1,0 +1,178 @@
+//! Tama's `protect-tama` gate: refuses a tool call by which the agent would
+//! change Tama's policy or state, and lets ordinary work through.
+//!
+//! It protects the paths the host hands it (`tama:gate/host-paths`): Tama's
+//! home with its session records, overrides, capabilities, peers folder and
+//! log; the registry in use and its components; the compile cache; the
+//! `tama` binary; everything under `~/.shared-hooks/`; the hook
+//! configurations `tama setup` writes for Claude Code, Codex and oh-my-pi
+//! (and a project's `.claude/settings*.json`); and the Oko state.
+//!
+//! Where the rules take a position:
+//!
+//! - A write tool (any harness: whole-file writes, edits, patches, notebooks)
+//!   is refused when one of its targets is protected.
+//! - A shell command is read as a shell reads it (the shared shell reader)
+//!   and walked in order, with the variables it assigns and the folders it
+//!   changes into: redirections, `tee`, `cp`, `mv`, `install`, `ln`,
+//!   `rsync`, `dd of=`, `rm`, `unlink`, `shred`, `truncate`, `sed -i`,
+//!   `perl -pi`, `chmod`, `chown`, `find -delete`, archive extraction and
+//!   downloads name what they change; `sh -c`, `eval` and substitutions are
+//!   walked too. Deleting, moving or recursively re-moding a folder that
+//!   holds a protected path counts.
+//! - Interpreter one-liners (`python -c`, `node -e`, `perl -e`, `ruby -e`)
+//!   are refused when the code both changes files and spells a protected
+//!   path, since what code does cannot be known without running it.
+//! - A value the gate cannot know (an unset variable, a command's output)
+//!   matches only where the known rest of the path spells a protected one.
+//! - Reading passes, except the control key (`TAMA_HOME/control.key`),
+//!   which no tool call may name. `tama` commands pass, except the
+//!   operator's: `tama sessions override`, `tama sessions grant` and
+//!   `tama setup … --remove`.
+//! - A command that is not valid shell is refused as unreadable.
+
+#![cfg_attr(target_arch = "wasm32", no_std)]
+
+extern crate alloc;
+
+mod commands;
+mod interpreters;
+mod paths;
+mod prelude;
+mod protected;
+mod walk;
+#[cfg(target_arch = "wasm32")]
+#[path = "../../block-git-hook-bypass/src/wasm_runtime.rs"]
+mod wasm_runtime;
+
+wit_bindgen::generate!({ path: "../../wit", world: "gate" });
+
+pub use protected::{HostPaths, Protected};
+
+use prelude::*;
+use protected::Change;
+use shell_reader::field::UNKNOWN_TEXT;
+use tama::gate::declaration::{ToolKind, classify};
+
+/// Why `command`, run in `cwd`, is refused, or `None` when it leaves Tama alone.
+pub fn shell_refusal(protected: &Protected, cwd: &str, command: &str) -> Option<String> {
+    let mut walker = walk::Walker::new(protected, cwd, host_variables(protected));
+    walker.source(command).err()
+}
+
+/// Why writing `paths` from `cwd` is refused, if it is.
+pub fn write_refusal(protected: &Protected, cwd: &str, paths: &[String]) -> Option<String> {
+    let walker = walk::Walker::new(protected, cwd, Vec::new());
+    paths
+        .iter()
+        .find_map(|path| walker.changes(path, Change::Write, "writes").err())
+}
+
+/// Why a tool input naming the control key anywhere is refused, if it does.
+pub fn key_refusal(protected: &Protected, cwd: &str, tool_input: &str) -> Option<String> {
+    if !tool_input.contains(protected::KEY_FILE) && !tool_input.contains('*') {
+        return None;
+    }
+    let walker = walk::Walker::new(protected, cwd, Vec::new());
+    let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
+    let mut strings = Vec::new();
+    collect_strings(&value, &mut strings);
+    strings
+        .iter()
+        .filter(|text| !text.contains(' ') && !text.contains('\n'))
+        .find_map(|text| walker.check_key(core::slice::from_ref(text)).err())
+}
+
+fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(text) => out.push(text.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|item| collect_strings(item, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|item| collect_strings(item, out)),
+        _ => {}
+    }
+}
+
+/// The variables a shell started by the harness would hold for Tama's paths.
+fn host_variables(protected: &Protected) -> Vec<(String, String)> {
+    let mut variables = vec![
+        ("HOME".to_owned(), protected.home.clone()),
+        ("TAMA_HOME".to_owned(), protected.tama_home.clone()),
+    ];
+    variables.retain(|(_, value)| !value.is_empty());
+    variables
+}
+
+/// The working folder the payload names, or unknown.
+pub fn payload_cwd(payload: &str) -> String {
+    let cwd = serde_json::from_str::<serde_json::Value>(payload)
+        .ok()
+        .and_then(|payload| payload.get("cwd").and_then(|cwd| cwd.as_str()).map(str::to_owned));
+    match cwd {
+        Some(cwd) if cwd.starts_with('/') => paths::normalize(&cwd),
+        _ => UNKNOWN_TEXT.to_owned(),
+    }
+}
+
+/// Checks the gate's configuration: it takes none.
+pub fn check_config(config: &str) -> Result<(), String> {
+    match config.trim() {
+        "" | "null" | "{}" => Ok(()),
+        _ => match serde_json::from_str::<serde_json::Value>(config) {
+            Ok(serde_json::Value::Object(map)) if map.is_empty() => Ok(()),
+            _ => Err("protect-tama takes no configuration; give `{}` or nothing".to_owned()),
+        },
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+struct Gate;
+
+impl Guest for Gate {
+    fn validate_config(config: String) -> Result<(), String> {
+        check_config(&config)
+    }
+
+    fn evaluate(event: Event, config: String) -> Result<Verdict, GateError> {
+        check_config(&config).map_err(GateError::InvalidConfig)?;
+        let (Some(tool_name), Some(tool_input)) = (event.tool_name, event.tool_input) else {
+            return Ok(Verdict::Pass);
+        };
+        let host = tama::gate::host_paths::get();
+        let protected = Protected::new(&HostPaths {
+            home: host.home,
+            tama_home: host.tama_home,
+            registry: host.registry,
+            registry_components: host.registry_components,
+            cache_dir: host.cache_dir,
+            tama_binary: host.tama_binary,
+            oko_home: host.oko_home,
+        });
+        let cwd = payload_cwd(&event.payload);
+        let call = classify(&tool_name, &tool_input).map_err(GateError::InvalidInput)?;
+        let refusal = match call.kind {
+            ToolKind::Shell => {
+                let command = call.command.ok_or_else(|| {
+                    GateError::InvalidInput(format!("the shell tool call `{tool_name}` has no command"))
+                })?;
+                shell_refusal(&protected, &cwd, &command)
+            }
+            ToolKind::Write => {
+                let paths: Vec<String> = call
+                    .targets
+                    .into_iter()
+                    .filter(|target| target.device_action.is_none())
+                    .map(|target| target.path)
+                    .collect();
+                write_refusal(&protected, &cwd, &paths)
+            }
+            ToolKind::Lookup | ToolKind::Other => None,
+        };
+        let refusal = refusal.or_else(|| key_refusal(&protected, &cwd, &tool_input));
+        Ok(refusal.map_or(Verdict::Pass, Verdict::Refuse))
+    }
+}
+
+// Exported only in the component: a native build (for the tests) has
+// no component-model symbol names to export.
+#[cfg(target_arch = "wasm32")]
+export!(Gate);

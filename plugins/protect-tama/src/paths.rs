@@ -1,0 +1,238 @@
+//! Paths as a shell resolves them, and matching a path that may hold parts
+//! the gate cannot know against the paths it protects.
+
+use crate::prelude::*;
+
+use shell_reader::field::UNKNOWN;
+
+/// `path` made absolute against `cwd` and `home`, with `.` and `..` resolved
+/// lexically (a symbolic link is not followed: the gate sees no files).
+pub fn resolve(path: &str, cwd: &str, home: &str) -> String {
+    let joined = if let Some(rest) = path.strip_prefix('~') {
+        if rest.is_empty() || rest.starts_with('/') {
+            format!("{home}{rest}")
+        } else {
+            // `~user`: someone's home, which the gate cannot know.
+            format!("{UNKNOWN}/{rest}")
+        }
+    } else if path.starts_with('/') || path.starts_with(UNKNOWN) {
+        path.to_owned()
+    } else {
+        format!("{cwd}/{path}")
+    };
+    normalize(&joined)
+}
+
+/// `.` and `..` components and repeated slashes removed.
+pub fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    if path.starts_with(UNKNOWN) {
+        return parts.join("/");
+    }
+    let mut out = String::with_capacity(path.len());
+    for part in parts {
+        out.push('/');
+        out.push_str(part);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+/// Whether `path` (absolute, normalized) is `root` or lies inside it.
+pub fn within(path: &str, root: &str) -> bool {
+    if root.is_empty() {
+        return false;
+    }
+    if root == "/" {
+        return true;
+    }
+    path.strip_prefix(root)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// How `pattern`, a resolved path that may hold glob characters and
+/// unknown parts, can meet `target`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Meeting {
+    /// It can name `target` or something inside it.
+    pub inside: bool,
+    /// It can name a folder that holds `target`.
+    pub ancestor: bool,
+}
+
+/// Matches `pattern` against `target`. `*`, `?` and `[…]` match as a shell
+/// glob does (not across `/`); an unknown part matches anything. A pattern
+/// that starts unknown matches only when its known tail spells `target`'s
+/// distinctive end, so that `rm -rf "$tmp"` is not read as touching
+/// everything.
+pub fn meet(pattern: &str, target: &str) -> Meeting {
+    let none = Meeting {
+        inside: false,
+        ancestor: false,
+    };
+    if target.is_empty() {
+        return none;
+    }
+    if pattern.starts_with(UNKNOWN) {
+        let tail = pattern.rsplit(UNKNOWN).next().unwrap_or("");
+        let end = distinctive_end(target);
+        let inside = tail == end
+            || tail.starts_with(&format!("{end}/"))
+            || tail.contains(&format!("{end}/"));
+        let inside = inside || tail.ends_with(end);
+        return Meeting {
+            inside,
+            ancestor: false,
+        };
+    }
+    if !pattern.bytes().any(|b| matches!(b, b'*' | b'?' | b'[')) && !pattern.contains(UNKNOWN) {
+        return Meeting {
+            inside: within(pattern, target),
+            ancestor: within(target, pattern) && pattern != target,
+        };
+    }
+    let pattern: Vec<char> = pattern.chars().collect();
+    let text: Vec<char> = target.chars().collect();
+    let mut inside = false;
+    let mut ancestor = false;
+    // Pattern positions reachable after each prefix of the target.
+    let mut states = closure(&pattern, vec![0]);
+    for (index, &c) in text.iter().enumerate() {
+        let boundary = c == '/';
+        if boundary && states.contains(&pattern.len()) && index > 0 {
+            ancestor = true;
+        }
+        states = closure(&pattern, step(&pattern, &states, c));
+        if states.is_empty() {
+            break;
+        }
+    }
+    for &state in &states {
+        if state == pattern.len() {
+            inside = true;
+        } else if let Some(&next) = pattern.get(state) {
+            inside |= next == '/' || next == UNKNOWN || next == '*';
+        }
+    }
+    Meeting { inside, ancestor }
+}
+
+/// The last component of `target` when it is a dotted name (`/.tama`),
+/// else its last two (`/.claude/settings.json`).
+fn distinctive_end(target: &str) -> &str {
+    let mut cut = target.rmatch_indices('/');
+    match (cut.next(), cut.next()) {
+        (Some((last, _)), _) if target[last + 1..].starts_with('.') => &target[last..],
+        (Some(_), Some((second, _))) => &target[second..],
+        _ => target,
+    }
+}
+
+/// Adds the positions reachable by letting `*` and unknown parts match nothing.
+fn closure(pattern: &[char], mut states: Vec<usize>) -> Vec<usize> {
+    let mut index = 0;
+    while let Some(&state) = states.get(index) {
+        if matches!(pattern.get(state), Some('*') | Some(&UNKNOWN)) && !states.contains(&(state + 1))
+        {
+            states.push(state + 1);
+        }
+        index += 1;
+    }
+    states
+}
+
+fn step(pattern: &[char], states: &[usize], c: char) -> Vec<usize> {
+    let mut next = Vec::new();
+    let mut add = |state: usize| {
+        if !next.contains(&state) {
+            next.push(state);
+        }
+    };
+    for &state in states {
+        match pattern.get(state) {
+            Some(&UNKNOWN) => add(state),
+            Some('*') if c != '/' => add(state),
+            Some('?') if c != '/' => add(state + 1),
+            Some('[') => {
+                let close = pattern
+                    .get(state + 1..)
+                    .and_then(|rest| rest.iter().skip(1).position(|&p| p == ']'))
+                    .map(|at| state + 2 + at);
+                match close {
+                    Some(close) if c != '/' && class_matches(&pattern[state + 1..close], c) => {
+                        add(close + 1)
+                    }
+                    Some(_) => {}
+                    None if c == '[' => add(state + 1),
+                    None => {}
+                }
+            }
+            Some(&p) if p == c => add(state + 1),
+            _ => {}
+        }
+    }
+    next
+}
+
+/// Whether `c` is in the bracket expression `class` (without its brackets).
+fn class_matches(class: &[char], c: char) -> bool {
+    let (negated, class) = match class.first() {
+        Some('!') | Some('^') => (true, &class[1..]),
+        _ => (false, class),
+    };
+    let mut found = false;
+    let mut index = 0;
+    while let Some(&first) = class.get(index) {
+        if class.get(index + 1) == Some(&'-') && class.get(index + 2).is_some() {
+            let last = class[index + 2];
+            found |= (first..=last).contains(&c);
+            index += 3;
+        } else {
+            found |= first == c;
+            index += 1;
+        }
+    }
+    found != negated
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_resolve_as_a_shell_would() {
+        assert_eq!(resolve("~/.tama/x", "/w", "/h"), "/h/.tama/x");
+        assert_eq!(resolve("../.tama", "/h/p", "/h"), "/h/.tama");
+        assert_eq!(resolve("a/./b//c", "/w", "/h"), "/w/a/b/c");
+        assert_eq!(resolve("/", "/w", "/h"), "/");
+    }
+
+    #[test]
+    fn globs_and_unknown_parts_meet_targets() {
+        let yes = |p: &str, t: &str| meet(p, t).inside;
+        assert!(yes("/h/.tama/*", "/h/.tama"));
+        assert!(yes("/h/.ta*/x", "/h/.tama"));
+        assert!(yes("/h/.tama", "/h/.tama"));
+        assert!(!yes("/h/.tamarind", "/h/.tama"));
+        assert!(yes("/h/.claude/settings.*", "/h/.claude/settings.json"));
+        assert!(!yes("/h/.claude/projects/x", "/h/.claude/settings.json"));
+        assert!(meet("/h/*", "/h/.tama/x").ancestor);
+        assert!(meet("/h", "/h/.tama").ancestor);
+        assert!(!meet("/h/p/*", "/h/.tama").ancestor);
+        let unknown = format!("{UNKNOWN}/.tama/sessions");
+        assert!(yes(&unknown, "/h/.tama"));
+        assert!(!yes(&format!("{UNKNOWN}"), "/h/.tama"));
+        assert!(yes("/h/.tama/[cs]*", "/h/.tama"));
+    }
+}

@@ -1,0 +1,152 @@
+//! What the gate protects, built from the paths the host hands it.
+
+use crate::prelude::*;
+
+use crate::paths::{meet, normalize};
+
+/// The file whose key authenticates operator records: refused even to read.
+pub const KEY_FILE: &str = "control.key";
+
+/// How a command changes a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Writes, creates or changes the mode of the path itself.
+    Write,
+    /// Deletes or moves it away, or changes a whole tree: a folder that
+    /// holds a protected path counts too.
+    Remove,
+}
+
+/// One protected path and what it is, for the refusal.
+struct Entry {
+    path: String,
+    what: &'static str,
+}
+
+/// The paths the gate protects.
+pub struct Protected {
+    entries: Vec<Entry>,
+    pub home: String,
+    pub tama_home: String,
+    pub key: String,
+    pub tama_binary: String,
+}
+
+/// The host's paths, as `tama:gate/host-paths` gives them.
+pub struct HostPaths {
+    pub home: String,
+    pub tama_home: String,
+    pub registry: Option<String>,
+    pub registry_components: Vec<String>,
+    pub cache_dir: String,
+    pub tama_binary: String,
+    pub oko_home: String,
+}
+
+impl Protected {
+    pub fn new(host: &HostPaths) -> Self {
+        let home = clean(&host.home);
+        let tama_home = clean(&host.tama_home);
+        let at_home = |rest: &str| clean(&format!("{home}/{rest}"));
+        let mut entries = vec![
+            entry(&tama_home, "Tama's home (session records, overrides, capabilities, peers, tama.log)"),
+            entry(&at_home(".shared-hooks"), "the installed hook registry, its components and engine"),
+            entry(&clean(&host.cache_dir), "Tama's compile cache"),
+            entry(&clean(&host.tama_binary), "the tama binary"),
+            entry(&clean(&host.oko_home), "the Oko state"),
+            entry(&at_home(".claude/settings.json"), "Claude Code's hook settings"),
+            entry(&at_home(".codex/hooks.json"), "Codex's hook configuration"),
+            entry(&at_home(".codex/config.toml"), "Codex's hook trust"),
+            entry(&at_home(".omp/agent/extensions"), "oh-my-pi's extensions"),
+            entry(&at_home(".omp/agent/settings.json"), "oh-my-pi's settings"),
+            entry(&at_home(".omp/agent/config.yml"), "oh-my-pi's settings"),
+        ];
+        if let Some(registry) = &host.registry {
+            entries.push(entry(&clean(registry), "the hook registry in use"));
+        }
+        for component in &host.registry_components {
+            entries.push(entry(&clean(component), "a component of the hook registry in use"));
+        }
+        entries.retain(|entry| entry.path.len() > 1);
+        Protected {
+            key: format!("{tama_home}/{KEY_FILE}"),
+            entries,
+            home,
+            tama_home,
+            tama_binary: clean(&host.tama_binary),
+        }
+    }
+
+    /// What `path` (resolved) would change of Tama's, if anything.
+    pub fn hit(&self, path: &str, change: Change) -> Option<String> {
+        for entry in &self.entries {
+            let meeting = meet(path, &entry.path);
+            if meeting.inside || (change == Change::Remove && meeting.ancestor) {
+                return Some(format!("{} at {}", entry.what, entry.path));
+            }
+        }
+        project_settings(path, change)
+    }
+
+    /// What protected path `code` spells, absolute or under the home folder
+    /// in pieces (`Path.home() / ".claude" / "settings.json"`), or works on
+    /// by running in it (`cwd`).
+    pub fn spelled_in(&self, code: &str, cwd: &str) -> Option<String> {
+        for entry in &self.entries {
+            let under_home = entry
+                .path
+                .strip_prefix(self.home.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+                .filter(|_| self.home.len() > 1);
+            let spelled = code.contains(entry.path.as_str())
+                || crate::paths::within(cwd, &entry.path)
+                || under_home.is_some_and(|rest| {
+                    let first = rest.split('/').next().unwrap_or(rest);
+                    let last = rest.rsplit('/').next().unwrap_or(rest);
+                    code.contains(first) && code.contains(last)
+                });
+            if spelled {
+                return Some(format!("{} at {}", entry.what, entry.path));
+            }
+        }
+        let project = (code.contains(".claude") && code.contains("settings"))
+            || (code.contains(".codex") && (code.contains("hooks.json") || code.contains("config.toml")));
+        project.then(|| "a project's hook settings".to_owned())
+    }
+
+    /// Whether `path` (resolved, perhaps a glob) names the key file.
+    pub fn names_key(&self, path: &str) -> bool {
+        !self.tama_home.is_empty() && meet(path, &self.key).inside
+    }
+}
+
+/// A project's `.claude/settings*.json` (and Codex's project hook files),
+/// wherever the project is.
+fn project_settings(path: &str, change: Change) -> Option<String> {
+    let mut components = path.rsplit('/');
+    let last = components.next().unwrap_or("");
+    let parent = components.next().unwrap_or("");
+    let settings = match parent {
+        ".claude" => last.starts_with("settings") && last.ends_with(".json") || last.contains('*'),
+        ".codex" => matches!(last, "hooks.json" | "config.toml") || last.contains('*'),
+        _ => false,
+    };
+    let removed = change == Change::Remove && matches!(last, ".claude" | ".codex");
+    (settings || removed).then(|| format!("a project's hook settings ({path})"))
+}
+
+fn entry(path: &str, what: &'static str) -> Entry {
+    Entry {
+        path: path.to_owned(),
+        what,
+    }
+}
+
+/// A host path, normalized; empty stays empty.
+fn clean(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        normalize(path)
+    }
+}

@@ -1,0 +1,307 @@
+//! Walks a shell command in the order it runs, tracking what later words
+//! depend on (variables, the working folder), and hands every command with
+//! its expanded words to [`crate::commands`].
+
+use crate::prelude::*;
+
+use shell_reader::field::UNKNOWN_TEXT;
+use shell_reader::shell::{
+    self, AssignedValue, Command, List, ParameterOperator, Part, Program, RedirectKind, Word,
+};
+
+use crate::paths::resolve;
+use crate::protected::{Change, Protected};
+
+/// How deep strings read again as shell (`sh -c`, `eval`, substitutions) may nest.
+const MAX_DEPTH: u32 = 12;
+/// How many commands one call walks before it is refused as too large.
+const MAX_STEPS: u32 = 20_000;
+/// How many values of a `for` list are walked one by one.
+const MAX_LOOP_VALUES: usize = 8;
+
+/// A refusal's reason.
+pub type Refusal = String;
+pub type Result<T> = core::result::Result<T, Refusal>;
+
+pub struct Walker<'h> {
+    pub protected: &'h Protected,
+    pub cwd: String,
+    variables: Vec<(String, String)>,
+    /// Words of the earlier commands of the pipeline being walked: what
+    /// `xargs` further down may be fed.
+    pub piped: Vec<String>,
+    depth: u32,
+    steps: u32,
+}
+
+/// A command's expanded words and what its standard input holds, when known.
+pub struct Call<'c> {
+    pub argv: &'c [String],
+    pub stdin: Option<&'c str>,
+}
+
+impl<'h> Walker<'h> {
+    pub fn new(protected: &'h Protected, cwd: &str, host_variables: Vec<(String, String)>) -> Self {
+        Walker {
+            protected,
+            cwd: if cwd.is_empty() { UNKNOWN_TEXT.to_owned() } else { cwd.to_owned() },
+            variables: host_variables,
+            piped: Vec::new(),
+            depth: 0,
+            steps: 0,
+        }
+    }
+
+    /// Reads `text` as shell and walks it.
+    pub fn source(&mut self, text: &str) -> Result<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err("the command nests shells too deep to follow".to_owned());
+        }
+        let program = shell::parse(text)
+            .map_err(|error| format!("the command cannot be read as shell ({error})"))?;
+        self.depth += 1;
+        let walked = self.list(&program, program.list);
+        self.depth -= 1;
+        walked
+    }
+
+    fn list(&mut self, program: &Program<'_>, list: List) -> Result<()> {
+        for pipeline in program.pipelines(list) {
+            self.piped.clear();
+            for command in &pipeline.commands {
+                self.command(program, command)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn command(&mut self, program: &Program<'_>, command: &Command<'_>) -> Result<()> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Err("the command is too large to follow".to_owned());
+        }
+        match command {
+            Command::Simple(simple) => {
+                for assignment in &simple.assignments {
+                    let value = match &assignment.value {
+                        AssignedValue::Scalar(word) => self.expand(program, word)?,
+                        AssignedValue::Array(words) => {
+                            for word in words {
+                                self.expand(program, word)?;
+                            }
+                            UNKNOWN_TEXT.to_owned()
+                        }
+                    };
+                    let value = if assignment.append {
+                        format!("{}{value}", self.variable(assignment.name))
+                    } else {
+                        value
+                    };
+                    self.set(assignment.name, value);
+                }
+                let mut argv = Vec::new();
+                for word in program.words(simple.words) {
+                    argv.push(self.expand(program, word)?);
+                }
+                let stdin = self.redirects(program, &simple.redirects)?;
+                self.check_key(&argv)?;
+                crate::commands::run(
+                    self,
+                    &Call {
+                        argv: &argv,
+                        stdin: stdin.as_deref(),
+                    },
+                )?;
+                self.piped.extend(argv.into_iter().skip(1));
+                Ok(())
+            }
+            Command::Compound(compound) => {
+                let saved_cwd = compound.subshell.then(|| self.cwd.clone());
+                let mut values = Vec::new();
+                for word in program.words(compound.words) {
+                    values.push(self.expand(program, word)?);
+                }
+                self.check_key(&values)?;
+                self.redirects(program, &compound.redirects)?;
+                match compound.loop_variable {
+                    Some(name) if !values.is_empty() => {
+                        for value in values.iter().take(MAX_LOOP_VALUES) {
+                            self.set(name, value.clone());
+                            for &list in &compound.lists {
+                                self.list(program, list)?;
+                            }
+                        }
+                    }
+                    _ => {
+                        for &list in &compound.lists {
+                            self.list(program, list)?;
+                        }
+                    }
+                }
+                if let Some(cwd) = saved_cwd {
+                    self.cwd = cwd;
+                }
+                Ok(())
+            }
+            Command::Function(function) => self.command(program, &function.body),
+        }
+    }
+
+    /// Checks the files redirections write; returns what a here-document or
+    /// here-string hands the command on its standard input.
+    fn redirects(
+        &mut self,
+        program: &Program<'_>,
+        redirects: &[shell::Redirect<'_>],
+    ) -> Result<Option<String>> {
+        let mut stdin = None;
+        for redirect in redirects {
+            match redirect.kind {
+                RedirectKind::Write | RedirectKind::Append => {
+                    let target = self.expand(program, &redirect.target)?;
+                    self.changes(&target, Change::Write, "writes")?;
+                }
+                RedirectKind::Read => {
+                    let target = self.expand(program, &redirect.target)?;
+                    self.check_key(core::slice::from_ref(&target))?;
+                }
+                RedirectKind::HereString => {
+                    stdin = Some(self.expand(program, &redirect.target)?);
+                }
+                RedirectKind::HereDoc(index) => {
+                    if let Some(doc) = program.heredocs.get(index) {
+                        stdin = Some(self.expand(program, &doc.body)?);
+                    }
+                }
+                RedirectKind::Duplicate => {}
+            }
+        }
+        Ok(stdin)
+    }
+
+    /// A word's value: known text, with unknown parts as [`UNKNOWN_TEXT`].
+    /// Substitutions inside it are walked, since they run.
+    pub fn expand(&mut self, program: &Program<'_>, word: &Word<'_>) -> Result<String> {
+        let mut out = String::new();
+        for (index, part) in word.parts().iter().enumerate() {
+            match part {
+                Part::Text { text, quoted } => {
+                    if index == 0 && !quoted && text.starts_with('~') {
+                        out.push_str(&tilde(text, &self.protected.home));
+                    } else {
+                        out.push_str(text);
+                    }
+                }
+                Part::Parameter { name, operator, .. } => {
+                    let value = self.known(name);
+                    match (value, operator) {
+                        (Some(value), ParameterOperator::Alternative(word)) => {
+                            let _ = value;
+                            out.push_str(&self.expand(program, word)?);
+                        }
+                        (Some(value), _) => out.push_str(&value),
+                        (None, ParameterOperator::Default(word)) => {
+                            out.push_str(&self.expand(program, word)?);
+                        }
+                        (None, _) => out.push_str(UNKNOWN_TEXT),
+                    }
+                }
+                Part::Substitution { list, .. } => {
+                    self.depth += 1;
+                    let walked = if self.depth > MAX_DEPTH {
+                        Err("the command nests substitutions too deep to follow".to_owned())
+                    } else {
+                        self.list(program, *list)
+                    };
+                    self.depth -= 1;
+                    walked?;
+                    out.push_str(UNKNOWN_TEXT);
+                }
+                Part::Backquoted { source, .. } => {
+                    self.source(source)?;
+                    out.push_str(UNKNOWN_TEXT);
+                }
+                Part::Opaque { inner, .. } => {
+                    if let Some(inner) = inner {
+                        self.expand(program, inner)?;
+                    }
+                    out.push_str(UNKNOWN_TEXT);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A variable's value when the walk knows it.
+    fn known(&self, name: &str) -> Option<String> {
+        if name == "PWD" {
+            return Some(self.cwd.clone());
+        }
+        self.variables
+            .iter()
+            .rev()
+            .find(|(known, _)| known == name)
+            .map(|(_, value)| value.clone())
+    }
+
+    fn variable(&self, name: &str) -> String {
+        self.known(name).unwrap_or_else(|| UNKNOWN_TEXT.to_owned())
+    }
+
+    pub fn set(&mut self, name: &str, value: String) {
+        self.variables.push((name.to_owned(), value));
+    }
+
+    /// `path` as the shell would resolve it now.
+    pub fn resolve(&self, path: &str) -> String {
+        resolve(path, &self.cwd, &self.protected.home)
+    }
+
+    /// Refuses when `path` changes a protected path in the way `change` says.
+    pub fn changes(&self, path: &str, change: Change, verb: &str) -> Result<()> {
+        let resolved = self.resolve(path);
+        if self.protected.names_key(&resolved) {
+            return Err(key_refusal(path));
+        }
+        match self.protected.hit(&resolved, change) {
+            Some(what) => Err(format!(
+                "the tool call {verb} `{}`: {what}; changing Tama's policy or state is the operator's act, not the agent's",
+                shown(path)
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses any word that names the key file, read or written.
+    pub fn check_key(&self, words: &[String]) -> Result<()> {
+        for word in words {
+            let path = word.rsplit_once('=').map_or(word.as_str(), |(_, value)| value);
+            if path.contains(crate::protected::KEY_FILE) || path.contains(['*', '?', '[']) {
+                if self.protected.names_key(&self.resolve(path)) {
+                    return Err(key_refusal(word));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn key_refusal(path: &str) -> String {
+    format!(
+        "`{}` names Tama's control key, which only the operator's `tama sessions` commands may read or write",
+        shown(path)
+    )
+}
+
+/// A value for a message: unknown parts shown as `…`.
+pub fn shown(text: &str) -> String {
+    text.replace(shell_reader::field::UNKNOWN, "…")
+}
+
+/// `~` and `~/…` as the home folder; other words as they are.
+fn tilde(text: &str, home: &str) -> String {
+    match text.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{home}{rest}"),
+        _ => text.to_owned(),
+    }
+}

@@ -1,0 +1,100 @@
+// Journeys with the real harnesses: each installed with `tama setup` alone,
+// driven by the scripted model, in a scratch HOME. What counts is what the
+// harness did (a commit or none) and what its model was told.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+
+import { claude, codex, golden, omp, registry, scratch, setup } from "./clients.mjs";
+import { BYPASS, bypass, stopWithOpenWork } from "./journeys.mjs";
+import { startModel } from "./model.mjs";
+
+
+for (const harness of [claude, codex, omp]) {
+  const skip = process.env.TAMA_HARNESS_SKIP ?? (fs.existsSync(harness.bin) ? false : `${harness.name} is not installed (run tests/harness/install)`);
+
+  describe(`${harness.name} obeys Tama`, { skip, concurrency: false }, () => {
+    test("a --no-verify commit is refused and the model is told why", async () => {
+      const seen = await bypass(harness);
+      assert.equal(seen.commits, 0, `no commit may land: ${seen.out.stderr}`);
+      assert.match(seen.transcript, /block-git-hook-bypass/, "the model receives the gate's reason");
+      assert.match(seen.transcript, /--no-verify/);
+    });
+
+    test("a plain commit lands exactly once", async () => {
+      const s = scratch(`${harness.name}-commit`);
+      const model = await startModel([{ shell: "git commit -m plain" }, { text: "committed" }]);
+      harness.configure(s.home, model);
+      setup(harness.name, s.home);
+      const out = await harness.prompt(s, model, "commit the staged file");
+      await model.close();
+      assert.equal(s.commits(), 1, `exactly one commit: ${out.stderr}`);
+      assert.ok(fs.existsSync(path.join(s.home, "pre-commit.ran")), "the repository's own hook ran");
+    });
+
+    test("a registry broken after set-up refuses, never passes", async () => {
+      const s = scratch(`${harness.name}-broken`);
+      const file = registry(s.home, {
+        "pre_tool_use:bash": { blocking: true, hooks: [{ id: "allow-all", type: "command", command: "true", timeout: 5 }] },
+      });
+      const env = { TAMA_REGISTRY: file };
+      const model = await startModel([{ shell: BYPASS }, { text: "stopping" }]);
+      harness.configure(s.home, model);
+      setup(harness.name, s.home, env);
+      // Half-written, as an interrupted install leaves it.
+      const text = fs.readFileSync(file, "utf8");
+      fs.writeFileSync(file, text.slice(0, Math.floor(text.length / 2)));
+      const out = await harness.prompt(s, model, "commit the staged file", env);
+      await model.close();
+      assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+      assert.match(model.transcript(), /TAMA_HOOK_INFRASTRUCTURE/, "the model is told Tama failed");
+    });
+
+    test("a refused stop makes the harness take another turn carrying the refusal", async () => {
+      const { turns, out } = await stopWithOpenWork(harness);
+      assert.ok(turns.length >= 2, `the harness took another turn: ${out.stderr}`);
+      assert.match(JSON.stringify(turns[1].body), /T-7/, "the next model request carries the refusal");
+      assert.match(JSON.stringify(turns[1].body), /block-supervisor-stop/);
+    });
+
+    if (harness === codex) {
+      test("with the trust recorded by tama setup codex --trust, and no bypass flag, the refusal holds", async () => {
+        const s = scratch("codex-trusted");
+        const model = await startModel([{ shell: BYPASS }, { text: "stopping" }]);
+        harness.configure(s.home, model);
+        const withCodex = { PATH: `${path.dirname(codex.bin)}:${process.env.PATH}` };
+        setup("codex", s.home, withCodex, ["--trust"]);
+        const out = await harness.prompt(s, model, "commit the staged file", {}, { bypassTrust: false });
+        await model.close();
+        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+        assert.match(model.transcript(), /block-git-hook-bypass/, "the trusted hook ran and its reason reached the model");
+      });
+    }
+
+    test("a post-tool event reaches Tama with the harness's real payload", async () => {
+      const s = scratch(`${harness.name}-post`);
+      const capture = path.join(s.home, "post-tool.json");
+      const file = registry(s.home, {
+        post_tool_use: { blocking: false, hooks: [{ id: "capture", type: "command", command: `cat > '${capture}'`, timeout: 5 }] },
+      });
+      const env = { TAMA_REGISTRY: file };
+      const model = await startModel([{ shell: "echo journey-output" }, { text: "done" }]);
+      harness.configure(s.home, model);
+      setup(harness.name, s.home, env);
+      const out = await harness.prompt(s, model, "say something", env);
+      await model.close();
+      assert.ok(fs.existsSync(capture), `the post_tool_use hook ran: ${out.stderr}`);
+      const payload = JSON.parse(fs.readFileSync(capture, "utf8"));
+      const shape = golden[harness.name];
+      assert.equal(payload.hook_event_name, "PostToolUse");
+      assert.equal(payload.tool_input?.command, "echo journey-output");
+      // The golden payload the fast tests replay has the live payload's shape.
+      const kept = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, `../payloads/${shape.file}`), "utf8"));
+      const missing = (shape.keys ?? Object.keys(kept)).filter((key) => !(key in payload));
+      assert.deepEqual(missing, [], `the live ${harness.name} payload lacks keys of tests/payloads/${shape.file}`);
+      assert.equal(payload.tool_name, kept[shape.tool], "the golden payload names the live tool");
+    });
+  });
+}
