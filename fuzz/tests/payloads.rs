@@ -132,7 +132,6 @@ proptest! {
     }
 
     #[test]
-    #[ignore = "the engine still passes a shell call whose input is missing or whose `command` and `cmd` disagree; run it with --run-ignored once such calls are refused"]
     fn a_malformed_shell_call_never_passes_a_blocking_event(payload in malformed_shell_call()) {
         // A payload that does not decode is refused by every entry point.
         if let Ok(event) = Event::decode(&payload.to_string(), None) {
