@@ -105,8 +105,13 @@ fn malformed_shell_call() -> impl Strategy<Value = Value> {
     })
 }
 
+/// The case count: `PROPTEST_CASES` when set, else `default`, bounded for CI.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(1024), ..ProptestConfig::default() })]
 
     #[test]
     fn any_text_decodes_or_says_why(text in any::<String>(), event in prop::option::of(prop::sample::select(EVENTS))) {
@@ -120,7 +125,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     /// Decoded or not, a payload is either refused or, when it passes, was
     /// read as a whole tool call: decoding and dispatch never panic.

@@ -104,8 +104,13 @@ fn apply(registry: &mut Value, (pick, edit): (usize, Edit)) {
     }
 }
 
+/// The case count: `PROPTEST_CASES` when set, else `default`, bounded for CI.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn any_text_loads_or_says_why(text in any::<String>()) {

@@ -59,8 +59,13 @@ fn mutated() -> impl Strategy<Value = String> {
     })
 }
 
+/// The case count: `PROPTEST_CASES` when set, else `default`, bounded for CI.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(4096), ..ProptestConfig::default() })]
 
     #[test]
     fn any_text_is_decided_without_panicking(command in any::<String>()) {

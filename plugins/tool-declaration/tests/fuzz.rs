@@ -52,8 +52,13 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// The case count: `PROPTEST_CASES` when set, else `default`, bounded for CI.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(2048), ..ProptestConfig::default() })]
 
     #[test]
     fn any_call_is_classified_without_panicking(name in prop::sample::select(NAMES), input in json_value()) {
