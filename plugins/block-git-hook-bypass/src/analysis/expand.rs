@@ -177,11 +177,28 @@ impl Walker {
                     ParameterOperator::Default(word) if !set => {
                         self.expand_joined(frame, word)?.text.into_owned()
                     }
-                    ParameterOperator::Default(_) => value.unwrap_or_default(),
+                    ParameterOperator::Assign(word) if !set => {
+                        let value = self.expand_joined(frame, word)?.text.into_owned();
+                        super::git_call::check_assignment(name, &value)?;
+                        self.set_variable(name, value.clone());
+                        value
+                    }
+                    ParameterOperator::Default(_) | ParameterOperator::Assign(_) => value.unwrap_or_default(),
                     ParameterOperator::Alternative(word) if set => {
                         self.expand_joined(frame, word)?.text.into_owned()
                     }
                     ParameterOperator::Alternative(_) => String::new(),
+                    ParameterOperator::RemovePrefix { pattern, longest } => {
+                        let pattern = self.expand_joined(frame, pattern)?.text.into_owned();
+                        value.map_or_else(|| UNKNOWN_TEXT.to_owned(), |value| trim(&value, &pattern, *longest, true))
+                    }
+                    ParameterOperator::RemoveSuffix { pattern, longest } => {
+                        let pattern = self.expand_joined(frame, pattern)?.text.into_owned();
+                        value.map_or_else(|| UNKNOWN_TEXT.to_owned(), |value| trim(&value, &pattern, *longest, false))
+                    }
+                    ParameterOperator::Case { upper, all } => {
+                        value.map_or_else(|| UNKNOWN_TEXT.to_owned(), |value| change_case(&value, *upper, *all))
+                    }
                 };
                 if !value.contains(ARRAY_SEPARATOR) {
                     fields.push(&value, *quoted);
@@ -228,7 +245,7 @@ impl Walker {
                 let values: Vec<&str> = positional.iter().map(|field| &*field.text).collect();
                 values.join(" ")
             }),
-            "0" => None,
+            "0" => self.arg0.clone(),
             _ if name.bytes().all(|byte| byte.is_ascii_digit()) => {
                 let index: usize = name.parse().ok()?;
                 let positional = self.positional.as_ref()?;
@@ -242,6 +259,77 @@ impl Walker {
             }
             _ => self.variable(name).map(str::to_owned),
         }
+    }
+}
+
+/// Longer values are not trimmed but unknown: each cut is one match.
+const MAX_TRIMMED: usize = 1024;
+
+/// `${value#pattern}` and kin: `value` without the shortest or longest
+/// prefix (or suffix) that `pattern` matches. Unknown when either holds an
+/// unknown part or the pattern uses a bracket class, which is not modelled.
+fn trim(value: &str, pattern: &str, longest: bool, prefix: bool) -> String {
+    if value.len() > MAX_TRIMMED
+        || value.contains(UNKNOWN_TEXT)
+        || pattern.contains(UNKNOWN_TEXT)
+        || pattern.contains('[')
+    {
+        return UNKNOWN_TEXT.to_owned();
+    }
+    let mut cuts: Vec<usize> = value.char_indices().map(|(at, _)| at).chain([value.len()]).collect();
+    if longest == prefix {
+        cuts.reverse();
+    }
+    for cut in cuts {
+        let (head, tail) = value.split_at(cut);
+        let (removed, kept) = if prefix { (head, tail) } else { (tail, head) };
+        if glob_matches(pattern.as_bytes(), removed.as_bytes()) {
+            return kept.to_owned();
+        }
+    }
+    value.to_owned()
+}
+
+/// Whether `text` matches a pattern of `*`, `?` and literal bytes, in
+/// time proportional to their lengths' product (one star is retried at a
+/// time). Written here because the gate is built without `std` and needs
+/// only these.
+fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(&byte) if byte == b'?' || Some(&byte) == text.get(t) => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((star_at, matched)) => {
+                    p = star_at + 1;
+                    t = matched + 1;
+                    star = Some((star_at, matched + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern.get(p..).unwrap_or_default().iter().all(|&byte| byte == b'*')
+}
+
+/// `${value^^}`, `${value,}` and kin.
+fn change_case(value: &str, upper: bool, all: bool) -> String {
+    let convert = |c: char| if upper { c.to_uppercase().collect::<String>() } else { c.to_lowercase().collect() };
+    if all {
+        return value.chars().map(convert).collect();
+    }
+    let mut chars = value.chars();
+    match chars.next() {
+        Some(first) => convert(first) + chars.as_str(),
+        None => String::new(),
     }
 }
 

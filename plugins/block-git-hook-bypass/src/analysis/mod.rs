@@ -48,6 +48,15 @@ struct Walker {
     variables: Variables,
     /// `$1`, `$2`, … when known.
     positional: Option<Vec<Field<'static>>>,
+    /// `$0` when known: the name `sh -c 'script' name …` gives the script.
+    arg0: Option<String>,
+    /// Shell aliases defined so far, name and value, in definition order.
+    aliases: Vec<(String, String)>,
+    /// What a group or loop reads on standard input (`… | { read x; }`,
+    /// `while read x; do …; done <<< …`), for the first `read` inside it.
+    group_stdin: Option<String>,
+    /// Function bodies being walked, one inside another.
+    in_function: u32,
     /// Files this command writes, with what it writes to them.
     written_files: Vec<(String, String)>,
     /// The hooks directory the command has changed into, if it has.
@@ -66,6 +75,7 @@ struct Walker {
 struct Snapshot {
     mark: usize,
     positional: Option<Vec<Field<'static>>>,
+    arg0: Option<String>,
     hooks_dir: Option<String>,
 }
 
@@ -200,7 +210,13 @@ impl Walker {
     ) -> Result<Option<String>> {
         match command {
             Command::Simple(simple) => self.simple(frame, simple, input, unread),
-            Command::Compound(compound) => self.compound(frame, compound),
+            Command::Compound(compound) => {
+                let stdin = self.stdin(frame, &compound.redirects, input)?;
+                let outer = core::mem::replace(&mut self.group_stdin, stdin);
+                let output = self.compound(frame, compound);
+                self.group_stdin = outer;
+                output
+            }
             Command::Function(function) => {
                 frame.functions.push(FunctionEntry {
                     name: &function.name,
@@ -271,7 +287,9 @@ impl Walker {
         let body = entry.body;
         let saved = core::mem::replace(&mut self.positional, args);
         self.depth += 1;
+        self.in_function += 1;
         let output = self.command(frame, body, None, false);
+        self.in_function -= 1;
         self.depth -= 1;
         self.positional = saved;
         if let Some(entry) = frame.functions.get_mut(index) {
@@ -284,6 +302,7 @@ impl Walker {
         Snapshot {
             mark: self.variables.open(),
             positional: self.positional.clone(),
+            arg0: self.arg0.clone(),
             hooks_dir: self.hooks_dir.clone(),
         }
     }
@@ -291,6 +310,7 @@ impl Walker {
     fn restore(&mut self, saved: Snapshot) {
         self.variables.close(saved.mark);
         self.positional = saved.positional;
+        self.arg0 = saved.arg0;
         self.hooks_dir = saved.hooks_dir;
     }
 

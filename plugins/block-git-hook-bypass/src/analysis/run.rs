@@ -65,6 +65,9 @@ impl Walker {
         {
             return self.child_source(&script, Some(owned(args)));
         }
+        if let Some(index) = self.aliases.iter().rposition(|(alias, _)| alias == path) {
+            return self.expand_alias(index, args);
+        }
         let name = basename(path);
         let name = name.strip_suffix(".exe").unwrap_or(name);
         if let Some(index) = frame
@@ -77,13 +80,28 @@ impl Walker {
         let done = Ok(Some(String::new()));
         match name {
             "git" | "hub" => self.git(frame, args, env),
+            "printf" if args.first().is_some_and(|arg| arg.text == "-v") => {
+                self.printf_to_variable(args)?;
+                done
+            }
+            "read" => {
+                let stdin = stdin.map(str::to_owned).or_else(|| self.group_stdin.take());
+                self.read_builtin(args, stdin.as_deref())?;
+                done
+            }
             // What nothing reads need not be worked out.
             "echo" | "printf" if unread => Ok(None),
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
             "cat" => Ok(self.cat(args, stdin)),
             ":" | "true" => done,
+            // Outside a function bash refuses `local` and sets nothing.
+            "local" if self.in_function == 0 => done,
             "export" | "declare" | "typeset" | "local" | "readonly" => {
+                // `declare -a name=(…)` arrives as an assignment.
+                for (name, value) in &env.assigned {
+                    self.set_variable(name, value.clone());
+                }
                 self.declare(args)?;
                 done
             }
@@ -188,7 +206,8 @@ impl Walker {
     }
 
     /// A command whose name is unknown (`$GIT commit -n`): read as git when
-    /// its first argument is a subcommand that runs hooks.
+    /// its first argument after git's own options is a subcommand that runs
+    /// hooks.
     fn unknown_command(
         &mut self,
         frame: &mut Frame<'_>,
@@ -196,8 +215,10 @@ impl Walker {
         env: &Env,
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
-        if args
-            .first()
+        // Git's own options may come first: `"$(command -v git)" --no-pager am`.
+        let subcommand = crate::git::global_options(args).subcommand;
+        if subcommand
+            .and_then(|index| args.get(index))
             .and_then(Field::exact)
             .is_some_and(crate::git::runs_hooks)
         {
@@ -255,12 +276,14 @@ impl Walker {
         Ok(())
     }
 
-    /// `alias name='…'`: a definition that holds a bypass is refused.
+    /// `alias name='…'`: a definition that holds a bypass is refused, and
+    /// the alias is kept for the commands that use it later.
     fn shell_aliases(&mut self, args: &[Field<'_>]) -> Result<()> {
         for arg in args {
             let Some((name, value)) = arg.text.split_once('=') else {
                 continue;
             };
+            self.aliases.push((name.to_owned(), value.to_owned()));
             match self.child_source(value, None) {
                 Err(Finding::Unreadable { .. }) | Ok(_) => {}
                 Err(inner) => {
@@ -270,6 +293,111 @@ impl Walker {
                     });
                 }
             }
+        }
+        Ok(())
+    }
+}
+
+impl Walker {
+    /// A command named by an alias: the alias's text with the command's
+    /// arguments after it, read as shell. An alias is not expanded again
+    /// inside its own expansion, as in bash. Aliases are read as expanded
+    /// wherever they are defined before use: an interactive shell or a
+    /// harness's shell snapshot turns `expand_aliases` on.
+    fn expand_alias(&mut self, index: usize, args: &[Field<'_>]) -> Result<Option<String>> {
+        let (name, value) = self.aliases.remove(index);
+        let mut text = value.clone();
+        for arg in args {
+            text.push_str(" '");
+            text.push_str(&arg.text.replace('\'', "'\\''"));
+            text.push('\'');
+        }
+        let output = self.source(&text);
+        self.aliases.insert(index, (name, value));
+        output
+    }
+
+    /// `printf -v NAME [--] FORMAT ARGS…`: the formatted text goes into NAME.
+    fn printf_to_variable(&mut self, args: &[Field<'_>]) -> Result<()> {
+        let Some(name) = args.get(1) else { return Ok(()) };
+        let mut rest = args.get(2..).unwrap_or_default();
+        if rest.first().is_some_and(|arg| arg.text == "--") {
+            rest = rest.get(1..).unwrap_or_default();
+        }
+        let value = output::printf(rest);
+        git_call::check_assignment(&name.text, &value)?;
+        self.set_variable(&name.text, value);
+        Ok(())
+    }
+
+    /// `read [-r] [-a ARRAY] [-d DELIM] NAME…`: the first line of what it
+    /// reads, split on blanks, the last name taking the rest. Input the gate
+    /// cannot know leaves every name unknown, never unset.
+    fn read_builtin(&mut self, args: &[Field<'_>], stdin: Option<&str>) -> Result<()> {
+        let mut names: Vec<String> = Vec::new();
+        let mut array = None;
+        let mut delimiter = '\n';
+        let mut index = 0;
+        let mut options_done = false;
+        while let Some(arg) = args.get(index) {
+            index += 1;
+            let text = &*arg.text;
+            if options_done || !text.starts_with('-') || text.len() < 2 {
+                names.push(text.to_owned());
+                continue;
+            }
+            if text == "--" {
+                options_done = true;
+                continue;
+            }
+            for (at, option) in text.char_indices().skip(1) {
+                if !"adinNptu".contains(option) {
+                    continue;
+                }
+                let attached = text.get(at + option.len_utf8()..).unwrap_or_default();
+                let value = if attached.is_empty() {
+                    index += 1;
+                    args.get(index - 1).map_or("", |next| &*next.text)
+                } else {
+                    attached
+                };
+                match option {
+                    'a' => array = Some(value.to_owned()),
+                    'd' => delimiter = value.chars().next().unwrap_or('\0'),
+                    _ => {}
+                }
+                break;
+            }
+        }
+        let line = stdin.map(|input| input.split(delimiter).next().unwrap_or_default());
+        let unknown = || crate::field::UNKNOWN_TEXT.to_owned();
+        let mut assigned: Vec<(String, String)> = Vec::new();
+        if let Some(array) = array {
+            let value = line.map_or_else(unknown, |line| {
+                line.split_whitespace().collect::<Vec<_>>().join(crate::field::ARRAY_SEPARATOR_TEXT)
+            });
+            assigned.push((array, value));
+        }
+        if names.is_empty() && assigned.is_empty() {
+            names.push("REPLY".to_owned());
+        }
+        let mut rest = line.map(str::trim);
+        let count = names.len();
+        for (position, name) in names.into_iter().enumerate() {
+            let value = match rest {
+                None => unknown(),
+                Some(text) if position + 1 == count => text.to_owned(),
+                Some(text) => {
+                    let (word, after) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+                    rest = Some(after.trim_start());
+                    word.to_owned()
+                }
+            };
+            assigned.push((name, value));
+        }
+        for (name, value) in assigned {
+            git_call::check_assignment(&name, &value)?;
+            self.set_variable(&name, value);
         }
         Ok(())
     }

@@ -106,7 +106,7 @@ impl Walker {
     }
 
     /// What a command reads on standard input, when known.
-    fn stdin<'p>(
+    pub(super) fn stdin<'p>(
         &mut self,
         frame: &mut Frame<'p>,
         redirects: &'p [Redirect<'p>],

@@ -100,7 +100,8 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// After `${`: a parameter, maybe with a default or alternative.
+    /// After `${`: a parameter, maybe with a default, an assigned default,
+    /// an alternative, a trimmed affix or a changed case.
     pub(super) fn braced_parameter(&mut self, parts: &mut Word<'a>, quoted: bool) -> Result<()> {
         let mut opaque = false;
         if matches!(self.peek(), Some(b'#' | b'!')) && self.peek_at(1) != Some(b'}') {
@@ -131,21 +132,24 @@ impl<'a> Parser<'a> {
         } else if self.peek() == Some(b'[') {
             opaque = true;
         }
-        let operator = if self.starts_with(":-") || self.starts_with(":=") {
-            self.pos += 2;
-            Some(true)
-        } else if self.starts_with(":+") {
-            self.pos += 2;
-            Some(false)
-        } else if matches!(self.peek(), Some(b'-' | b'=')) {
-            self.pos += 1;
-            Some(true)
-        } else if self.peek() == Some(b'+') {
-            self.pos += 1;
-            Some(false)
-        } else {
-            None
+        if !opaque && let Some(operator) = self.trimming_operator(quoted)? {
+            parts.push(Part::Parameter {
+                name,
+                quoted,
+                operator,
+            });
+            return Ok(());
+        }
+        let colon = usize::from(self.peek() == Some(b':'));
+        let operator = match self.peek_at(colon) {
+            Some(b'-') => Some(Operator::Default),
+            Some(b'=') => Some(Operator::Assign),
+            Some(b'+') => Some(Operator::Alternative),
+            _ => None,
         };
+        if operator.is_some() {
+            self.pos += colon + 1;
+        }
         let inner = self.word(Context::Brace)?;
         if self.peek() != Some(b'}') {
             return Err(SyntaxError::Unclosed("${"));
@@ -166,18 +170,63 @@ impl<'a> Parser<'a> {
                 inner: Some(inner),
                 quoted,
             },
-            Some(true) => Part::Parameter {
+            Some(Operator::Default) => Part::Parameter {
                 name,
                 quoted,
                 operator: ParameterOperator::Default(inner),
             },
-            Some(false) => Part::Parameter {
+            Some(Operator::Assign) => Part::Parameter {
+                name,
+                quoted,
+                operator: ParameterOperator::Assign(inner),
+            },
+            Some(Operator::Alternative) => Part::Parameter {
                 name,
                 quoted,
                 operator: ParameterOperator::Alternative(inner),
             },
         });
         Ok(())
+    }
+
+    /// `#p`, `##p`, `%p`, `%%p`, `^`, `^^`, `,` or `,,` and the closing
+    /// brace, after a parameter's name; `None`, having read nothing, for
+    /// any other operator.
+    fn trimming_operator(&mut self, quoted: bool) -> Result<Option<ParameterOperator<'a>>> {
+        let Some(first) = self.peek().filter(|byte| b"#%^,".contains(byte)) else {
+            return Ok(None);
+        };
+        let doubled = self.peek_at(1) == Some(first);
+        if matches!(first, b'^' | b',') {
+            let end = 1 + usize::from(doubled);
+            if self.peek_at(end) != Some(b'}') {
+                // A pattern after a case operator is not modelled.
+                return Ok(None);
+            }
+            self.pos += end + 1;
+            return Ok(Some(ParameterOperator::Case {
+                upper: first == b'^',
+                all: doubled,
+            }));
+        }
+        self.pos += 1 + usize::from(doubled);
+        let pattern = self.word(Context::Brace)?;
+        if self.peek() != Some(b'}') {
+            return Err(SyntaxError::Unclosed("${"));
+        }
+        self.pos += 1;
+        let pattern = Box::new(mark_quoted(pattern, quoted));
+        Ok(Some(if first == b'#' {
+            ParameterOperator::RemovePrefix {
+                pattern,
+                longest: doubled,
+            }
+        } else {
+            ParameterOperator::RemoveSuffix {
+                pattern,
+                longest: doubled,
+            }
+        }))
     }
 
     pub(super) fn ansi_c_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
@@ -244,4 +293,11 @@ fn mark_quoted(mut word: Word<'_>, quoted: bool) -> Word<'_> {
         }
     }
     word
+}
+
+/// Which of `-`, `=` and `+` follows a parameter's name.
+enum Operator {
+    Default,
+    Assign,
+    Alternative,
 }

@@ -200,10 +200,20 @@ pub enum Part<'a> {
 #[derive(Debug)]
 pub enum ParameterOperator<'a> {
     None,
-    /// `${x:-w}`, `${x-w}`, `${x:=w}`, `${x=w}`.
+    /// `${x:-w}`, `${x-w}`.
     Default(Box<Word<'a>>),
+    /// `${x:=w}`, `${x=w}`: the default, also assigned to the variable.
+    Assign(Box<Word<'a>>),
     /// `${x:+w}`, `${x+w}`.
     Alternative(Box<Word<'a>>),
+    /// `${x#p}` (shortest) and `${x##p}` (longest): the value without a
+    /// prefix that matches the pattern.
+    RemovePrefix { pattern: Box<Word<'a>>, longest: bool },
+    /// `${x%p}` and `${x%%p}`: the value without a matching suffix.
+    RemoveSuffix { pattern: Box<Word<'a>>, longest: bool },
+    /// `${x^}`, `${x^^}`, `${x,}`, `${x,,}`: the first letter or all of
+    /// them in upper or lower case.
+    Case { upper: bool, all: bool },
 }
 
 /// Why a command text is not valid shell.

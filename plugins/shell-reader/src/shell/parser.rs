@@ -584,7 +584,7 @@ impl<'a> Parser<'a> {
             if is_meta(byte) && !(matches!(byte, b'<' | b'>') && self.peek_at(1) == Some(b'(')) {
                 break;
             }
-            if word_count == 0
+            if (word_count == 0 || (self.array_assignment_ahead() && self.declares(base)))
                 && let Some(assignment) = self.assignment()?
             {
                 simple.assignments.push(assignment);
@@ -607,6 +607,29 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected(opener));
         }
         Ok(word)
+    }
+
+    /// Whether `name=(` or `name+=(` starts here.
+    fn array_assignment_ahead(&self) -> bool {
+        let rest = self.src.as_bytes().get(self.pos..self.end).unwrap_or_default();
+        if !rest.first().is_some_and(|&byte| is_name_start(byte)) {
+            return false;
+        }
+        let name = rest.iter().position(|&byte| !is_name_byte(byte)).unwrap_or(rest.len());
+        let after = rest.get(name..).unwrap_or_default();
+        after.starts_with(b"=(") || after.starts_with(b"+=(")
+    }
+
+    /// Whether the command opened at `base` is `declare` or kin, whose
+    /// `name=(…)` arguments are array assignments, as bash reads them.
+    fn declares(&self, base: usize) -> bool {
+        self.open_words.get(base).is_some_and(|word| {
+            matches!(
+                word.parts(),
+                [super::Part::Text { text, quoted: false }]
+                    if matches!(&**text, "declare" | "typeset" | "local" | "export" | "readonly")
+            )
+        })
     }
 
     /// `name=value`, `name+=value`, `name[i]=value` or `name=(…)`.

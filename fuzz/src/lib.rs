@@ -1,0 +1,1 @@
+//! Shared nothing: the targets are the tests under `tests/`.
