@@ -97,6 +97,14 @@ fn every_form_of_target_goes_through_the_same_check() {
     assert!(reason.starts_with(&format!("{} is inside", m.path("A/m.py").display())), "{reason}");
     assert_eq!(refused(&m, "codex", "c9", "B", "apply_patch", json!({"command": ["apply_patch", patch.replace("../A/", "")]})), None);
     assert!(refused(&m, "codex", "c9", "B", "local_shell", json!({"command": ["apply_patch", patch]})).is_some(), "whatever tool carries it");
+    // A shell `apply_patch` heredoc, which Codex applies itself while its hook sees `Bash`.
+    let heredoc = format!("apply_patch <<'EOF'\n{patch}\nEOF\n");
+    assert!(refused(&m, "codex", "c9", "B", "Bash", json!({"command": heredoc})).is_some_and(|r| r.contains("claude-")), "a shell patch is read");
+    let elsewhere = format!("cd sub && apply_patch <<'EOF'\n{}\nEOF", patch.replace("../A/", "../../A/"));
+    assert!(refused(&m, "codex", "c9", "B", "Bash", json!({"command": elsewhere})).is_some(), "relative to the folder it changes into");
+    assert_eq!(refused(&m, "codex", "c9", "B", "Bash", json!({"command": heredoc.replace("../A/", "")})), None);
+    assert_eq!(refused(&m, "codex", "c9", "B", "Bash", json!({"command": "echo x > ../A/m.py"})), None, "other shell commands are not the guard's");
+    assert!(refused(&m, "codex", "c9", "B", "Bash", json!({"command": "apply_patch <<'EOF'\nnonsense\nEOF"})).is_some(), "an unreadable shell patch is refused");
     // A hashline section naming a file in the peer's checkout.
     let hashline = format!("[{}#1f2e]\nSWAP 1.=1:\n+x\n", m.path("B/h.rs").display());
     assert!(refused(&m, "claude", "s1", "A", "edit", json!({"input": hashline})).is_some());

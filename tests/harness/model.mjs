@@ -2,22 +2,33 @@
 // harnesses use: Anthropic Messages (Claude Code), OpenAI Responses (Codex)
 // and OpenAI Chat Completions (oh-my-pi), each streamed as server-sent events.
 //
-// A script is a list of turns. Every request that offers tools takes the next
-// turn: `{shell: "<command>"}` answers with one call of the harness's shell
-// tool, `{text: "..."}` with prose. When the script is spent, the model says
-// "done". Requests without tools (titles, quota probes) get a short text and
-// take no turn. A turn's `before()` runs as it is taken. Every request body is kept, so a journey can read what the
-// harness sent back to the model after a refusal.
+// A script is a list of turns, or a function `(request, index) => turn` (it
+// may return a promise, to hold the answer until something happened). Every
+// request that offers tools takes the next turn: `{shell: "<command>"}`
+// answers with one call of the harness's shell tool, `{call: {name, input}}`
+// with a call of any tool, `{text: "..."}` with prose. When the script is
+// spent (or the function returns nothing), the model says "done". Requests
+// without tools (titles, quota probes) get a short text and take no turn. A
+// turn's `before()` runs, and is awaited, as it is taken. `GET .../models`
+// lists the one scripted model. Every request is kept, so a journey can read
+// what the harness sent back to the model after a refusal.
 
 import http from "node:http";
 
 export async function startModel(script) {
   const requests = [];
   let next = 0;
+  const take = typeof script === "function" ? script : (_, index) => script[index];
   const server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
+    req.on("end", async () => {
+      if (req.method === "GET") {
+        const listed = req.url.split("?")[0].endsWith("/models");
+        res.writeHead(listed ? 200 : 404, { "content-type": "application/json" });
+        res.end(JSON.stringify(listed ? { object: "list", data: [{ id: "scripted", object: "model" }] } : { error: { message: `no such endpoint ${req.url}` } }));
+        return;
+      }
       let json = {};
       try {
         json = body ? JSON.parse(body) : {};
@@ -26,8 +37,8 @@ export async function startModel(script) {
       }
       requests.push({ path: req.url, body: json });
       const tools = Array.isArray(json.tools) ? json.tools : [];
-      const turn = tools.length > 0 ? script[next++] ?? { text: "done" } : { text: "ok" };
-      turn.before?.();
+      const turn = tools.length > 0 ? (await take(json, next++)) ?? { text: "done" } : { text: "ok" };
+      await turn.before?.();
       const wire = wireOf(req.url);
       if (!wire) {
         res.writeHead(404, { "content-type": "application/json" });
@@ -68,6 +79,13 @@ function wireOf(url) {
   return null;
 }
 
+/** The tool call a turn makes, if any: `{name, input}`. */
+function callOf(turn, tools) {
+  if (turn.call) return turn.call;
+  if (turn.shell) return shellCall(tools, turn.shell);
+  return null;
+}
+
 /** The shell tool the request offers and the input that runs `command` through it. */
 function shellCall(tools, command) {
   const names = tools.map((t) => t.name ?? t.function?.name);
@@ -84,12 +102,8 @@ function shellCall(tools, command) {
 }
 
 function anthropic(turn, tools, n) {
-  const block = turn.shell
-    ? (() => {
-        const call = shellCall(tools, turn.shell);
-        return { type: "tool_use", id: `toolu_${n}`, name: call.name, input: call.input };
-      })()
-    : { type: "text", text: turn.text };
+  const call = callOf(turn, tools);
+  const block = call ? { type: "tool_use", id: `toolu_${n}`, name: call.name, input: call.input } : { type: "text", text: turn.text };
   const stop = block.type === "tool_use" ? "tool_use" : "end_turn";
   const message = {
     id: `msg_${n}`,
@@ -120,11 +134,9 @@ function anthropic(turn, tools, n) {
 }
 
 function responses(turn, tools, n) {
-  const item = turn.shell
-    ? (() => {
-        const call = shellCall(tools, turn.shell);
-        return { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: call.name, arguments: JSON.stringify(call.input), status: "completed" };
-      })()
+  const call = callOf(turn, tools);
+  const item = call
+    ? { type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: call.name, arguments: JSON.stringify(call.input), status: "completed" }
     : { type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.text, annotations: [] }] };
   const usage = { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 };
   const response = { id: `resp_${n}`, object: "response", created_at: 0, status: "in_progress", model: "scripted", output: [] };
@@ -145,8 +157,8 @@ function completions(turn, tools, n) {
   let delta;
   let finish;
   let message;
-  if (turn.shell) {
-    const call = shellCall(tools, turn.shell);
+  const call = callOf(turn, tools);
+  if (call) {
     const toolCall = { id: `call_${n}`, type: "function", function: { name: call.name, arguments: JSON.stringify(call.input) } };
     delta = { role: "assistant", content: null, tool_calls: [{ index: 0, ...toolCall }] };
     message = { role: "assistant", content: null, tool_calls: [toolCall] };

@@ -1,10 +1,9 @@
-// Real oh-my-pi 18.2.3 (under bun 1.4.5) against a scripted model on
-// 127.0.0.1: an OpenAI Chat Completions endpoint that streams the answers a
-// test scripts and keeps every request it was sent.
+// Real oh-my-pi 18.2.3 (under bun 1.4.5) against the scripted model of
+// tests/harness/model.mjs, which oh-my-pi reaches as an OpenAI Chat
+// Completions endpoint on 127.0.0.1.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,56 +14,10 @@ export const TAMA = process.env.TAMA_UNDER_TEST || join(ROOT, 'target', 'release
 export const OMP_PACKAGES = process.env.OMP_PACKAGES || join(ROOT, 'target', 'oh-my-pi');
 const BIN = join(OMP_PACKAGES, 'node_modules', '.bin');
 
-/** A tool call the model makes. */
-export const call = (name, args) => ({ toolCalls: [{ name, arguments: args }] });
-/** A plain answer. */
+/** A turn of the scripted model (tests/harness/model.mjs) that calls the tool `name`. */
+export const call = (name, input) => ({ call: { name, input } });
+/** A turn of the scripted model that answers in prose. */
 export const say = (text) => ({ text });
-
-/**
- * The scripted model. `script(request, index)` returns the answer to the
- * index-th request (`call(...)` or `say(...)`), and may act first.
- */
-export async function scriptedModel(script) {
-  const requests = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => { body += chunk; });
-    req.on('end', async () => {
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model' }] }));
-        return;
-      }
-      let request;
-      try {
-        request = JSON.parse(body);
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
-      requests.push(request);
-      const answer = (await script(request, requests.length - 1)) ?? say('done');
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const chunk of chunks(answer, requests.length)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: server.address().port, requests, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-function chunks(answer, n) {
-  const base = { id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 0, model: 'scripted-model' };
-  const choice = (delta, finish = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
-  if (answer.toolCalls) {
-    return [
-      choice({ role: 'assistant', content: null, tool_calls: answer.toolCalls.map((c, i) => ({ index: i, id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }),
-      choice({}, 'tool_calls'),
-      { ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
-    ];
-  }
-  return [choice({ role: 'assistant', content: answer.text }), choice({}, 'stop'), { ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }];
-}
 
 /** A scratch home with the scripted model declared and Tama set up by `tama setup omp` alone. */
 export function ompHome(port) {
@@ -78,7 +31,7 @@ export function ompHome(port) {
     '    apiKey: scripted-key',
     '    api: openai-completions',
     '    models:',
-    '      - id: scripted-model',
+    '      - id: scripted',
     '        name: Scripted model',
     '        reasoning: false',
     '        input: [text]',
@@ -113,7 +66,7 @@ export function scratchRepo(home) {
 /** Runs `omp -p` once; resolves with its exit, stdout and stderr. */
 export function runOmp({ env, cwd, prompt, timeoutMs = 120_000 }) {
   return new Promise((resolve) => {
-    const child = spawn(join(BIN, 'omp'), ['-p', '--model', 'scripted/scripted-model', '--no-title', prompt], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(join(BIN, 'omp'), ['-p', '--model', 'scripted/scripted', '--no-title', prompt], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => { stdout += c; });

@@ -6,20 +6,21 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { call, ompHome, runOmp, say, scratchRepo, scriptedModel, seen } from './harness.mjs';
+import { startModel } from '../harness/model.mjs';
+import { call, ompHome, runOmp, say, scratchRepo, seen } from './harness.mjs';
 
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 /** Runs one prompt in a fresh home and repository; `script` answers the model's requests. */
 async function journey(prompt, script, prepare = () => {}) {
-  const model = await scriptedModel((request, index) => script(request, index, context));
+  const model = await startModel((request, index) => script(request, index, context));
   const home = ompHome(model.port);
   const repo = scratchRepo(home.home);
   const context = { home, repo };
   prepare(context);
   try {
     const run = await runOmp({ env: home.env, cwd: repo.repo, prompt });
-    return { ...context, run, requests: model.requests };
+    return { ...context, run, requests: model.requests.map((r) => r.body) };
   } finally {
     await model.close();
   }

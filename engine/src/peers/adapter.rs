@@ -73,7 +73,7 @@ impl Adapter {
                 session_env: Some("CODEX_THREAD_ID"),
                 commands_name_session: true,
                 wakes: false,
-                edit_matcher: "apply_patch",
+                edit_matcher: "apply_patch|Bash",
             },
         }
     }

@@ -21,6 +21,18 @@ use crate::tool::{ToolCall, ToolKind};
 /// peer's. With no other checkout to guard, the call is not even read.
 pub fn denial(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Result<Option<String>> {
     let call = tool_call(payload);
+    // Codex applies a shell command that runs `apply_patch` itself, and its
+    // hook sees a `Bash` call; any other shell command is not the guard's.
+    let shell_patch = matches!(&call, Ok((name, _)) if name == "Bash")
+        .then(|| payload["tool_input"]["command"].as_str().and_then(shell_patch))
+        .flatten();
+    if matches!(&call, Ok((name, _)) if name == "Bash") && shell_patch.is_none() {
+        return Ok(None);
+    }
+    let (call, patch_dir) = match shell_patch {
+        Some((dir, patch)) => (Ok(("apply_patch".to_string(), serde_json::json!({"command": patch}).to_string())), dir),
+        None => (call, None),
+    };
     let peers: Vec<Registration> = sessions::all_live(dir)?
         .into_iter()
         .filter(|r| r.key != me.key && r.guarded && r.root != me.root)
@@ -41,7 +53,10 @@ pub fn denial(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Res
     if call.kind != ToolKind::Write {
         return Ok(None);
     }
-    let cwd = resolve(Path::new("/"), &cwd.to_string_lossy())?;
+    let mut cwd = resolve(Path::new("/"), &cwd.to_string_lossy())?;
+    if let Some(dir) = patch_dir {
+        cwd = resolve(&cwd, &dir)?;
+    }
     for target in call.targets.iter().filter(|t| t.device_action.is_none()) {
         let path = match resolve(&cwd, &target.path) {
             Ok(path) => path,
@@ -92,6 +107,32 @@ fn tool_call(payload: &Value) -> Result<(String, String)> {
         }
     }
     Ok((name, Value::Object(input).to_string()))
+}
+
+/// The patch of a shell command Codex applies as `apply_patch` (`apply_patch
+/// <<'EOF' … EOF`, perhaps after `cd <dir> &&`), with that folder. A command
+/// that runs `apply_patch` with no patch we can find gives its text whole, so
+/// the declaration refuses it rather than let it through. Written by hand:
+/// only these two forms reach Codex's own patch runner.
+fn shell_patch(command: &str) -> Option<(Option<String>, String)> {
+    let mut rest = command.trim_start();
+    let mut dir = None;
+    if let Some(after) = rest.strip_prefix("cd ") {
+        let (folder, tail) = after.split_once("&&")?;
+        dir = Some(folder.trim().trim_matches(|c| c == '\'' || c == '"').to_string());
+        rest = tail.trim_start();
+    }
+    let rest = rest.strip_prefix("apply_patch").or_else(|| rest.strip_prefix("applypatch"))?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    const BEGIN: &str = "*** Begin Patch";
+    const END: &str = "*** End Patch";
+    let patch = match (rest.find(BEGIN), rest.rfind(END)) {
+        (Some(begin), Some(end)) if end > begin => rest.get(begin..end + END.len()).unwrap_or(rest),
+        _ => rest,
+    };
+    Some((dir, patch.to_string()))
 }
 
 /// The tool declaration's reading of a tool call.
