@@ -2,7 +2,7 @@
 //! (session, control key, release, catalog checksum) matches the loaded
 //! policy, through one-event runs and the serving engine.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 
