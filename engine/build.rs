@@ -27,14 +27,14 @@ const GUEST_HEAP: u32 = 256 << 10;
 fn main() {
     let engine_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));
     let root = engine_dir.parent().expect("the engine sits in the workspace").to_path_buf();
-    for watched in ["wit", "plugins", "tests/plugins", "examples/gate-template/src", "examples/gate-template/Cargo.toml", "Cargo.lock"] {
+    for watched in ["wit", "plugins", "examples/gate-template/src", "examples/gate-template/Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
     println!("cargo:rerun-if-changed=default-registry.json");
 
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
     let wasm_target_dir = target_dir.join("wasm");
-    let packages: Vec<String> = BUILTIN.iter().chain(EXTRA).map(|p| p.to_string()).chain(hostile_packages(&root)).collect();
+    let packages: Vec<String> = BUILTIN.iter().chain(EXTRA).map(|p| p.to_string()).collect();
     let (no_std, with_std): (Vec<String>, Vec<String>) = packages.into_iter().partition(|p| NO_STD.contains(&p.as_str()));
     build_components(&root, &wasm_target_dir, &no_std);
     build_components(&root, &wasm_target_dir, &with_std);
@@ -70,18 +70,6 @@ fn precompile_builtins(wasm_dir: &Path) {
     }
     table.push_str("]\n");
     std::fs::write(out_dir.join("builtin.rs"), table).expect("OUT_DIR is writable");
-}
-
-/// Test plugins live in `tests/plugins/<name>` as package `hostile-<name>`.
-fn hostile_packages(root: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(root.join("tests/plugins")) else { return Vec::new() };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("Cargo.toml").is_file())
-        .map(|e| format!("hostile-{}", e.file_name().to_string_lossy()))
-        .collect();
-    names.sort();
-    names
 }
 
 fn build_components(root: &Path, target_dir: &Path, packages: &[String]) {

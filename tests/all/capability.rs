@@ -3,7 +3,7 @@
 //! release, catalog checksum) matches the loaded policy and its limits allow
 //! a use, through one-event runs and the serving engine.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 

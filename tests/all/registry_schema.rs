@@ -1,7 +1,7 @@
 //! The committed JSON Schema is the one the registry types generate, and the
 //! example registries are sealed and valid.
 
-mod support;
+use crate::support;
 
 #[test]
 fn the_committed_schema_matches_the_generated_one() {

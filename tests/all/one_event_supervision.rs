@@ -3,8 +3,8 @@
 //! and a call's result reach hooks another process started. Real processes;
 //! what is left is read from /proc.
 
-mod common;
-mod support;
+use crate::support::process;
+use crate::support;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -120,7 +120,7 @@ fn a_newer_turn_event_ends_the_previous_runs_hook() {
         "{stderr}"
     );
     assert!(stderr.contains("tama: still running in Tama: prompt-check (user_prompt_submit, "), "{stderr}");
-    common::assert_group_gone(group, Duration::from_secs(2));
+    process::assert_group_gone(group, Duration::from_secs(2));
     // The ended run reports a cancellation: never a pass, never a malfunction.
     let first = finish(first);
     assert_eq!(first.status.code(), Some(2));
@@ -163,7 +163,7 @@ fn a_turn_end_ends_the_sessions_tool_hooks_in_other_runs() {
         support::text(&tool.stderr),
         "the turn of session sess-1 ended while pre_tool_use was still being checked, so that tool call is over and hook never-started and the ones after it were not started\n"
     );
-    common::assert_group_gone(group, Duration::from_secs(2));
+    process::assert_group_gone(group, Duration::from_secs(2));
     let abandoned: Value = serde_json::from_str(&std::fs::read_to_string(home.path().join(".tama/session-control/abandoned.sess-1.json")).unwrap()).unwrap();
     assert_eq!((abandoned["corePid"].as_u64(), abandoned["reason"].as_str()), (Some(tool_pid as u64), Some("the session's stop arrived")));
     let listed = support::text(&support::run_tama(home.path(), &["hooks", "running"], "").stdout);
@@ -194,13 +194,13 @@ fn a_calls_result_ends_its_pre_tool_run() {
     assert_eq!(pre.status.code(), Some(0));
     let answer: Value = serde_json::from_slice(&pre.stdout).unwrap();
     assert_eq!(answer, json!({"decision": "block", "reason": "the result of the Edit call already arrived, so the harness stopped waiting for this check"}));
-    common::assert_group_gone(group, Duration::from_secs(2));
+    process::assert_group_gone(group, Duration::from_secs(2));
     // Another call of the session is not ended by this call's result.
-    assert!(!common::members(other_group).is_empty(), "the other call's check still runs");
+    assert!(!process::members(other_group).is_empty(), "the other call's check still runs");
     let stop = finish(start(home.path(), &registry, "stop", &json!({"session_id": "sess-1"})));
     assert_eq!(stop.status.code(), Some(0));
     assert_eq!(finish(other_call).status.code(), Some(2));
-    common::assert_group_gone(other_group, Duration::from_secs(2));
+    process::assert_group_gone(other_group, Duration::from_secs(2));
     assert_nothing_left(home.path());
 }
 
@@ -219,7 +219,7 @@ fn a_terminated_run_ends_its_hooks_first() {
         support::text(&out.stderr),
         format!("tama: ended hook stop-check (process group {group}): tama run-hook was terminated by SIGTERM\n")
     );
-    common::assert_group_gone(group, Duration::from_secs(2));
+    process::assert_group_gone(group, Duration::from_secs(2));
     assert!(!home.path().join(format!(".tama/session-control/running.{pid}.json")).exists());
     assert_nothing_left(home.path());
 }
@@ -236,11 +236,11 @@ fn hooks_left_by_a_run_that_is_gone_are_ended_by_the_next_turn_event() {
     // The harness gave up on the run and killed it; its hook lives on.
     tool.kill().unwrap();
     tool.wait().unwrap();
-    assert!(!common::members(group).is_empty());
+    assert!(!process::members(group).is_empty());
     let stop = finish(start(home.path(), &registry, "stop", &json!({"session_id": "sess-1"})));
     assert_eq!(stop.status.code(), Some(0));
     assert!(support::text(&stop.stderr).contains(&format!("tama: ended hook tool-check (process group {group}) still running for pre_tool_use of session sess-1")));
-    common::assert_group_gone(group, Duration::from_secs(2));
+    process::assert_group_gone(group, Duration::from_secs(2));
     // The record of the run that is gone is removed once nothing of it runs.
     let again = finish(start(home.path(), &registry, "stop", &json!({"session_id": "sess-1"})));
     assert_eq!(support::text(&again.stderr), "");

@@ -1,7 +1,7 @@
 //! Hostile plugins end within their bounds with a named error, reach nothing
 //! outside the WIT interface, and leave the host able to serve the next call.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -1,8 +1,7 @@
 //! Two peer sessions end to end, and the waiter that wakes an idle Claude
 //! Code session: real processes, real locks, real files.
 
-mod peers;
-mod support;
+use crate::support::peers;
 
 use std::io::Write;
 use std::process::{Child, Stdio};

@@ -3,8 +3,7 @@
 //! waiter, chains of messages end, and no message is lost to a session
 //! that ends.
 
-mod peers;
-mod support;
+use crate::support::peers;
 
 use peers::{Agent, Machine, stop_reason};
 use serde_json::{Value, json};

@@ -1,12 +1,12 @@
 //! Running command hooks as real process groups.
 
-mod common;
+use crate::support::process;
 
 use std::thread;
 use std::time::{Duration, Instant};
 
 use tama_engine::command::{self, Ended, OUTPUT_CAP, SpawnError};
-use common::{assert_group_gone, members, spec};
+use process::{assert_group_gone, members, spec};
 
 const SLACK: Duration = Duration::from_secs(1);
 

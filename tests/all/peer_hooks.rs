@@ -1,8 +1,8 @@
 //! Peer hooks, one event at a time, against the built binary: the seed's
 //! examples, the folder guard, the user coming back, and broken input.
 
-mod peers;
-mod support;
+use crate::support::peers;
+use crate::support;
 
 use peers::{Machine, denial, edit};
 use serde_json::{Value, json};

@@ -1,12 +1,12 @@
 //! Reading verdicts from real hook runs.
 
-mod common;
+use crate::support::process;
 
 use std::thread;
 use std::time::Duration;
 
 use tama_engine::command::{self, Ended, Finished, HookVerdict};
-use common::spec;
+use process::spec;
 
 fn verdict_of(command: &str) -> HookVerdict {
     command::init_supervision().expect("subreaper");

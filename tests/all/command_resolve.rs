@@ -1,6 +1,6 @@
 //! Resolving a hook command's relative program.
 
-mod common;
+use crate::support::process;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -152,7 +152,7 @@ fn a_resolved_command_runs_from_anywhere() {
         &dir.path().join("with space"),
     )
     .unwrap();
-    let mut spec = common::spec(&resolved, Duration::from_secs(5));
+    let mut spec = process::spec(&resolved, Duration::from_secs(5));
     spec.cwd = Some("/".into());
     let finished = command::spawn(&spec, b"").expect("spawn").wait();
     assert_eq!(finished.ended, Ended::Exited(0), "{}", finished.stderr);

@@ -3,6 +3,8 @@
 
 pub mod engine;
 pub mod operator;
+pub mod peers;
+pub mod process;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,8 +15,12 @@ pub fn tama() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_tama"))
 }
 
-/// A built component by crate name (dashes or underscores).
+/// A built component by crate name (dashes or underscores): a gate the
+/// engine's build made, or a `hostile-*` test plugin from `tests/plugins`.
 pub fn component(name: &str) -> PathBuf {
+    if name.starts_with("hostile") {
+        return test_plugins::component(name);
+    }
     PathBuf::from(env!("TAMA_WASM_DIR")).join(format!("{}.wasm", name.replace('-', "_")))
 }
 

@@ -1,7 +1,7 @@
 //! The case table of `block-git-hook-bypass`, through the built component in
 //! the engine's host, as `tama run-hook` runs it.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

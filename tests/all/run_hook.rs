@@ -2,8 +2,8 @@
 //! payloads in, exact stdout, stderr and exit codes out; command hooks as
 //! real process groups; rejected registries.
 
-mod common;
-mod support;
+use crate::support::process;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -182,7 +182,7 @@ fn a_hook_past_its_timeout_and_its_stubborn_grandchild_are_ended_as_a_group() {
     assert_eq!(text(&out.stderr), "TAMA_HOOK_INFRASTRUCTURE: hook slow ran past its timeout of 1 s\n");
     let decision: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     let group = decision["results"][0]["processGroup"].as_i64().expect("the record names the process group") as i32;
-    common::assert_group_gone(group, Duration::from_secs(1));
+    process::assert_group_gone(group, Duration::from_secs(1));
 }
 
 #[test]

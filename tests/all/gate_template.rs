@@ -1,7 +1,7 @@
 //! The gate template works the way its README says: tried with `--plugin`,
 //! then registered, sealed and run.
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::{run_tama, text};

@@ -2,7 +2,7 @@
 //! swapped or edited in the cache, hand-written overrides, a private cache
 //! folder, key and log.
 
-mod support;
+use crate::support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `protect-tama`: its case table through the built component in the
 //! engine's host, and journeys through the built `tama` binary.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::sync::Arc;

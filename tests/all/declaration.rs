@@ -2,7 +2,7 @@
 //! built component, not a copy of its list: by the host directly, and through
 //! `tama hook --plugin` of a probe gate that refuses with what it was told.
 
-mod support;
+use crate::support;
 
 use serde_json::{Value, json};
 use tama_engine::registry::tool_declaration;

@@ -1,6 +1,6 @@
 //! `tama setup claude|codex` through the built binary, in a scratch home.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use support::{run_tama, text};

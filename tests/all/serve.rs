@@ -1,7 +1,7 @@
 //! `tama run-hook --serve omp` driven over real pipes.
 
-mod common;
-mod support;
+use crate::support::process;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -141,7 +141,7 @@ fn closing_stdin_ends_every_hook_run_and_its_group() {
     let out = engine.close();
     assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(out.status.code(), Some(0));
-    common::assert_group_gone(group, Duration::from_secs(1));
+    process::assert_group_gone(group, Duration::from_secs(1));
 }
 
 #[test]
@@ -188,7 +188,7 @@ fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     assert_eq!(unreadable.status.code(), Some(1));
     assert!(support::text(&unreadable.stderr).contains("running.999999.json"), "{}", support::text(&unreadable.stderr));
     let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), nix::sys::signal::Signal::SIGKILL);
-    common::assert_group_gone(group, Duration::from_secs(2));
+    process::assert_group_gone(group, Duration::from_secs(2));
 }
 
 #[test]

@@ -2,8 +2,7 @@
 //! does, on real git checkouts with real symbolic links, and a session's
 //! checkout is the one its start gave it.
 
-mod peers;
-mod support;
+use crate::support::peers;
 
 use std::os::unix::fs::symlink;
 use std::process::Command;

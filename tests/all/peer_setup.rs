@@ -1,8 +1,8 @@
 //! `tama setup peers`: the hook block per agent kind, merged into configs
 //! that hold other things, idempotent, backed up, and removable.
 
-mod peers;
-mod support;
+use crate::support::peers;
+use crate::support;
 
 use peers::Machine;
 use serde_json::{Value, json};

@@ -1,8 +1,8 @@
 //! What happens while hooks still run: stop hooks side by side, a call's
 //! result, a cancel, a newer turn event, and what is left afterwards.
 
-mod common;
-mod support;
+use crate::support::process;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -97,7 +97,7 @@ fn abandoned_calls_answered() {
     assert_eq!(pre["ok"], false);
     assert!(pre["error"].as_str().unwrap().contains("the result of the edit call already arrived"), "{pre}");
     assert_eq!(engine.answer("post")["ok"], true);
-    common::assert_group_gone(group, Duration::from_secs(2));
+    process::assert_group_gone(group, Duration::from_secs(2));
     let stderr = support::text(&engine.close().stderr);
     assert!(stderr.contains("tama: ended pre-tool dispatch pre of edit in session sess-1: the result of the edit call already arrived, so the harness stopped waiting for this check"), "{stderr}");
     assert!(stderr.contains("still running in Tama: stuck (pre_tool_use, "), "{stderr}");
@@ -130,7 +130,7 @@ fn hooks_running_abandoned() {
         assert_eq!(abandoned["reason"], reason);
         let on_disk: Value = serde_json::from_str(&std::fs::read_to_string(home.path().join(".tama/session-control/abandoned.sess-1.json")).unwrap()).unwrap();
         assert_eq!(on_disk["text"], abandoned["text"]);
-        common::assert_group_gone(group, Duration::from_secs(2));
+        process::assert_group_gone(group, Duration::from_secs(2));
         engine.close();
         let listed = support::run_tama(home.path(), &["hooks", "running"], "");
         let listed = support::text(&listed.stdout);
@@ -164,14 +164,14 @@ fn a_turn_end_ends_the_sessions_tool_hooks_and_supersedes_the_previous_turn_even
         tool["error"],
         "the turn of session sess-1 ended while pre_tool_use was still being checked, so that tool call is over and hook never-started and the ones after it were not started"
     );
-    common::assert_group_gone(tool_group, Duration::from_secs(2));
+    process::assert_group_gone(tool_group, Duration::from_secs(2));
     let first_prompt_group = engine.held_on("prompt-check");
     engine.send(prompt("prompt-2"));
     let superseded = engine.answer("prompt-1");
     assert_eq!(superseded["ok"], true, "a superseded run is a cancellation, not a refusal: {superseded}");
     assert_eq!(superseded["result"]["decision"], "cancelled", "never a pass: {superseded}");
     assert_eq!(superseded["result"]["results"][0]["decision"], "cancelled");
-    common::assert_group_gone(first_prompt_group, Duration::from_secs(2));
+    process::assert_group_gone(first_prompt_group, Duration::from_secs(2));
     let stderr = support::text(&engine.close().stderr);
     assert!(stderr.contains(&format!("tama: ended hook tool-check (process group {tool_group}) still running for pre_tool_use of session sess-1: the session's user_prompt_submit arrived, so that tool call is over and nobody waits for its answer")), "{stderr}");
     assert!(stderr.contains(&format!("tama: ended hook prompt-check (process group {first_prompt_group}) still running for the previous user_prompt_submit of session sess-1")), "{stderr}");
@@ -200,7 +200,7 @@ fn a_terminated_engine_ends_its_hooks_first() {
     assert_eq!(out.status.code(), Some(128 + 15));
     let stderr = support::text(&out.stderr);
     assert!(stderr.contains("tama: ending dispatch pre of pre_tool_use: the engine was terminated by SIGTERM, so nobody waits for its answer"), "{stderr}");
-    common::assert_group_gone(group, Duration::from_secs(2));
+    process::assert_group_gone(group, Duration::from_secs(2));
     assert!(!home.path().join(format!(".tama/session-control/running.{pid}.json")).exists());
 }
 

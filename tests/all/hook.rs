@@ -1,7 +1,7 @@
 //! `tama hook <id>` through the built binary: decisions, exit codes, stdout
 //! and stderr as a user sees them.
 
-mod support;
+use crate::support;
 
 use support::{run_tama, shell_payload, text};
 

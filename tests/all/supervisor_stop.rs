@@ -1,7 +1,7 @@
 //! `block-supervisor-stop` through `tama hook` with a real Stop payload and
 //! Oko state files on disk.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 
