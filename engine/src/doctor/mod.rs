@@ -104,8 +104,9 @@ fn registry_findings(explicit: Option<&Path>) -> Vec<Finding> {
     for hook in gates {
         let check = format!("gate {}", hook.id);
         let loaded_gate = loaded.component(hook).map_err(|e| e.to_string()).and_then(|source| {
-            let config = hook.config.clone().unwrap_or(serde_json::Value::Null);
-            crate::wasm::Gate::load(&host, &hook.id, &source, &config, &hook.state).map_err(|e| e.to_string())
+            let wasm = hook.wasm().ok_or_else(|| format!("hook {} is a command, not a wasm gate", hook.id))?;
+            let config = wasm.config.clone().unwrap_or(serde_json::Value::Null);
+            crate::wasm::Gate::load(&host, &hook.id, &source, &config, &wasm.state).map_err(|e| e.to_string())
         });
         findings.push(match loaded_gate {
             Ok(_) => Finding::ok(check, "compiles and accepts its config"),
