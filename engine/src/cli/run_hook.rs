@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use crate::adapter::{Answer, Provider};
+use crate::harness::{Answer, Harness};
 use crate::dispatch::{Decision, Dispatcher, Fault, Infrastructure, Selection, select::text_var};
 use crate::event::{Event, EventName, PayloadError};
 use crate::oko::OkoState;
@@ -31,8 +31,8 @@ pub struct RunHookArgs {
     /// The agent this run is for; else TAMA_AGENT_ID.
     agent_id: Option<String>,
     /// The harness that asks (else TAMA_PROVIDER; default claude).
-    #[arg(long, value_enum)]
-    provider: Option<Provider>,
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Harness::run_hook_names()))]
+    provider: Option<String>,
     /// The registry to use (default: $TAMA_REGISTRY, ~/.shared-hooks/registry.json, the embedded default).
     #[arg(long, value_name = "PATH")]
     registry: Option<PathBuf>,
@@ -53,11 +53,11 @@ pub fn run(args: RunHookArgs) -> u8 {
 
 fn answer(args: RunHookArgs) -> Answer {
     let event_arg = args.event.clone().unwrap_or_default();
-    let (provider, chosen) = match provider(args.provider) {
+    let (provider, chosen) = match provider(args.provider.clone()) {
         Ok(provider) => (provider, Ok(())),
         // Claude Code's block, exit 2 with the reason on stderr, is read as a
         // block by Codex too, so a harness Tama cannot name still gets one.
-        Err(fault) => (Provider::Claude, Err(fault)),
+        Err(fault) => (claude(), Err(fault)),
     };
     let decision = chosen.and_then(|()| decide(&args, &event_arg)).unwrap_or_else(|fault| {
         let agent = args.agent_id.clone().filter(|a| !a.is_empty());
@@ -104,13 +104,17 @@ fn decide(args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
 }
 
 /// `--provider`, else `TAMA_PROVIDER`, else Claude Code.
-fn provider(flag: Option<Provider>) -> Result<Provider, Fault> {
-    if let Some(provider) = flag {
-        return Ok(provider);
+fn provider(flag: Option<String>) -> Result<Harness, Fault> {
+    let name = match flag {
+        Some(name) => name,
+        None => text_var("TAMA_PROVIDER")?.unwrap_or_default(),
+    };
+    if name.is_empty() {
+        return Ok(claude());
     }
-    match text_var("TAMA_PROVIDER")? {
-        None => Ok(Provider::Claude),
-        Some(name) if name.is_empty() => Ok(Provider::Claude),
-        Some(name) => Provider::parse(&name).ok_or(Fault::UnknownProvider(name)),
-    }
+    Harness::named(&name.to_ascii_lowercase()).filter(|h| !h.served()).ok_or(Fault::UnknownProvider(name))
+}
+
+fn claude() -> Harness {
+    Harness(&crate::harness::claude::Claude)
 }

@@ -1,6 +1,8 @@
-//! `tama setup omp [--remove]`: installs Tama's oh-my-pi extension.
+//! oh-my-pi: no hook config, but extension modules. Tama's extension
+//! (`adapters/omp/`) starts `tama run-hook --serve omp` and asks it about
+//! every event; it reads the canonical decision and answers oh-my-pi itself.
 //!
-//! oh-my-pi has no hook config; it loads extension modules. Tama installs
+//! `tama setup omp [--remove]` installs that extension. Tama installs
 //! three things, each only where it differs, and leaves every other file
 //! alone:
 //!
@@ -15,19 +17,63 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::setup::SetupError;
+use super::{Answer, Spec};
+use crate::dispatch::Decision;
+use crate::setup::{HookEvent, SetupError};
+
+pub struct Omp;
+
+impl Spec for Omp {
+    fn name(&self) -> &'static str {
+        "omp"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["oh-my-pi"]
+    }
+
+    /// The canonical decision, as `tama run-hook --serve` carries it; the
+    /// extension turns it into oh-my-pi's answer (`adapters/omp/adapter.js`).
+    fn encode(&self, decision: &Decision) -> Answer {
+        match serde_json::to_value(decision) {
+            Ok(canonical) => Answer::json(&canonical, "", 0),
+            Err(err) => Answer::json(&serde_json::json!({"decision": "block", "reason": format!("{}: the decision cannot be written: {err}", crate::INFRASTRUCTURE)}), "", 0),
+        }
+    }
+
+    fn served(&self) -> bool {
+        true
+    }
+
+    fn config_path(&self, home: &Path) -> PathBuf {
+        Layout::under(home).extensions.join(SHELL.0)
+    }
+
+    fn supports(&self, _event: &str) -> bool {
+        false
+    }
+
+    /// The extension asks about every event it meets, so `events` does not narrow it.
+    fn install(&self, home: &Path, tama: &Path, _events: &[HookEvent]) -> Result<Box<dyn fmt::Display>, SetupError> {
+        Ok(Box::new(install(home, tama)?))
+    }
+
+    fn remove(&self, home: &Path, _tama: &Path) -> Result<Box<dyn fmt::Display>, SetupError> {
+        Ok(Box::new(remove(home)?))
+    }
+}
 
 /// The extension module oh-my-pi loads.
-pub const SHELL: (&str, &str) = ("omp-shared-hooks.js", include_str!("../../adapters/omp/omp-shared-hooks.js"));
+pub const SHELL: (&str, &str) = ("omp-shared-hooks.js", include_str!("../../../adapters/omp/omp-shared-hooks.js"));
 
 /// The adapter and its sibling modules, by file name.
 pub const ADAPTER: &[(&str, &str)] = &[
-    ("adapter.js", include_str!("../../adapters/omp/adapter.js")),
-    ("engine-client.mjs", include_str!("../../adapters/omp/engine-client.mjs")),
-    ("hook-events.mjs", include_str!("../../adapters/omp/hook-events.mjs")),
-    ("installed-contract.mjs", include_str!("../../adapters/omp/installed-contract.mjs")),
-    ("provider-request.mjs", include_str!("../../adapters/omp/provider-request.mjs")),
-    ("session-control.mjs", include_str!("../../adapters/omp/session-control.mjs")),
+    ("adapter.js", include_str!("../../../adapters/omp/adapter.js")),
+    ("engine-client.mjs", include_str!("../../../adapters/omp/engine-client.mjs")),
+    ("hook-events.mjs", include_str!("../../../adapters/omp/hook-events.mjs")),
+    ("installed-contract.mjs", include_str!("../../../adapters/omp/installed-contract.mjs")),
+    ("provider-request.mjs", include_str!("../../../adapters/omp/provider-request.mjs")),
+    ("session-control.mjs", include_str!("../../../adapters/omp/session-control.mjs")),
 ];
 
 /// Words only Tama's shell carries, so `--remove` takes out no one else's file.

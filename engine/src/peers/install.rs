@@ -31,8 +31,8 @@ pub fn install(adapter: &Adapter, home: &Path, tama: &Path, remove: bool) -> Res
             crate::files::write_whole_synced(&skill, text.as_bytes()).map_err(write)?;
         }
         report.notices.push(format!("the peer-work skill is in {}", skill.display()));
-        if adapter.kind == super::Kind::Codex && report.changed {
-            report.notices.push(setup::CODEX_TRUST.to_string());
+        if let Some(notice) = adapter.kind.setup_notice().filter(|_| report.changed) {
+            report.notices.push(notice.to_string());
         }
     }
     Ok(report)
