@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use crate::harness::{Answer, Harness};
 use crate::dispatch::{Decision, Dispatcher, Fault, Infrastructure, Selection, select::text_var};
-use crate::event::{Event, EventName, PayloadError};
+use crate::event::{EventName, PayloadError};
+use crate::harness::{Answer, Harness};
 use crate::oko::OkoState;
 use crate::registry::Loaded;
 
@@ -59,7 +59,7 @@ fn answer(args: RunHookArgs) -> Answer {
         // block by Codex too, so a harness Tama cannot name still gets one.
         Err(fault) => (claude(), Err(fault)),
     };
-    let decision = chosen.and_then(|()| decide(&args, &event_arg)).unwrap_or_else(|fault| {
+    let decision = chosen.and_then(|()| decide(provider, &args, &event_arg)).unwrap_or_else(|fault| {
         let agent = args.agent_id.clone().filter(|a| !a.is_empty());
         Decision::infrastructure(EventName::parse(&event_arg), agent, Infrastructure::new(fault))
     });
@@ -67,7 +67,7 @@ fn answer(args: RunHookArgs) -> Answer {
 }
 
 /// The decision for the event on stdin; a fault when Tama cannot decide it.
-fn decide(args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
+fn decide(provider: Harness, args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
     let from_env = text_var("TAMA_AGENT_ID")?;
     let agent = args.agent_id.clone().or(from_env).filter(|a| !a.is_empty()).ok_or(Fault::NoAgent)?;
     let selection = Selection::from_env()?;
@@ -76,7 +76,7 @@ fn decide(args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
     std::io::stdin().read_to_end(&mut bytes).map_err(Fault::Stdin)?;
     let payload = |source| Fault::Payload { event: event_arg.to_string(), source };
     let text = String::from_utf8(bytes).map_err(|e| payload(PayloadError::NotUtf8(e.utf8_error())))?;
-    let mut event = Event::decode(&text, Some(event_arg)).map_err(payload)?;
+    let mut event = provider.decode(&text, Some(event_arg)).map_err(payload)?;
     let selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
     event.capability = crate::capability::for_hooks(&registry.registry, &agent, event.session_id.as_deref());
     event.agent_id = Some(agent);

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::dispatch::{Decision, Outcome};
-use crate::event::{Event, PayloadError};
+use crate::event::{Event, EventName, PayloadError};
 use crate::peers::Adapter;
 use crate::setup::{HookEvent, SetupError};
 
@@ -33,7 +33,14 @@ pub trait Spec: Sync {
         &[]
     }
 
-    /// The payload `text` of event `event` (else the payload's own), as Tama's event.
+    /// The event this harness names `name` (snake case) where its name is
+    /// its own; the registry's spelling and its camel case are read for all.
+    fn event_named(&self, _name: &str) -> Option<EventName> {
+        None
+    }
+
+    /// The payload `text` of event `event` (else the payload's own), as
+    /// Tama's event. The shared reader knows every harness's keys.
     fn decode(&self, text: &str, event: Option<&str>) -> Result<Event, PayloadError> {
         Event::decode(text, event)
     }

@@ -40,7 +40,10 @@ pub fn peer_hook(dir: &Path, kind: &str, event: &str, input: &str) -> Outcome {
 }
 
 fn run(dir: &Path, kind: &str, event: &str, input: &str, key: &mut Option<String>) -> Result<Outcome> {
-    let kind = Adapter::named(kind).ok_or_else(|| PeerError::Input(format!("unknown agent kind `{kind}`: expected claude or codex")))?;
+    let kind = Adapter::named(kind).ok_or_else(|| {
+        let known: Vec<&str> = Adapter::all().map(|a| a.name()).collect();
+        PeerError::Input(format!("unknown agent kind `{kind}`: expected one of {}", known.join(", ")))
+    })?;
     if !EVENTS.contains(&event) {
         return Err(PeerError::Input(format!("unknown peer hook event `{event}`: expected one of {}", EVENTS.join(", "))));
     }

@@ -45,7 +45,7 @@ fn skill_text(tama: &Path) -> String {
         "{SKILL_HEAD}description: Work with the other agent sessions on this machine: message them, answer their asks, \
          work together with one, and keep out of their checkouts.\n---\n\n\
 # Peer work\n\n\
-Other agent sessions (Claude Code, Codex) may run on this machine, each in its own checkout. \
+Other agent sessions (Claude Code, Codex, oh-my-pi) may run on this machine, each in its own checkout. \
 Your session-start brief names them and gives `PEER_RUN`, the command for everything below; \
 it is `{tama} peers`, and for Codex it also names your session with `--session`.\n\n\
 - `PEER_RUN list` shows the live peers.\n\
