@@ -104,9 +104,11 @@ fn registry_findings(explicit: Option<&Path>) -> Vec<Finding> {
     for hook in gates {
         let check = format!("gate {}", hook.id);
         let loaded_gate = loaded.component(hook).map_err(|e| e.to_string()).and_then(|source| {
-            let wasm = hook.wasm().ok_or_else(|| format!("hook {} is a command, not a wasm gate", hook.id))?;
-            let config = wasm.config.clone().unwrap_or(serde_json::Value::Null);
-            crate::wasm::Gate::load(&host, &hook.id, &source, &config, &wasm.state).map_err(|e| e.to_string())
+            let (config, state) = match hook.wasm() {
+                Some(wasm) => (wasm.config.clone().unwrap_or(serde_json::Value::Null), wasm.state.as_slice()),
+                None => (serde_json::Value::Null, &[][..]),
+            };
+            crate::wasm::Gate::load(&host, &hook.id, &source, &config, state).map_err(|e| e.to_string())
         });
         findings.push(match loaded_gate {
             Ok(_) => Finding::ok(check, "compiles and accepts its config"),

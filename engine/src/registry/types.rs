@@ -341,13 +341,6 @@ impl HookEntry {
             HookRun::Command { .. } => None,
         }
     }
-
-    /// The component file and its digest, for a wasm hook.
-    pub fn wasm_component(&self) -> Result<(&str, &str), String> {
-        self.wasm()
-            .map(|wasm| (wasm.component.as_str(), wasm.sha256.as_str()))
-            .ok_or_else(|| format!("hook {} is a command, not a wasm gate", self.id))
-    }
 }
 
 impl Registry {

@@ -47,8 +47,8 @@ impl HostPaths {
                     .events
                     .values()
                     .flat_map(|event| &event.hooks)
-                    .filter_map(|hook| hook.wasm_component().ok())
-                    .map(|(name, _)| folder.join(name))
+                    .filter_map(|hook| hook.wasm())
+                    .map(|wasm| folder.join(&wasm.component))
                     .collect();
                 paths.registry = Some(file.clone());
             }
