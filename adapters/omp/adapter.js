@@ -8,6 +8,7 @@ import { EngineClient } from './engine-client.mjs';
 import * as events from './hook-events.mjs';
 import { withInstalledContracts } from './installed-contract.mjs';
 import { ProviderRequests } from './provider-request.mjs';
+import { runPeerHooks } from './peers.mjs';
 import { watchReloadRequests } from './session-control.mjs';
 
 const DIGEST = /^[0-9a-f]{64}$/;
@@ -39,6 +40,8 @@ export default function activate(pi, host = {}) {
   const providers = new ProviderRequests(engine);
   let watcher = null;
   let currentSession;
+  /** What the peer hooks gave for the model since its last turn began; given at the next. */
+  let peerContext = [];
 
   const dispatch = (event, payload) => engine.request({ op: 'dispatch', event, payload });
   /** The engine's refusal of `event`, `null` on a pass; a failure to get an answer is a refusal. */
@@ -51,8 +54,13 @@ export default function activate(pi, host = {}) {
   };
 
   pi.on('tool_call', async (event, ctx) => {
-    const reason = await refusalOf('pre_tool_use', events.toolCall(event, ctx), `the ${event?.toolName} call`);
-    return reason === null ? undefined : { block: true, reason };
+    const payload = events.toolCall(event, ctx);
+    const [reason, peers] = await Promise.all([
+      refusalOf('pre_tool_use', payload, `the ${event?.toolName} call`),
+      runPeerHooks('PreToolUse', payload),
+    ]);
+    const refused = reason ?? peers.deny;
+    return refused === null ? undefined : { block: true, reason: refused };
   });
 
   pi.on('tool_result', async (event, ctx) => {
@@ -62,15 +70,30 @@ export default function activate(pi, host = {}) {
   });
 
   pi.on('session_stop', async (event, ctx) => {
-    const reason = await refusalOf('stop', events.sessionStop(event, ctx), 'the end of the turn');
-    return reason === null ? undefined : { decision: 'block', reason };
+    const payload = events.sessionStop(event, ctx);
+    const reason = await refusalOf('stop', payload, 'the end of the turn');
+    if (reason !== null) return { decision: 'block', reason };
+    // Peer news (messages, sent ones come back) keeps the turn going, once.
+    const peers = await runPeerHooks('Stop', payload);
+    return peers.block === null ? undefined : { decision: 'block', reason: peers.block };
   });
 
   pi.on('input', async (event, ctx) => {
-    const reason = await refusalOf('user_prompt_submit', events.input(event, ctx), 'the prompt');
-    if (reason === null) return undefined;
+    const payload = events.input(event, ctx);
+    const reason = await refusalOf('user_prompt_submit', payload, 'the prompt');
+    if (reason === null) {
+      peerContext.push(...(await runPeerHooks('UserPromptSubmit', payload)).context);
+      return undefined;
+    }
     notify(ctx, reason);
     return { handled: true };
+  });
+
+  pi.on('before_agent_start', () => {
+    if (peerContext.length === 0) return undefined;
+    const content = peerContext.join('\n\n');
+    peerContext = [];
+    return { message: { customType: 'tama-peers', content, display: true } };
   });
 
   pi.on('session_start', async (event, ctx) => {
@@ -78,19 +101,23 @@ export default function activate(pi, host = {}) {
     currentSession = session;
     watcher?.stop();
     watcher = watchReloadRequests({ session, host, status: () => status(session), ctx });
-    const reason = await refusalOf('session_start', events.session('SessionStart', event, ctx), 'the session start');
+    const payload = events.session('SessionStart', event, ctx);
+    const reason = await refusalOf('session_start', payload, 'the session start');
     if (reason !== null) process.stderr.write(`tama: ${reason}\n`);
+    peerContext = (await runPeerHooks('SessionStart', payload)).context;
   });
 
   pi.on('session_shutdown', async (event, ctx) => {
     watcher?.stop();
     watcher = null;
+    const payload = events.session('SessionEnd', event, ctx);
+    const ended = runPeerHooks('SessionEnd', payload);
     try {
-      await engine.request({ op: 'dispatch', event: 'session_end', payload: events.session('SessionEnd', event, ctx) }, { timeoutMs: 800 });
+      await engine.request({ op: 'dispatch', event: 'session_end', payload }, { timeoutMs: 800 });
     } catch {
       // The engine ends every hook run it still holds when its input closes.
     }
-    await engine.shutdown(900);
+    await Promise.all([ended, engine.shutdown(900)]);
   });
 
   pi.on('before_provider_request', (event, ctx) => {

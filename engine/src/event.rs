@@ -55,7 +55,8 @@ impl EventName {
         }
     }
 
-    /// Claude Code's and Codex's spelling, e.g. `PreToolUse`.
+    /// Claude Code's and Codex's spelling, e.g. `PreToolUse`; a harness with
+    /// names of its own gives them in [`crate::harness::Spec::event_named`].
     pub fn harness_name(self) -> &'static str {
         match self {
             EventName::PreToolUse => "PreToolUse",
@@ -73,24 +74,15 @@ impl EventName {
         }
     }
 
-    /// oh-my-pi's name for the event, where it has one of its own.
-    pub fn omp_name(self) -> Option<&'static str> {
-        match self {
-            EventName::PreToolUse => Some("tool_call"),
-            EventName::PostToolUse => Some("tool_result"),
-            EventName::Stop => Some("session_stop"),
-            EventName::SessionEnd => Some("session_shutdown"),
-            EventName::UserPromptSubmit => Some("input"),
-            _ => None,
-        }
-    }
-
     /// The event named in any harness's spelling, with any `:<tool>` suffix
     /// dropped; `None` for an event Tama does not know.
     pub fn parse(name: &str) -> Option<EventName> {
         let phase = name.split(':').next().unwrap_or(name);
         let snake = snake_case(phase);
-        EventName::ALL.into_iter().find(|e| e.as_str() == snake || e.omp_name() == Some(snake.as_str()))
+        EventName::ALL
+            .into_iter()
+            .find(|e| e.as_str() == snake)
+            .or_else(|| crate::harness::ALL.into_iter().find_map(|h| h.event_named(&snake)))
     }
 
     /// Whether the event is about one tool call, whose input Tama must read.

@@ -3,7 +3,6 @@
 //! (see [`wasm`]); the hook registry ([`registry`]) says which run for which
 //! event.
 
-pub mod adapter;
 pub mod capability;
 pub mod cli;
 pub mod clock;
@@ -13,6 +12,7 @@ pub mod dispatch;
 pub mod doctor;
 pub mod event;
 pub mod files;
+pub mod harness;
 pub mod log;
 pub mod oko;
 pub mod paths;
@@ -21,7 +21,6 @@ pub mod registry;
 pub mod serve;
 pub mod session;
 pub mod setup;
-pub mod setup_omp;
 pub mod supervise;
 pub mod tool;
 pub mod wasm;

@@ -14,62 +14,12 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 
-/// A harness whose user config Tama sets up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Harness {
-    Claude,
-    Codex,
-    /// oh-my-pi: an extension, not a hook config; see [`crate::setup_omp`].
-    Omp,
-}
-
-impl Harness {
-    /// The harness's name on the command line; also the provider and agent id
-    /// its hooks run under.
-    pub fn name(self) -> &'static str {
-        match self {
-            Harness::Claude => "claude",
-            Harness::Codex => "codex",
-            Harness::Omp => "omp",
-        }
-    }
-
-    /// The user config holding the harness's hooks, under `home`.
-    pub fn config_path(self, home: &Path) -> PathBuf {
-        match self {
-            Harness::Claude => home.join(".claude").join("settings.json"),
-            Harness::Codex => home.join(".codex").join("hooks.json"),
-            Harness::Omp => home.join(".omp").join("agent").join("extensions").join(crate::setup_omp::SHELL.0),
-        }
-    }
-
-    /// Whether the harness has this event; Codex has fewer than Claude Code.
-    fn supports(self, event: &str) -> bool {
-        match self {
-            Harness::Claude => true,
-            Harness::Codex => CODEX_EVENTS.contains(&event),
-            Harness::Omp => false,
-        }
-    }
-}
-
-impl FromStr for Harness {
-    type Err = SetupError;
-
-    fn from_str(name: &str) -> Result<Self, SetupError> {
-        match name {
-            "claude" => Ok(Harness::Claude),
-            "codex" => Ok(Harness::Codex),
-            "omp" | "oh-my-pi" => Ok(Harness::Omp),
-            _ => Err(SetupError::UnknownHarness(name.to_string())),
-        }
-    }
-}
+pub use crate::harness::Harness;
+pub use crate::harness::codex::TRUST as CODEX_TRUST;
 
 /// Registry phase → harness event, and whether the event is about a tool call.
 const EVENTS: &[(&str, &str, bool)] = &[
@@ -85,19 +35,6 @@ const EVENTS: &[(&str, &str, bool)] = &[
     ("pre_compact", "PreCompact", false),
     ("notification", "Notification", false),
 ];
-
-/// The events Codex's hooks.json knows.
-const CODEX_EVENTS: &[&str] = &[
-    "SessionStart", "SubagentStart", "PreToolUse", "PermissionRequest", "PostToolUse",
-    "PreCompact", "PostCompact", "UserPromptSubmit", "SubagentStop", "Stop",
-];
-
-pub const CODEX_TRUST: &str = "Codex skips a hook nobody has trusted, without a word: start codex, \
-open /hooks and trust Tama's hooks, or run `tama setup codex --trust`, which asks codex for \
-the hashes of Tama's hooks and records them as trusted. Codex records that trust in ~/.codex/config.toml against \
-each hook's hash, so a changed command needs trusting again; `codex \
---dangerously-bypass-hook-trust` runs untrusted hooks for one invocation. Codex releases before \
-0.124 also need `[features] codex_hooks = true` in ~/.codex/config.toml.";
 
 /// One handler Tama installs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,8 +177,8 @@ pub fn install(harness: Harness, home: &Path, tama: &Path, events: &[HookEvent])
         let (name, skipped) = (harness.name(), skipped.join(", "));
         report.notices.push(format!("{name} has no {skipped} event; Tama's hooks for it are not installed"));
     }
-    if harness == Harness::Codex && !report.events.is_empty() {
-        report.notices.push(CODEX_TRUST.to_string());
+    if let Some(notice) = harness.setup_notice().filter(|_| !report.events.is_empty()) {
+        report.notices.push(notice.to_string());
     }
     Ok(report)
 }

@@ -6,8 +6,11 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use tama_engine::harness::{claude::Claude, codex::Codex};
 use tama_engine::setup::{Harness, HookEvent, Report, SetupError, events_from_registry_keys, install, remove};
 
+const CLAUDE: Harness = Harness(&Claude);
+const CODEX: Harness = Harness(&Codex);
 const TAMA: &str = "/opt/tama tools/bin/tama";
 
 /// A user's settings.json with hooks of their own, an older installer's
@@ -75,8 +78,8 @@ fn registry_keys_become_one_entry_per_harness_event() {
 
 #[test]
 fn install_adds_tamas_hooks_and_keeps_everything_else() {
-    let (home, path) = home_with(Harness::Claude, SETTINGS);
-    let report = install(Harness::Claude, home.path(), Path::new(TAMA), &events()).unwrap();
+    let (home, path) = home_with(CLAUDE, SETTINGS);
+    let report = install(CLAUDE, home.path(), Path::new(TAMA), &events()).unwrap();
 
     assert!(report.changed);
     assert_eq!(report.events, ["PreToolUse", "Stop"]);
@@ -90,11 +93,11 @@ fn install_adds_tamas_hooks_and_keeps_everything_else() {
 
 #[test]
 fn installing_twice_changes_nothing_the_second_time() {
-    let (home, path) = home_with(Harness::Claude, SETTINGS);
-    install(Harness::Claude, home.path(), Path::new(TAMA), &events()).unwrap();
+    let (home, path) = home_with(CLAUDE, SETTINGS);
+    install(CLAUDE, home.path(), Path::new(TAMA), &events()).unwrap();
     let first = fs::read(&path).unwrap();
 
-    let again = install(Harness::Claude, home.path(), Path::new(TAMA), &events()).unwrap();
+    let again = install(CLAUDE, home.path(), Path::new(TAMA), &events()).unwrap();
     assert!(!again.changed);
     assert_eq!(again.backup, None);
     assert_eq!(fs::read(&path).unwrap(), first);
@@ -105,15 +108,15 @@ fn installing_twice_changes_nothing_the_second_time() {
 #[test]
 fn remove_takes_out_only_tamas_hooks() {
     let original = SETTINGS.replace(r#"node \"$HOME/.shared-hooks/run-hook.mjs\" pre_tool_use claude"#, "echo mine");
-    let (home, path) = home_with(Harness::Claude, &original);
-    install(Harness::Claude, home.path(), Path::new(TAMA), &events()).unwrap();
+    let (home, path) = home_with(CLAUDE, &original);
+    install(CLAUDE, home.path(), Path::new(TAMA), &events()).unwrap();
 
-    let report = remove(Harness::Claude, home.path(), Path::new(TAMA)).unwrap();
+    let report = remove(CLAUDE, home.path(), Path::new(TAMA)).unwrap();
     assert!(report.changed && report.backup.is_some());
     assert_eq!(json_of(&path), serde_json::from_str::<Value>(&original).unwrap());
     assert!(report.to_string().starts_with("Tama's hooks removed from"), "{report}");
 
-    let again = remove(Harness::Claude, home.path(), Path::new(TAMA)).unwrap();
+    let again = remove(CLAUDE, home.path(), Path::new(TAMA)).unwrap();
     assert!(!again.changed);
 }
 
@@ -124,38 +127,38 @@ fn remove_keeps_the_others_in_a_shared_group() {
         {"type": "command", "command": "/usr/local/bin/tama run-hook stop claude"},
         {"type": "command", "command": "/elsewhere/tama", "args": ["run-hook", "stop", "claude"]},
     ]}]}});
-    let (home, path) = home_with(Harness::Claude, &text.to_string());
-    remove(Harness::Claude, home.path(), Path::new(TAMA)).unwrap();
+    let (home, path) = home_with(CLAUDE, &text.to_string());
+    remove(CLAUDE, home.path(), Path::new(TAMA)).unwrap();
     assert_eq!(json_of(&path), json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}));
 }
 
 #[test]
 fn remove_after_install_into_an_empty_home_leaves_an_empty_object() {
     let home = tempfile::tempdir().unwrap();
-    install(Harness::Claude, home.path(), Path::new(TAMA), &events()).unwrap();
-    remove(Harness::Claude, home.path(), Path::new(TAMA)).unwrap();
-    assert_eq!(json_of(&Harness::Claude.config_path(home.path())), json!({}));
+    install(CLAUDE, home.path(), Path::new(TAMA), &events()).unwrap();
+    remove(CLAUDE, home.path(), Path::new(TAMA)).unwrap();
+    assert_eq!(json_of(&CLAUDE.config_path(home.path())), json!({}));
 }
 
 #[test]
 fn a_file_that_is_not_a_json_object_is_refused_and_left_alone() {
     for text in ["{ \"hooks\": ", "[1, 2]", "{\"hooks\": []}", "{\"hooks\": {\"Stop\": {}}}"] {
-        let (home, path) = home_with(Harness::Claude, text);
-        let err = install(Harness::Claude, home.path(), Path::new(TAMA), &events()).unwrap_err();
+        let (home, path) = home_with(CLAUDE, text);
+        let err = install(CLAUDE, home.path(), Path::new(TAMA), &events()).unwrap_err();
         assert!(err.to_string().contains(&path.display().to_string()), "{err}");
         assert!(matches!(err, SetupError::NotJson { .. } | SetupError::NotObject { .. } | SetupError::Shape { .. }), "{err:?}");
         assert_eq!(fs::read_to_string(&path).unwrap(), text);
         assert!(backups(path.parent().unwrap()).is_empty());
     }
-    let (home, _) = home_with(Harness::Claude, "not json");
-    assert!(matches!(remove(Harness::Claude, home.path(), Path::new(TAMA)), Err(SetupError::NotJson { .. })));
+    let (home, _) = home_with(CLAUDE, "not json");
+    assert!(matches!(remove(CLAUDE, home.path(), Path::new(TAMA)), Err(SetupError::NotJson { .. })));
 }
 
 #[test]
 fn codex_gets_its_own_file_and_a_trust_notice() {
     let home = tempfile::tempdir().unwrap();
     let events = events_from_registry_keys(&["pre_tool_use:bash", "stop", "session_end"], 30);
-    let report = install(Harness::Codex, home.path(), Path::new(TAMA), &events).unwrap();
+    let report = install(CODEX, home.path(), Path::new(TAMA), &events).unwrap();
 
     let path = home.path().join(".codex/hooks.json");
     assert_eq!(report.path, path);
@@ -173,14 +176,14 @@ fn codex_gets_its_own_file_and_a_trust_notice() {
 
 #[test]
 fn the_files_mode_and_symlink_are_kept() {
-    let (home, real) = home_with(Harness::Claude, "{}");
+    let (home, real) = home_with(CLAUDE, "{}");
     fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
     let link_home = tempfile::tempdir().unwrap();
-    let link = Harness::Claude.config_path(link_home.path());
+    let link = CLAUDE.config_path(link_home.path());
     fs::create_dir_all(link.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&real, &link).unwrap();
 
-    install(Harness::Claude, link_home.path(), Path::new(TAMA), &events()).unwrap();
+    install(CLAUDE, link_home.path(), Path::new(TAMA), &events()).unwrap();
     assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
     assert!(json_of(&real)["hooks"]["Stop"].is_array());
@@ -190,21 +193,21 @@ fn the_files_mode_and_symlink_are_kept() {
 #[test]
 fn a_relative_tama_or_an_odd_event_is_refused() {
     let home = tempfile::tempdir().unwrap();
-    let err = install(Harness::Claude, home.path(), Path::new("bin/tama"), &events()).unwrap_err();
+    let err = install(CLAUDE, home.path(), Path::new("bin/tama"), &events()).unwrap_err();
     assert!(matches!(err, SetupError::TamaPath(_)), "{err:?}");
     let odd = [HookEvent { harness_event: "Pre; rm -rf".into(), matcher: None, timeout_secs: 1 }];
-    let err = install(Harness::Claude, home.path(), Path::new(TAMA), &odd).unwrap_err();
+    let err = install(CLAUDE, home.path(), Path::new(TAMA), &odd).unwrap_err();
     assert!(matches!(err, SetupError::BadEvent(_)), "{err:?}");
-    assert!(!Harness::Claude.config_path(home.path()).exists());
+    assert!(!CLAUDE.config_path(home.path()).exists());
 }
 
 #[test]
 fn a_path_with_a_quote_stays_one_word() {
     let home = tempfile::tempdir().unwrap();
     let tama = Path::new("/home/o'neil/bin/tama");
-    install(Harness::Claude, home.path(), tama, &events()).unwrap();
-    let command = json_of(&Harness::Claude.config_path(home.path()))["hooks"]["Stop"][0]["hooks"][0]["command"].clone();
+    install(CLAUDE, home.path(), tama, &events()).unwrap();
+    let command = json_of(&CLAUDE.config_path(home.path()))["hooks"]["Stop"][0]["hooks"][0]["command"].clone();
     assert_eq!(command, r"'/home/o'\''neil/bin/tama' run-hook --provider claude stop claude");
-    let report: Report = remove(Harness::Claude, home.path(), tama).unwrap();
+    let report: Report = remove(CLAUDE, home.path(), tama).unwrap();
     assert!(report.changed);
 }

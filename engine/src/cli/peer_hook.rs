@@ -11,7 +11,7 @@ use crate::peers::{self, PeerError};
 /// folder and it exits 0; only the waiter exits 2, with messages.
 #[derive(Args)]
 pub struct PeerHookArgs {
-    /// KIND EVENT (claude|codex, then session-start, prompt, pre-tool, stop, wait or session-end), or `version`.
+    /// KIND EVENT (claude, codex or omp, then session-start, prompt, pre-tool, stop, wait or session-end), or `version`.
     #[arg(num_args = 0.., allow_hyphen_values = true, trailing_var_arg = true)]
     words: Vec<String>,
 }

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use crate::adapter::{Answer, Provider};
 use crate::dispatch::{Decision, Dispatcher, Fault, Infrastructure, Selection, select::text_var};
-use crate::event::{Event, EventName, PayloadError};
+use crate::event::{EventName, PayloadError};
+use crate::harness::{Answer, Harness};
 use crate::oko::OkoState;
 use crate::registry::Loaded;
 
@@ -31,8 +31,8 @@ pub struct RunHookArgs {
     /// The agent this run is for; else TAMA_AGENT_ID.
     agent_id: Option<String>,
     /// The harness that asks (else TAMA_PROVIDER; default claude).
-    #[arg(long, value_enum)]
-    provider: Option<Provider>,
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(Harness::run_hook_names()))]
+    provider: Option<String>,
     /// The registry to use (default: $TAMA_REGISTRY, ~/.shared-hooks/registry.json, the embedded default).
     #[arg(long, value_name = "PATH")]
     registry: Option<PathBuf>,
@@ -53,13 +53,13 @@ pub fn run(args: RunHookArgs) -> u8 {
 
 fn answer(args: RunHookArgs) -> Answer {
     let event_arg = args.event.clone().unwrap_or_default();
-    let (provider, chosen) = match provider(args.provider) {
+    let (provider, chosen) = match provider(args.provider.clone()) {
         Ok(provider) => (provider, Ok(())),
         // Claude Code's block, exit 2 with the reason on stderr, is read as a
         // block by Codex too, so a harness Tama cannot name still gets one.
-        Err(fault) => (Provider::Claude, Err(fault)),
+        Err(fault) => (claude(), Err(fault)),
     };
-    let decision = chosen.and_then(|()| decide(&args, &event_arg)).unwrap_or_else(|fault| {
+    let decision = chosen.and_then(|()| decide(provider, &args, &event_arg)).unwrap_or_else(|fault| {
         let agent = args.agent_id.clone().filter(|a| !a.is_empty());
         Decision::infrastructure(EventName::parse(&event_arg), agent, Infrastructure::new(fault))
     });
@@ -67,7 +67,7 @@ fn answer(args: RunHookArgs) -> Answer {
 }
 
 /// The decision for the event on stdin; a fault when Tama cannot decide it.
-fn decide(args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
+fn decide(provider: Harness, args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
     let from_env = text_var("TAMA_AGENT_ID")?;
     let agent = args.agent_id.clone().or(from_env).filter(|a| !a.is_empty()).ok_or(Fault::NoAgent)?;
     let selection = Selection::from_env()?;
@@ -76,7 +76,7 @@ fn decide(args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
     std::io::stdin().read_to_end(&mut bytes).map_err(Fault::Stdin)?;
     let payload = |source| Fault::Payload { event: event_arg.to_string(), source };
     let text = String::from_utf8(bytes).map_err(|e| payload(PayloadError::NotUtf8(e.utf8_error())))?;
-    let mut event = Event::decode(&text, Some(event_arg)).map_err(payload)?;
+    let mut event = provider.decode(&text, Some(event_arg)).map_err(payload)?;
     let mut selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
     event.capability = crate::capability::for_event(&registry.registry, &agent, event.session_id.as_deref())
         .unwrap_or_else(|refused| {
@@ -108,13 +108,17 @@ fn decide(args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
 }
 
 /// `--provider`, else `TAMA_PROVIDER`, else Claude Code.
-fn provider(flag: Option<Provider>) -> Result<Provider, Fault> {
-    if let Some(provider) = flag {
-        return Ok(provider);
+fn provider(flag: Option<String>) -> Result<Harness, Fault> {
+    let name = match flag {
+        Some(name) => name,
+        None => text_var("TAMA_PROVIDER")?.unwrap_or_default(),
+    };
+    if name.is_empty() {
+        return Ok(claude());
     }
-    match text_var("TAMA_PROVIDER")? {
-        None => Ok(Provider::Claude),
-        Some(name) if name.is_empty() => Ok(Provider::Claude),
-        Some(name) => Provider::parse(&name).ok_or(Fault::UnknownProvider(name)),
-    }
+    Harness::named(&name.to_ascii_lowercase()).filter(|h| !h.served()).ok_or(Fault::UnknownProvider(name))
+}
+
+fn claude() -> Harness {
+    Harness(&crate::harness::claude::Claude)
 }

@@ -46,12 +46,11 @@ fn setup(args: SetupArgs) -> Result<String, String> {
     let harness: Harness = args.harness.parse().map_err(|e: setup::SetupError| e.to_string())?;
     let tama = crate::paths::this_tama()?;
     let home = crate::paths::home();
-    if harness == Harness::Omp {
-        let report = if args.remove { crate::setup_omp::remove(&home) } else { crate::setup_omp::install(&home, &tama) };
-        return report.map(|r| r.to_string()).map_err(|e| e.to_string());
-    }
     if args.remove {
-        return setup::remove(harness, &home, &tama).map(|r| r.to_string()).map_err(|e| e.to_string());
+        return harness.remove(&home, &tama).map(|r| r.to_string()).map_err(|e| e.to_string());
+    }
+    if harness.served() {
+        return harness.install(&home, &tama, &[]).map(|r| r.to_string()).map_err(|e| e.to_string());
     }
     let registry = Loaded::select(args.registry.as_deref()).map_err(|e| e.to_string())?;
     let keys: Vec<&str> = registry.registry.events.keys().map(String::as_str).collect();
@@ -62,9 +61,11 @@ fn setup(args: SetupArgs) -> Result<String, String> {
         let name = crate::event::EventName::parse(&event.harness_event);
         event.timeout_secs = name.map_or(30, |name| setup::entry_timeout(&registry.registry, name)).max(30);
     }
-    let report = setup::install(harness, &home, &tama, &events).map_err(|e| e.to_string())?;
-    let report = if args.trust { trust_codex(harness, report)? } else { report };
-    Ok(report.to_string())
+    if args.trust {
+        let report = setup::install(harness, &home, &tama, &events).map_err(|e| e.to_string())?;
+        return Ok(trust_codex(harness, report)?.to_string());
+    }
+    harness.install(&home, &tama, &events).map(|r| r.to_string()).map_err(|e| e.to_string())
 }
 
 /// `tama setup peers [--remove]`: the peer hooks and the peer-work skill
@@ -79,8 +80,8 @@ fn setup_peers(remove: bool) -> u8 {
     };
     let home = crate::paths::home();
     let mut code = exit::PASS;
-    for kind in peers::Kind::ALL {
-        match peers::install::install(&peers::Adapter::of(kind), &home, &tama, remove) {
+    for kind in peers::Adapter::all() {
+        match peers::install::install(&kind, &home, &tama, remove) {
             Ok(report) => println!("{}: {report}", kind.name()),
             Err(why) => {
                 eprintln!("tama setup peers: {}: {why}", kind.name());
@@ -94,7 +95,7 @@ fn setup_peers(remove: bool) -> u8 {
 /// `--trust`: Codex's current hash of each of Tama's hooks, recorded as trusted.
 fn trust_codex(harness: Harness, mut report: setup::Report) -> Result<setup::Report, String> {
     use crate::doctor::codex_trust;
-    if harness != Harness::Codex {
+    if harness.setup_notice() != Some(setup::CODEX_TRUST) {
         return Err("--trust is for codex alone: Claude Code runs its hooks without a trust step".into());
     }
     let codex = codex_trust::on_path("codex").ok_or("--trust needs codex on PATH, to ask it for the hashes of Tama's hooks")?;

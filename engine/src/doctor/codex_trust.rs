@@ -48,7 +48,7 @@ pub enum TrustError {
 /// The finding for Codex's trust, when Codex's config holds Tama's hooks.
 pub fn finding(scope: &Scope) -> Option<Finding> {
     let installed = super::Installed::find(&scope.home);
-    if !installed.iter().any(|i| i.harness == crate::setup::Harness::Codex) {
+    if !installed.iter().any(|i| i.harness == crate::setup::Harness(&crate::harness::codex::Codex)) {
         return None;
     }
     let check = "codex trust";

@@ -33,7 +33,7 @@ impl Installed {
     /// Tama's handlers in every harness config under `home`.
     pub fn find(home: &Path) -> Vec<Installed> {
         let mut found = Vec::new();
-        for harness in [Harness::Claude, Harness::Codex] {
+        for harness in crate::harness::ALL.into_iter().filter(|h| !h.served()) {
             let config = harness.config_path(home);
             let Ok(text) = std::fs::read_to_string(&config) else { continue };
             let Ok(root) = serde_json::from_str::<Value>(&text) else { continue };
@@ -119,7 +119,7 @@ impl Installed {
             "tool_name": "Bash",
             "tool_input": {"command": command},
         });
-        if self.harness == Harness::Codex {
+        if self.harness == codex() {
             payload["turn_id"] = "tama-doctor".into();
             payload["model"] = "tama-doctor".into();
             payload["tool_use_id"] = "tama-doctor".into();
@@ -187,13 +187,18 @@ fn read_answer(harness: Harness, code: Option<i32>, stdout: &str, stderr: &str) 
         Some(2) if !stderr.trim().is_empty() => Reading::Block,
         Some(2) => Reading::FailedHook("exit 2 with nothing on stderr".into()),
         Some(0) if blocks => Reading::Block,
-        Some(0) if harness == Harness::Codex && !stdout.trim().is_empty() && json.is_none() => {
+        Some(0) if harness == codex() && !stdout.trim().is_empty() && json.is_none() => {
             Reading::FailedHook("exit 0 with output that is not JSON".into())
         }
         Some(0) => Reading::Pass,
         Some(code) => Reading::FailedHook(format!("exit {code}, which {} reads as a failed hook and runs the tool", harness.name())),
         None => Reading::FailedHook("ended by a signal".into()),
     }
+}
+
+/// Codex, whose strict reading of a hook's answer the doctor mirrors.
+fn codex() -> Harness {
+    Harness(&crate::harness::codex::Codex)
 }
 
 /// Whether the registry in use refuses a `--no-verify` commit.
@@ -216,10 +221,10 @@ mod tests {
     #[test]
     fn codex_reads_exit_one_as_a_failed_hook() {
         let block = r#"{"decision":"block","reason":"no"}"#;
-        assert_eq!(read_answer(Harness::Codex, Some(0), block, ""), Reading::Block);
-        assert!(matches!(read_answer(Harness::Codex, Some(1), block, "why"), Reading::FailedHook(_)));
-        assert_eq!(read_answer(Harness::Claude, Some(2), block, "why"), Reading::Block);
-        assert_eq!(read_answer(Harness::Codex, Some(0), "", ""), Reading::Pass);
-        assert!(matches!(read_answer(Harness::Codex, Some(2), "", ""), Reading::FailedHook(_)));
+        assert_eq!(read_answer(codex(), Some(0), block, ""), Reading::Block);
+        assert!(matches!(read_answer(codex(), Some(1), block, "why"), Reading::FailedHook(_)));
+        assert_eq!(read_answer(Harness::named("claude").unwrap(), Some(2), block, "why"), Reading::Block);
+        assert_eq!(read_answer(codex(), Some(0), "", ""), Reading::Pass);
+        assert!(matches!(read_answer(codex(), Some(2), "", ""), Reading::FailedHook(_)));
     }
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{Finding, Scope};
-use crate::setup_omp::{ADAPTER, Layout, SHELL};
+use crate::harness::omp::{ADAPTER, Layout, SHELL};
 
 /// How long the installed engine may take to answer one dispatch.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);

@@ -1,37 +1,18 @@
-//! What differs between agent kinds: where their hooks and the peer-work
-//! skill go, how a command finds its session, whether a hook can wake them,
-//! and the hook entries they get.
+//! The peer hooks of one harness: where they and the peer-work skill go, how
+//! a command finds its session, whether a hook can wake the agent, and the
+//! hook entries built from that. Each harness gives its own in
+//! [`crate::harness::Spec::peers`].
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-/// An agent kind that peer hooks run for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Claude,
-    Codex,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 2] = [Kind::Claude, Kind::Codex];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Claude => "claude",
-            Kind::Codex => "codex",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == name)
-    }
-}
+use crate::harness::Harness;
 
 /// What the peer hooks need to know about one agent kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Adapter {
-    pub kind: Kind,
+    pub kind: Harness,
     /// The hook config, relative to the home folder.
     pub config: &'static str,
     /// The file that gets the peer-work skill, relative to the home folder.
@@ -55,27 +36,19 @@ const HOOK_TIMEOUT_SECS: u64 = 10;
 pub const WAITER_TIMEOUT_SECS: u64 = 3600;
 
 impl Adapter {
-    pub fn of(kind: Kind) -> Adapter {
-        match kind {
-            Kind::Claude => Adapter {
-                kind,
-                config: ".claude/settings.json",
-                skill: ".claude/skills/peer-work/SKILL.md",
-                session_env: None,
-                commands_name_session: false,
-                wakes: true,
-                edit_matcher: "Edit|Write|NotebookEdit",
-            },
-            Kind::Codex => Adapter {
-                kind,
-                config: ".codex/hooks.json",
-                skill: ".codex/skills/peer-work/SKILL.md",
-                session_env: Some("CODEX_THREAD_ID"),
-                commands_name_session: true,
-                wakes: false,
-                edit_matcher: "apply_patch|Bash",
-            },
-        }
+    /// Every harness with peer hooks.
+    pub fn all() -> impl Iterator<Item = Adapter> {
+        crate::harness::ALL.into_iter().filter_map(|h| h.peers())
+    }
+
+    /// The peer hooks of the harness named `name`.
+    pub fn named(name: &str) -> Option<Adapter> {
+        Harness::named(name)?.peers()
+    }
+
+    /// The harness's name, which begins its sessions' keys.
+    pub fn name(&self) -> &'static str {
+        self.kind.name()
     }
 
     pub fn config_path(&self, home: &Path) -> PathBuf {

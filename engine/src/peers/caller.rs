@@ -9,7 +9,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::sessions::{self, Registration};
-use super::{Kind, PeerError, Result, io};
+use super::{Adapter, PeerError, Result, io};
 
 /// Whether this process descends from the agent process of `registration`
 /// (the same process id and start time, so a reused id does not count).
@@ -66,8 +66,8 @@ pub fn whoami(dir: &Path, named: Option<&str>, secret: Option<&str>) -> Result<R
                 .find(|r| r.key == named || r.session == named)
                 .ok_or_else(|| PeerError::Refused(format!("no live peer session {named}")))?,
         ),
-        None => Kind::ALL.into_iter().find_map(|kind| {
-            let id = std::env::var(super::Adapter::of(kind).session_env?).ok().filter(|s| !s.is_empty())?;
+        None => Adapter::all().find_map(|kind| {
+            let id = std::env::var(kind.session_env?).ok().filter(|s| !s.is_empty())?;
             live.iter().find(|r| r.kind == kind.name() && r.session == id)
         }),
     };

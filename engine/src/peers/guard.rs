@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::folder::resolve;
 use super::sessions::{self, Registration};
-use super::{Kind, PeerError, Result, journal, peer_run};
+use super::{PeerError, Result, journal, peer_run};
 use crate::tool::{ToolCall, ToolKind};
 
 /// Why the tool call in `payload` is refused, if it is: the first target
@@ -63,7 +63,7 @@ pub fn denial(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Res
             Err(err) => return Ok(Some(format!("peer folder guard (pre-tool): {err}; the write is refused"))),
         };
         if let Some(owner) = owner(me, &peers, &path) {
-            let run = peer_run(me.kind().unwrap_or(Kind::Claude), &me.key);
+            let run = peer_run(me.kind().as_ref(), &me.key);
             return Ok(Some(format!(
                 "{} is inside {}, where peer session {} is working. Do not write there; ask it instead: {run} ask {} \"<what you need>\"",
                 path.display(),

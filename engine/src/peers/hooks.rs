@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::sessions::{self, Registration};
-use super::{Kind, PeerError, Result, guard, inbox, journal, session_key, text, together, waiter};
+use super::{Adapter, PeerError, Result, guard, inbox, journal, session_key, text, together, waiter};
 
 /// What a hook run ends with.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -40,7 +40,10 @@ pub fn peer_hook(dir: &Path, kind: &str, event: &str, input: &str) -> Outcome {
 }
 
 fn run(dir: &Path, kind: &str, event: &str, input: &str, key: &mut Option<String>) -> Result<Outcome> {
-    let kind = Kind::parse(kind).ok_or_else(|| PeerError::Input(format!("unknown agent kind `{kind}`: expected claude or codex")))?;
+    let kind = Adapter::named(kind).ok_or_else(|| {
+        let known: Vec<&str> = Adapter::all().map(|a| a.name()).collect();
+        PeerError::Input(format!("unknown agent kind `{kind}`: expected one of {}", known.join(", ")))
+    })?;
     if !EVENTS.contains(&event) {
         return Err(PeerError::Input(format!("unknown peer hook event `{event}`: expected one of {}", EVENTS.join(", "))));
     }
@@ -49,14 +52,14 @@ fn run(dir: &Path, kind: &str, event: &str, input: &str, key: &mut Option<String
         return Err(PeerError::Input("the hook input is not a JSON object".into()));
     }
     let session = payload["session_id"].as_str().ok_or_else(|| PeerError::Input("KeyError: the hook input has no string session_id".into()))?;
-    let own_key = session_key(kind, session)?;
+    let own_key = session_key(&kind, session)?;
     *key = Some(own_key.clone());
     let agent = sessions::agent_pid();
     if event == "session-end" {
         return session_end(dir, &own_key, agent, &payload);
     }
     let cwd = payload["cwd"].as_str().map(PathBuf::from).or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| "/".into());
-    let (me, own) = sessions::register(dir, kind, session, &own_key, &cwd, agent)?;
+    let (me, own) = sessions::register(dir, &kind, session, &own_key, &cwd, agent)?;
     if event == "pre-tool" {
         // Whoever runs it, a write is judged against the session's own root.
         return pre_tool(dir, &together::settle(dir, me)?, &cwd, &payload);

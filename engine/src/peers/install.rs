@@ -31,8 +31,8 @@ pub fn install(adapter: &Adapter, home: &Path, tama: &Path, remove: bool) -> Res
             crate::files::write_whole_synced(&skill, text.as_bytes()).map_err(write)?;
         }
         report.notices.push(format!("the peer-work skill is in {}", skill.display()));
-        if adapter.kind == super::Kind::Codex && report.changed {
-            report.notices.push(setup::CODEX_TRUST.to_string());
+        if let Some(notice) = adapter.kind.setup_notice().filter(|_| report.changed) {
+            report.notices.push(notice.to_string());
         }
     }
     Ok(report)
@@ -45,7 +45,7 @@ fn skill_text(tama: &Path) -> String {
         "{SKILL_HEAD}description: Work with the other agent sessions on this machine: message them, answer their asks, \
          work together with one, and keep out of their checkouts.\n---\n\n\
 # Peer work\n\n\
-Other agent sessions (Claude Code, Codex) may run on this machine, each in its own checkout. \
+Other agent sessions (Claude Code, Codex, oh-my-pi) may run on this machine, each in its own checkout. \
 Your session-start brief names them and gives `PEER_RUN`, the command for everything below; \
 it is `{tama} peers`, and for Codex it also names your session with `--session`.\n\n\
 - `PEER_RUN list` shows the live peers.\n\

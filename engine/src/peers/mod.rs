@@ -35,7 +35,7 @@ mod waiter;
 
 use std::path::{Path, PathBuf};
 
-pub use adapter::{Adapter, Kind};
+pub use adapter::Adapter;
 pub use hooks::{Outcome, peer_hook, record_delivery, typed};
 pub use text::peer_text;
 pub use inbox::{Envelope, Letter};
@@ -92,7 +92,7 @@ pub fn peers_dir() -> PathBuf {
 
 /// A session's key: `<kind>-<session id>`. The id must be a plain file name
 /// part, so no key can reach outside the peers folder.
-pub fn session_key(kind: Kind, session: &str) -> Result<String> {
+pub fn session_key(kind: &Adapter, session: &str) -> Result<String> {
     if !plain_name(session, 128) {
         return Err(PeerError::Input(format!("bad session id: {session:?}")));
     }
@@ -122,9 +122,9 @@ pub fn tama_exe() -> PathBuf {
 
 /// How an agent of `kind` runs peer commands (`PEER_RUN`): the absolute
 /// `tama` and `peers`, and the session for an agent whose commands must name it.
-pub fn peer_run(kind: Kind, key: &str) -> String {
+pub fn peer_run(kind: Option<&Adapter>, key: &str) -> String {
     let tama = crate::setup::shell_quote(&tama_exe().to_string_lossy());
-    match Adapter::of(kind).commands_name_session {
+    match kind.is_some_and(|k| k.commands_name_session) {
         true => format!("{tama} peers --session {key}"),
         false => format!("{tama} peers"),
     }

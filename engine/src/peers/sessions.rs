@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::folder::{RegistryLock, git_root, resolve, write_whole};
-use super::{Kind, PeerError, Result, io, now_iso};
+use super::{Adapter, PeerError, Result, io, now_iso};
 use crate::supervise::{procs, records};
 
 /// One live session, as `sessions/<key>.json` holds it.
@@ -58,8 +58,8 @@ pub struct Together {
 }
 
 impl Registration {
-    pub fn kind(&self) -> Option<Kind> {
-        Kind::parse(&self.kind)
+    pub fn kind(&self) -> Option<Adapter> {
+        Adapter::named(&self.kind)
     }
 
     /// Whether the agent process still runs (another user's counts).
@@ -134,7 +134,7 @@ pub fn all_live(dir: &Path) -> Result<Vec<Registration>> {
 /// leave its root where its start put it. Returns the registration and
 /// whether `pid` is its agent; a hook run by any other process while the
 /// agent lives is not the session's own.
-pub fn register(dir: &Path, kind: Kind, session: &str, key: &str, cwd: &Path, pid: i32) -> Result<(Registration, bool)> {
+pub fn register(dir: &Path, kind: &Adapter, session: &str, key: &str, cwd: &Path, pid: i32) -> Result<(Registration, bool)> {
     if pid <= 1 {
         return Err(PeerError::Refused(format!("the hook for {key} runs under no agent process (its parent is process {pid})")));
     }

@@ -1,6 +1,8 @@
-//! `tama setup omp [--remove]`: installs Tama's oh-my-pi extension.
+//! oh-my-pi: no hook config, but extension modules. Tama's extension
+//! (`adapters/omp/`) starts `tama run-hook --serve omp` and asks it about
+//! every event; it reads the canonical decision and answers oh-my-pi itself.
 //!
-//! oh-my-pi has no hook config; it loads extension modules. Tama installs
+//! `tama setup omp [--remove]` installs that extension. Tama installs
 //! three things, each only where it differs, and leaves every other file
 //! alone:
 //!
@@ -15,19 +17,99 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::setup::SetupError;
+use super::{Answer, Spec};
+use crate::peers::Adapter;
+use crate::dispatch::Decision;
+use crate::event::EventName;
+use crate::setup::{HookEvent, SetupError};
+
+pub struct Omp;
+
+/// oh-my-pi's names for the events it names its own way.
+const EVENTS: &[(&str, EventName)] = &[
+    ("tool_call", EventName::PreToolUse),
+    ("tool_result", EventName::PostToolUse),
+    ("session_stop", EventName::Stop),
+    ("session_shutdown", EventName::SessionEnd),
+    ("input", EventName::UserPromptSubmit),
+];
+
+impl Spec for Omp {
+    fn name(&self) -> &'static str {
+        "omp"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["oh-my-pi"]
+    }
+
+    /// The canonical decision, as `tama run-hook --serve` carries it; the
+    /// extension turns it into oh-my-pi's answer (`adapters/omp/adapter.js`).
+    fn encode(&self, decision: &Decision) -> Answer {
+        match serde_json::to_value(decision) {
+            Ok(canonical) => Answer::json(&canonical, "", 0),
+            Err(err) => Answer::json(&serde_json::json!({"decision": "block", "reason": format!("{}: the decision cannot be written: {err}", crate::INFRASTRUCTURE)}), "", 0),
+        }
+    }
+
+    fn event_named(&self, name: &str) -> Option<EventName> {
+        EVENTS.iter().find(|(own, _)| *own == name).map(|(_, event)| *event)
+    }
+
+    fn served(&self) -> bool {
+        true
+    }
+
+    fn config_path(&self, home: &Path) -> PathBuf {
+        Layout::under(home).extensions.join(SHELL.0)
+    }
+
+    fn supports(&self, _event: &str) -> bool {
+        false
+    }
+
+    /// The extension asks about every event it meets, so `events` does not narrow it.
+    fn install(&self, home: &Path, tama: &Path, _events: &[HookEvent]) -> Result<Box<dyn fmt::Display>, SetupError> {
+        Ok(Box::new(install(home, tama)?))
+    }
+
+    fn remove(&self, home: &Path, _tama: &Path) -> Result<Box<dyn fmt::Display>, SetupError> {
+        Ok(Box::new(remove(home)?))
+    }
+
+    /// oh-my-pi has no hook config, so the peer hooks go, in Claude Code's
+    /// form, into a file of Tama's that the extension reads on each event
+    /// (`adapters/omp/peers.mjs`). Its tool names vary with its release, so
+    /// every call reaches the folder guard, which reads the writes through
+    /// the tool declaration. No hook can wake an idle oh-my-pi: no waiter.
+    fn peers(&self) -> Option<Adapter> {
+        Some(Adapter {
+            kind: super::Harness(&Omp),
+            config: PEER_HOOKS,
+            skill: ".omp/agent/skills/peer-work/SKILL.md",
+            session_env: None,
+            commands_name_session: false,
+            wakes: false,
+            edit_matcher: "*",
+        })
+    }
+}
+
+/// The peer hooks the extension runs, relative to the home folder.
+pub const PEER_HOOKS: &str = ".shared-hooks/omp/peer-hooks.json";
 
 /// The extension module oh-my-pi loads.
-pub const SHELL: (&str, &str) = ("omp-shared-hooks.js", include_str!("../../adapters/omp/omp-shared-hooks.js"));
+pub const SHELL: (&str, &str) = ("omp-shared-hooks.js", include_str!("../../../adapters/omp/omp-shared-hooks.js"));
 
 /// The adapter and its sibling modules, by file name.
 pub const ADAPTER: &[(&str, &str)] = &[
-    ("adapter.js", include_str!("../../adapters/omp/adapter.js")),
-    ("engine-client.mjs", include_str!("../../adapters/omp/engine-client.mjs")),
-    ("hook-events.mjs", include_str!("../../adapters/omp/hook-events.mjs")),
-    ("installed-contract.mjs", include_str!("../../adapters/omp/installed-contract.mjs")),
-    ("provider-request.mjs", include_str!("../../adapters/omp/provider-request.mjs")),
-    ("session-control.mjs", include_str!("../../adapters/omp/session-control.mjs")),
+    ("adapter.js", include_str!("../../../adapters/omp/adapter.js")),
+    ("engine-client.mjs", include_str!("../../../adapters/omp/engine-client.mjs")),
+    ("hook-events.mjs", include_str!("../../../adapters/omp/hook-events.mjs")),
+    ("installed-contract.mjs", include_str!("../../../adapters/omp/installed-contract.mjs")),
+    ("peers.mjs", include_str!("../../../adapters/omp/peers.mjs")),
+    ("provider-request.mjs", include_str!("../../../adapters/omp/provider-request.mjs")),
+    ("session-control.mjs", include_str!("../../../adapters/omp/session-control.mjs")),
 ];
 
 /// Words only Tama's shell carries, so `--remove` takes out no one else's file.
