@@ -44,7 +44,7 @@ fn the_hook_block_per_kind() {
     }
     let codex = &read(&m, "home/.codex/hooks.json")["hooks"];
     assert_eq!(codex["Stop"].as_array().unwrap().len(), 1);
-    assert_eq!(codex["PreToolUse"][0]["matcher"], "apply_patch");
+    assert_eq!(codex["PreToolUse"][0]["matcher"], "apply_patch|Bash");
     assert_eq!(codex["PreToolUse"][0]["hooks"][0]["command"], command("codex", "pre-tool"));
     assert_eq!(codex["SessionStart"][0]["hooks"][0]["command"], command("codex", "session-start"));
     assert_eq!(codex["UserPromptSubmit"][0]["hooks"][0]["command"], command("codex", "prompt"));
