@@ -49,6 +49,14 @@ fn a_gate_that_loops_forever_hits_its_execution_bound() {
 }
 
 #[test]
+fn a_gate_that_sleeps_on_a_clock_is_refused_the_wait_within_its_bound() {
+    let started = std::time::Instant::now();
+    let fault = hostile_fault("sleep");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "the five-second sleep did not happen: {fault}");
+    assert!(fault.to_string().contains("waited on a clock"), "{fault}");
+}
+
+#[test]
 fn a_gate_that_grows_memory_without_end_hits_its_memory_bound() {
     assert_eq!(hostile_fault("grow-memory"), GateFault::MemoryBound);
 }

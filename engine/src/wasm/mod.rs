@@ -72,9 +72,11 @@ impl Host {
         start_epoch_ticker(&engine)?;
         let mut gate_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
+        sandbox::deny_clock_waits(&mut gate_linker)?;
         bindings::gate::Gate::add_to_linker::<_, HasSelf<_>>(&mut gate_linker, |s| s)?;
         let mut declaration_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut declaration_linker)?;
+        sandbox::deny_clock_waits(&mut declaration_linker)?;
         let gate_slots = Arc::new(slots::Slots::new(config::CONCURRENT_CALLS));
         let paths = Arc::new(HostPaths::from_env(&cache_dir));
         let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None, gate_slots, paths };

@@ -7,7 +7,8 @@
 
 use std::time::Duration;
 
-use wasmtime::component::ResourceTable;
+use wasmtime::component::{Linker, Resource, ResourceTable};
+use wasmtime_wasi::p2::DynPollable;
 use wasmtime_wasi::p2::pipe::MemoryOutputPipe;
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
 
@@ -64,24 +65,46 @@ impl<T: Send> WasiView for Sandboxed<T> {
     }
 }
 
-/// The memory bound, remembering whether it was hit so the error can say so.
+/// The memory bound of one evaluation, over all of its memories together,
+/// remembering whether it was hit so the error can say so.
 #[derive(Default)]
 pub struct Bounds {
     pub memory_hit: bool,
+    /// Bytes of every linear memory of the instance, together.
+    memory_total: usize,
 }
 
 impl wasmtime::ResourceLimiter for Bounds {
-    fn memory_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
-        if desired > MEMORY_BOUND {
+    fn memory_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+        let total = self.memory_total.saturating_sub(current).saturating_add(desired);
+        if total > MEMORY_BOUND {
             self.memory_hit = true;
             return Err(wasmtime::format_err!("memory bound of {} MiB hit", MEMORY_BOUND >> 20));
         }
+        self.memory_total = total;
         Ok(true)
     }
 
     fn table_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
         Ok(desired <= 100_000)
     }
+}
+
+/// The interface whose waits [`deny_clock_waits`] refuses, as WASI names it.
+const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
+
+/// A component's clocks read zero, so no wait on them can mean real time,
+/// and a wait is a host call, where the epoch deadline cannot stop the
+/// guest: a gate that slept would hold its call past the time bound. Both
+/// of the clock's subscriptions trap instead, naming why.
+pub fn deny_clock_waits<T: 'static>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
+    let refuse = |what: &str| wasmtime::format_err!("the component waited on a clock ({what}); Tama's clocks read zero and a gate may not wait");
+    linker.allow_shadowing(true);
+    let mut clock = linker.instance(MONOTONIC_CLOCK)?;
+    clock.func_wrap("subscribe-duration", move |_, (_,): (u64,)| -> wasmtime::Result<(Resource<DynPollable>,)> { Err(refuse("subscribe-duration")) })?;
+    clock.func_wrap("subscribe-instant", move |_, (_,): (u64,)| -> wasmtime::Result<(Resource<DynPollable>,)> { Err(refuse("subscribe-instant")) })?;
+    linker.allow_shadowing(false);
+    Ok(())
 }
 
 /// A clock that always reads zero: a gate decides from its input alone.
