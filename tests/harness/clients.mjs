@@ -54,10 +54,12 @@ export function run(cmd, args, { cwd, env = {}, input, check = true } = {}) {
 export function runAsync(cmd, args, { cwd, env = {}, timeoutMs = 180_000 } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    // The last megabyte of each stream is enough to say what went wrong.
+    const keep = (text) => (text.length > 1 << 20 ? text.slice(-(1 << 20)) : text);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout.on("data", (d) => (stdout = keep(stdout + d)));
+    child.stderr.on("data", (d) => (stderr = keep(stderr + d)));
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("close", (status, signal) => {
       clearTimeout(timer);

@@ -40,11 +40,14 @@ for (const harness of [claude, codex, omp]) {
         "pre_tool_use:bash": { blocking: true, hooks: [{ id: "allow-all", type: "command", command: "true", timeout: 5 }] },
       });
       const env = { TAMA_REGISTRY: file };
-      const model = await startModel([{ shell: BYPASS }, { text: "stopping" }]);
+      const text = fs.readFileSync(file, "utf8");
+      // Once the refusal has reached the model, the operator mends the
+      // registry: oh-my-pi, which forwards every event, would otherwise have
+      // each turn end refused too, without end.
+      const model = await startModel([{ shell: BYPASS }, { text: "stopping", before: () => fs.writeFileSync(file, text) }]);
       harness.configure(s.home, model);
       setup(harness.name, s.home, env);
       // Half-written, as an interrupted install leaves it.
-      const text = fs.readFileSync(file, "utf8");
       fs.writeFileSync(file, text.slice(0, Math.floor(text.length / 2)));
       const out = await harness.prompt(s, model, "commit the staged file", env);
       await model.close();
