@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use support::operator::run_operator;
-use support::{run_tama, shell_payload, text};
+use support::{run_tama, run_tama_with, shell_payload, text};
 use tama_engine::session::control_key;
 
 const BYPASS: &str = "git commit --no-verify -m x";
@@ -35,7 +35,8 @@ fn renamed(bytes: &[u8], label: &str) -> Vec<u8> {
 }
 
 /// A registry of two gates from files, neither built into `tama`: the
-/// bypass gate's code, and the template, which passes every shell call.
+/// template, which passes every shell call, then the bypass gate's code; a
+/// bypass runs both.
 fn registry(home: &Path) -> PathBuf {
     let dir = home.join("hooks");
     std::fs::create_dir_all(&dir).unwrap();
@@ -45,8 +46,8 @@ fn registry(home: &Path) -> PathBuf {
     std::fs::write(dir.join("template.wasm"), &template).unwrap();
     let sha = tama_engine::registry::checksum::sha256_hex;
     let hooks = json!([
-        {"id": "block-git-hook-bypass", "type": "wasm", "component": "bypass.wasm", "sha256": sha(&bypass)},
         {"id": "env-files", "type": "wasm", "component": "template.wasm", "sha256": sha(&template)},
+        {"id": "block-git-hook-bypass", "type": "wasm", "component": "bypass.wasm", "sha256": sha(&bypass)},
     ]);
     let path = dir.join("registry.json");
     let registry = json!({"version": 1, "releaseId": "r1", "events": {"pre_tool_use:bash": {"blocking": true, "hooks": hooks}}});
@@ -94,6 +95,60 @@ fn the_default_registrys_gates_refuse_whatever_the_cache_holds() {
     std::fs::create_dir_all(home.path().join("cache")).unwrap();
     std::fs::write(home.path().join("cache/planted.cwasm"), template).unwrap();
     refused("artifacts rotated");
+}
+
+/// Runs the default registry's shell gates on a bypass (refused) and on
+/// ordinary work (passed), with `env` added.
+fn default_gates_decide(home: &Path, env: &[(&str, &str)], case: &str) {
+    for (args, exit) in [(&["hook", "block-git-hook-bypass"][..], 2), (&["run-hook", "pre_tool_use", "agent-1"][..], 2)] {
+        let out = run_tama_with(home, args, &shell_payload(BYPASS), env);
+        assert_eq!(out.status.code(), Some(exit), "{case}: {args:?}: {}{}", text(&out.stdout), text(&out.stderr));
+    }
+    let out = run_tama_with(home, &["run-hook", "pre_tool_use", "agent-1"], &shell_payload("cargo test && git status"), env);
+    assert_eq!(out.status.code(), Some(0), "{case}: protect-tama and the bypass gate pass ordinary work: {}", text(&out.stderr));
+}
+
+#[test]
+fn built_in_gates_run_from_the_binary_never_from_the_cache_folder() {
+    let home = tempfile::tempdir().unwrap();
+    // No cache folder can be made: a file stands where its parent would be.
+    std::fs::write(home.path().join("blocked"), "").unwrap();
+    let unmakeable = home.path().join("blocked/cache");
+    default_gates_decide(home.path(), &[("TAMA_CACHE_DIR", unmakeable.to_str().unwrap())], "no cache folder");
+    assert!(!log(home.path()).contains("cache"), "the cache was never asked for: {}", log(home.path()));
+    // Garbage wherever a built-in component's compiled form was cached
+    // before `tama` carried it, under either kind of engine.
+    let cache = home.path().join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let declaration = tama_engine::registry::tool_declaration();
+    let engines = [
+        tama_engine::wasm::Host::new(scratch.path().to_path_buf(), &declaration).unwrap(),
+        tama_engine::wasm::Host::one_event(scratch.path().to_path_buf(), &declaration).unwrap(),
+    ];
+    let registry = tama_engine::registry::Loaded::embedded().unwrap();
+    let digests: Vec<String> = registry
+        .registry
+        .events
+        .values()
+        .flat_map(|event| &event.hooks)
+        .filter_map(|hook| Some(hook.wasm()?.sha256.clone()))
+        .chain([declaration.sha256.clone()])
+        .collect();
+    let planted: Vec<PathBuf> = engines
+        .iter()
+        .flat_map(|host| digests.iter().map(|sha| tama_engine::wasm::artifact_path(&cache, host.engine(), sha)))
+        .collect();
+    for path in &planted {
+        std::fs::write(path, b"\x7fELF not code").unwrap();
+    }
+    default_gates_decide(home.path(), &[], "garbage planted");
+    for path in &planted {
+        assert_eq!(std::fs::read(path).unwrap(), b"\x7fELF not code", "{} was left alone", path.display());
+    }
+    let log = log(home.path());
+    assert!(!log.contains("cache") && !log.contains("does not fit"), "built-ins came from the binary as built: {log}");
 }
 
 #[test]

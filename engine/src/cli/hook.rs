@@ -65,7 +65,7 @@ pub fn run(args: HookArgs) -> u8 {
         Ok(agent) => agent,
         Err(err) => return answer(&Outcome::Infrastructure(Infrastructure::new(err))),
     };
-    let host = match Host::new(crate::paths::cache_dir(), &tool_declaration()) {
+    let host = match Host::one_event(crate::paths::cache_dir(), &tool_declaration()) {
         Ok(host) => host,
         Err(err) => return answer(&Outcome::Infrastructure(Infrastructure::new(Fault::WasmHost(format!("{err:#}"))))),
     };

@@ -20,7 +20,7 @@ pub use watch::{Unwatched, Watch};
 
 use crate::event::{Event, EventName};
 use crate::registry::{HookEntry, HookKind, Loaded};
-use crate::wasm::{ClassifyError, Gate, GateEvent, Host, StateSource};
+use crate::wasm::{ClassifyError, Gate, GateEvent, Host, Instances, StateSource};
 
 /// The tool declaration's id in records of a call it could not read.
 const DECLARATION_ID: &str = "tool-declaration";
@@ -33,17 +33,20 @@ pub type SharedHost = Arc<OnceLock<Result<Host, String>>>;
 pub struct Dispatcher {
     registry: Loaded,
     host: SharedHost,
+    instances: Instances,
     gates: Mutex<HashMap<String, Arc<Gate>>>,
     state: Arc<dyn StateSource>,
 }
 
 impl Dispatcher {
+    /// A dispatcher for a process that decides one event.
     pub fn new(registry: Loaded, state: Arc<dyn StateSource>) -> Self {
-        Self::with_host(registry, state, SharedHost::default())
+        Dispatcher { instances: Instances::OneEvent, ..Self::with_host(registry, state, SharedHost::default()) }
     }
 
+    /// A dispatcher of a serving engine, sharing its `host` with every generation.
     pub fn with_host(registry: Loaded, state: Arc<dyn StateSource>, host: SharedHost) -> Self {
-        Dispatcher { registry, host, gates: Mutex::new(HashMap::new()), state }
+        Dispatcher { registry, host, instances: Instances::Serving, gates: Mutex::new(HashMap::new()), state }
     }
 
     pub fn registry(&self) -> &Loaded {
@@ -53,7 +56,9 @@ impl Dispatcher {
     /// The wasm host, started on first use so command-only events never pay for it.
     fn host(&self) -> Result<&Host, Fault> {
         self.host
-            .get_or_init(|| Host::new(crate::paths::cache_dir(), &crate::registry::tool_declaration()).map_err(|e| format!("{e:#}")))
+            .get_or_init(|| {
+                Host::for_instances(crate::paths::cache_dir(), &crate::registry::tool_declaration(), self.instances).map_err(|e| format!("{e:#}"))
+            })
             .as_ref()
             .map_err(|why| Fault::WasmHost(why.clone()))
     }

@@ -97,7 +97,7 @@ fn registry_findings(explicit: Option<&Path>) -> Vec<Finding> {
     if gates.is_empty() {
         return findings;
     }
-    let host = match crate::wasm::Host::new(crate::paths::cache_dir(), &crate::registry::tool_declaration()) {
+    let host = match crate::wasm::Host::one_event(crate::paths::cache_dir(), &crate::registry::tool_declaration()) {
         Ok(host) => host,
         Err(err) => return vec![Finding::fail("wasm host", format!("{err:#}"), "check that TAMA_CACHE_DIR is writable")],
     };

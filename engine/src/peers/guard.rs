@@ -137,7 +137,7 @@ fn shell_patch(command: &str) -> Option<(Option<String>, String)> {
 
 /// The tool declaration's reading of a tool call.
 fn classify(name: &str, input: &str) -> Result<ToolCall> {
-    let host = crate::wasm::Host::new(crate::paths::cache_dir(), &crate::registry::tool_declaration())
+    let host = crate::wasm::Host::one_event(crate::paths::cache_dir(), &crate::registry::tool_declaration())
         .map_err(|e| PeerError::Input(format!("TAMA_HOOK_INFRASTRUCTURE: the tool declaration cannot be loaded: {e:#}")))?;
     host.classify(name, input).map_err(|e| PeerError::Input(e.to_string()))
 }

@@ -1,6 +1,6 @@
-//! The default registry and components built into `tama`, with room for
-//! each one's native code compiled by the build under the engine
-//! configuration `tama` runs (then loaded from the binary, never a file).
+//! The default registry and components built into `tama`, with each one's
+//! native code, compiled by the build under the engine configuration `tama`
+//! runs (loaded from the binary, never from a file).
 
 use crate::wasm::ComponentBytes;
 
@@ -14,7 +14,7 @@ pub struct Builtin {
     /// The sha256 of `component`, computed by the build.
     pub sha256: &'static str,
     pub component: &'static [u8],
-    /// `component` compiled by the build; empty when the build did not.
+    /// `component` compiled by the build under the engine configuration.
     pub compiled: &'static [u8],
 }
 

@@ -33,24 +33,24 @@ pub fn artifact_path(cache_dir: &Path, engine: &Engine, sha256: &str) -> PathBuf
 /// artifact is there, else compiled and stored there.
 pub fn load(engine: &Engine, cache_dir: &Path, sha256: &str, bytes: &[u8]) -> wasmtime::Result<Component> {
     match crate::registry::builtin_with_digest(sha256) {
-        Some(builtin) if !builtin.compiled.is_empty() => load_builtin(engine, builtin),
-        _ => load_cached(engine, cache_dir, sha256, bytes),
+        Some(builtin) => load_builtin(engine, builtin),
+        None => load_cached(engine, cache_dir, sha256, bytes),
     }
 }
 
 /// The build's compilation, or, when it does not fit this CPU or this
 /// wasmtime, a compilation in memory of the component built into `tama`.
 fn load_builtin(engine: &Engine, builtin: &Builtin) -> wasmtime::Result<Component> {
-    if !builtin.compiled.is_empty() {
-        // SAFETY: the bytes are the build's own compilation of this very
-        // component under this engine configuration, part of the binary
-        // itself; wasmtime still checks they fit the engine and the CPU.
-        match unsafe { Component::deserialize(engine, builtin.compiled) } {
-            Ok(component) => return Ok(component),
-            Err(err) => crate::log::write("cache", &format!("built-in {}: its compiled form does not fit here ({err:#}): compiling it in memory", builtin.name)),
+    // SAFETY: the bytes are the build's own compilation of this very
+    // component under this engine configuration, part of the binary itself;
+    // wasmtime still checks they fit the engine and the CPU.
+    match unsafe { Component::deserialize(engine, builtin.compiled) } {
+        Ok(component) => Ok(component),
+        Err(err) => {
+            crate::log::write("cache", &format!("built-in {}: its compiled form does not fit here ({err:#}): compiling it in memory", builtin.name));
+            Component::new(engine, builtin.component)
         }
     }
-    Component::new(engine, builtin.component)
 }
 
 fn load_cached(engine: &Engine, cache_dir: &Path, sha256: &str, bytes: &[u8]) -> wasmtime::Result<Component> {

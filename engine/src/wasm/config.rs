@@ -5,6 +5,8 @@
 //! This file is also compiled into `engine/build.rs`, so it names nothing of
 //! the engine's but wasmtime.
 
+#![allow(dead_code, reason = "engine/build.rs uses only the configuration")]
+
 use wasmtime::{Config, Enabled, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 /// Most bytes of linear memory one instance may hold.
@@ -23,21 +25,38 @@ const KEEP_RESIDENT: usize = 1 << 20;
 /// than handed back to the kernel and faulted in again on every call.
 const TABLE_KEEP_RESIDENT: usize = 64 << 10;
 
-/// Epoch deadlines bound execution time, the pooling allocator gives each
-/// call a fresh instance quickly and bounds its memory.
+/// How a process allocates instances. Compiled code does not depend on it
+/// (wasmtime's compatibility checks compare compiler settings, tunables and
+/// features, never the allocator), so the build's compilation serves both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instances {
+    /// A process that decides one event: each instance mapped when it is
+    /// made, nothing set up ahead for calls that will never come.
+    OneEvent,
+    /// A serving engine: a pool sized for every call running at once, whose
+    /// slots are reused warm from one call to the next.
+    Serving,
+}
+
+/// Epoch deadlines bound execution time; the resource limiter of each store
+/// bounds memory and tables under either allocator, and the pool of a
+/// serving engine gives each call a fresh instance quickly.
 ///
 /// Epochs rather than fuel: fuel counts every basic block a gate runs, which
 /// cost the shell gate a fifth of its time; an epoch check is one compare at
 /// function entries and loop heads.
-pub fn engine_config() -> Config {
+pub fn engine_config(instances: Instances) -> Config {
     let mut config = Config::new();
     config.wasm_component_model(true);
     config.epoch_interruption(true);
     config.max_wasm_stack(STACK_BOUND);
+    if instances == Instances::OneEvent {
+        config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
+        return config;
+    }
     let mut pool = PoolingAllocationConfig::default();
     // Enough for every dispatch a serving engine runs at once (two instances
-    // each: the gate and the tool declaration), small enough that setting
-    // the pool up costs a one-shot process next to nothing.
+    // each: the gate and the tool declaration).
     pool.total_component_instances(POOL_INSTANCES)
         .total_core_instances(2 * POOL_INSTANCES)
         .total_memories(POOL_INSTANCES)

@@ -1,6 +1,6 @@
 //! The wasm gate host: WebAssembly components on wasmtime's component model,
-//! compiled once and cached on disk, each call in a fresh, bounded instance
-//! with an empty WASI context.
+//! built-in ones compiled into the binary, others compiled once and cached
+//! on disk; each call in a fresh, bounded instance with an empty WASI context.
 
 mod bindings;
 mod cache;
@@ -23,7 +23,7 @@ use wasmtime::{Engine, Trap};
 pub use cache::artifact_path;
 pub use declaration::{ClassifyError, Declaration};
 pub use gate::{Gate, GateEvent, GateFault, Verdict};
-pub use config::{MEMORY_BOUND, STACK_BOUND};
+pub use config::{Instances, MEMORY_BOUND, STACK_BOUND};
 pub use host_paths::HostPaths;
 pub use sandbox::TIME_BOUND;
 pub use state::{NoState, StateSource};
@@ -65,10 +65,19 @@ pub struct Host {
 }
 
 impl Host {
-    /// A host whose compiled components are cached in `cache_dir`, with the
-    /// tool declaration component `declaration`.
+    /// A host for a serving engine whose compiled registry components are
+    /// cached in `cache_dir`, with the tool declaration component `declaration`.
     pub fn new(cache_dir: PathBuf, declaration: &ComponentBytes) -> wasmtime::Result<Host> {
-        let engine = Engine::new(&config::engine_config())?;
+        Host::for_instances(cache_dir, declaration, Instances::Serving)
+    }
+
+    /// [`Host::new`] for a process that decides one event.
+    pub fn one_event(cache_dir: PathBuf, declaration: &ComponentBytes) -> wasmtime::Result<Host> {
+        Host::for_instances(cache_dir, declaration, Instances::OneEvent)
+    }
+
+    pub fn for_instances(cache_dir: PathBuf, declaration: &ComponentBytes, instances: Instances) -> wasmtime::Result<Host> {
+        let engine = Engine::new(&config::engine_config(instances))?;
         start_epoch_ticker(&engine)?;
         let mut gate_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
@@ -85,7 +94,8 @@ impl Host {
         Ok(host)
     }
 
-    /// The compiled component, from the on-disk cache when it is there.
+    /// The compiled component: a built-in one from the binary, another from
+    /// the on-disk cache when an authentic artifact is there.
     pub fn component(&self, source: &ComponentBytes) -> wasmtime::Result<Component> {
         cache::load(&self.engine, &self.cache_dir, &source.sha256, &source.bytes)
     }
