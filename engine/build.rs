@@ -54,7 +54,8 @@ fn main() {
 /// bytes, digest and compiled form, for `registry/embedded.rs`. Each is
 /// compiled here by the wasmtime `tama` links, under `config.rs`'s engine
 /// configuration, for the CPU of this machine (or the baseline of the
-/// target when cross-compiling): `tama` maps that code from its own binary.
+/// target when cross-compiling): `tama` runs that code where it lies in its
+/// own binary, so each starts on a page.
 fn precompile_builtins(wasm_dir: &Path) {
     let out_dir = PathBuf::from(env("OUT_DIR"));
     let mut engine_config = config::engine_config(config::Instances::OneEvent);
@@ -70,11 +71,13 @@ fn precompile_builtins(wasm_dir: &Path) {
         let bytes = std::fs::read(&component).unwrap_or_else(|e| panic!("reading built component {file}: {e}"));
         let compiled = engine.precompile_component(&bytes).unwrap_or_else(|e| panic!("precompiling {file}: {e:#}"));
         let artifact = out_dir.join(format!("{file}.cwasm"));
-        std::fs::write(&artifact, compiled).expect("OUT_DIR is writable");
+        std::fs::write(&artifact, &compiled).expect("OUT_DIR is writable");
         table.push_str(&format!(
-            "    Builtin {{ name: {name:?}, sha256: {sha:?}, component: include_bytes!({component:?}), compiled: include_bytes!({artifact:?}) }},\n",
+            "    Builtin {{ name: {name:?}, sha256: {sha:?}, component: include_bytes!({component:?}), compiled: {{ \
+             static COMPILED: PageAligned<[u8; {len}]> = PageAligned(*include_bytes!({artifact:?})); &COMPILED.0 }} }},\n",
             name = format!("{package}.wasm"),
             sha = checksum::sha256_hex(&bytes),
+            len = compiled.len(),
         ));
     }
     table.push_str("]\n");

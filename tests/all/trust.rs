@@ -152,6 +152,33 @@ fn built_in_gates_run_from_the_binary_never_from_the_cache_folder() {
 }
 
 #[test]
+fn a_built_in_component_named_twice_runs_twice() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let sha = |name: &str| {
+        let bytes = std::fs::read(support::component(name)).unwrap();
+        std::fs::write(dir.join(format!("{name}.wasm")), &bytes).unwrap();
+        tama_engine::registry::checksum::sha256_hex(&bytes)
+    };
+    let (protect, bypass) = (sha("protect-tama"), sha("block-git-hook-bypass"));
+    let hooks = json!([
+        {"id": "protect-tama", "type": "wasm", "component": "protect-tama.wasm", "sha256": protect},
+        {"id": "protect-again", "type": "wasm", "component": "protect-tama.wasm", "sha256": protect},
+        {"id": "block-git-hook-bypass", "type": "wasm", "component": "block-git-hook-bypass.wasm", "sha256": bypass},
+    ]);
+    let path = dir.join("registry.json");
+    std::fs::write(&path, json!({"version": 1, "events": {"pre_tool_use:bash": {"blocking": true, "hooks": hooks}}}).to_string()).unwrap();
+    assert_eq!(run_tama(home.path(), &["registry", "seal", path.to_str().unwrap()], "").status.code(), Some(0));
+    let out = run_tama(home.path(), &["run-hook", "--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"], &shell_payload(BYPASS));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let decision: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let decided: Vec<(&str, &str)> =
+        decision["results"].as_array().unwrap().iter().map(|r| (r["hookId"].as_str().unwrap(), r["decision"].as_str().unwrap())).collect();
+    assert_eq!(decided, [("protect-tama", "pass"), ("protect-again", "pass"), ("block-git-hook-bypass", "block")]);
+}
+
+#[test]
 fn a_swapped_artifact_is_recompiled_never_run() {
     let home = tempfile::tempdir().unwrap();
     let registry = registry(home.path());

@@ -14,12 +14,18 @@ pub struct Builtin {
     /// The sha256 of `component`, computed by the build.
     pub sha256: &'static str,
     pub component: &'static [u8],
-    /// `component` compiled by the build under the engine configuration.
+    /// `component` compiled by the build under the engine configuration,
+    /// starting on a page.
     pub compiled: &'static [u8],
 }
 
+/// Bytes that start on a page (4 KiB): compiled code run where it lies
+/// must, for its pages' protection to change.
+#[repr(C, align(4096))]
+pub struct PageAligned<T: ?Sized>(pub T);
+
 /// Every built-in component: the build's `BUILTIN` list.
-const BUILTINS: &[Builtin] = include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
+static BUILTINS: &[Builtin] = include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 
 const TOOL_DECLARATION: &str = "tool-declaration.wasm";
 

@@ -41,10 +41,7 @@ pub fn load(engine: &Engine, cache_dir: &Path, sha256: &str, bytes: &[u8]) -> wa
 /// The build's compilation, or, when it does not fit this CPU or this
 /// wasmtime, a compilation in memory of the component built into `tama`.
 fn load_builtin(engine: &Engine, builtin: &Builtin) -> wasmtime::Result<Component> {
-    // SAFETY: the bytes are the build's own compilation of this very
-    // component under this engine configuration, part of the binary itself;
-    // wasmtime still checks they fit the engine and the CPU.
-    match unsafe { Component::deserialize(engine, builtin.compiled) } {
+    match super::code_memory::deserialize_builtin(engine, builtin.compiled) {
         Ok(component) => Ok(component),
         Err(err) => {
             crate::log::write("cache", &format!("built-in {}: its compiled form does not fit here ({err:#}): compiling it in memory", builtin.name));

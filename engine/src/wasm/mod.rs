@@ -4,6 +4,7 @@
 
 mod bindings;
 mod cache;
+mod code_memory;
 mod config;
 mod declaration;
 mod gate;
@@ -77,7 +78,9 @@ impl Host {
     }
 
     pub fn for_instances(cache_dir: PathBuf, declaration: &ComponentBytes, instances: Instances) -> wasmtime::Result<Host> {
-        let engine = Engine::new(&config::engine_config(instances))?;
+        let mut config = config::engine_config(instances);
+        code_memory::install(&mut config);
+        let engine = Engine::new(&config)?;
         start_epoch_ticker(&engine)?;
         let mut gate_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
