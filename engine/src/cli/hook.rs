@@ -133,7 +133,7 @@ fn registered_gate(host: &Host, registry: &Loaded, id: &str) -> Result<(String, 
     let config = entry.wasm().and_then(|w| w.config.clone()).unwrap_or(serde_json::Value::Null);
     let state = entry.wasm().map(|w| w.state.clone()).unwrap_or_default();
     let gate = registry
-        .component(entry)
+        .gate_component(entry)
         .map_err(|e| GateFault::Load(e.to_string()))
         .and_then(|source| Gate::load(host, id, &source, &config, &state))
         .map(|gate| gate.in_registry(registry));

@@ -194,7 +194,7 @@ impl Dispatcher {
             return Ok(gate);
         }
         let host = self.host()?;
-        let source = self.registry.component(hook).map_err(|source| Fault::Component { id: hook.id.clone(), source })?;
+        let source = self.registry.gate_component(hook).map_err(|source| Fault::Component { id: hook.id.clone(), source })?;
         let (config, state) = match hook.wasm() {
             Some(wasm) => (wasm.config.clone().unwrap_or(serde_json::Value::Null), wasm.state.as_slice()),
             None => (serde_json::Value::Null, &[][..]),

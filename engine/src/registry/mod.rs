@@ -93,6 +93,19 @@ impl Loaded {
         })
     }
 
+    /// The component a wasm hook runs: the one built into `tama` when the
+    /// digest the registry declares is a built-in's (the very bytes the
+    /// file must hold, so it is not read), else [`Loaded::component`].
+    pub fn gate_component(&self, hook: &HookEntry) -> Result<ComponentBytes, RegistryError> {
+        if let Some(wasm) = hook.wasm()
+            && component::relative(&wasm.component).is_ok()
+            && let Some(builtin) = builtin_with_digest(&wasm.sha256)
+        {
+            return Ok(ComponentBytes::embedded(builtin.component, builtin.sha256));
+        }
+        self.component(hook)
+    }
+
     /// The component of a wasm hook, its digest checked; for a registry
     /// file, a file inside the registry's folder.
     pub fn component(&self, hook: &HookEntry) -> Result<ComponentBytes, RegistryError> {
