@@ -38,12 +38,19 @@ static IN_PLACE: Mutex<Vec<(usize, Component)>> = Mutex::new(Vec::new());
 /// The component compiled into `compiled`, part of the binary itself:
 /// mapped where it lies when it starts on a page and is not mapped there
 /// for another engine already, else copied.
-pub fn deserialize_builtin(engine: &Engine, compiled: &'static [u8]) -> wasmtime::Result<Component> {
+pub fn deserialize_builtin(
+    engine: &Engine,
+    compiled: &'static [u8],
+) -> wasmtime::Result<Component> {
     let address = compiled.as_ptr().addr();
     if cfg!(target_arch = "x86_64") && address % PAGE == 0 {
-        let mut in_place = IN_PLACE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut in_place = IN_PLACE
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         match in_place.iter().find(|(at, _)| *at == address) {
-            Some((_, component)) if Engine::same(component.engine(), engine) => return Ok(component.clone()),
+            Some((_, component)) if Engine::same(component.engine(), engine) => {
+                return Ok(component.clone());
+            }
             Some(_) => {}
             None => {
                 // SAFETY: `compiled` is the build's compilation of this
@@ -51,7 +58,8 @@ pub fn deserialize_builtin(engine: &Engine, compiled: &'static [u8]) -> wasmtime
                 // it fits the engine and the CPU); it lives as long as the
                 // process and nothing writes to it, as it lies in the
                 // binary's read-only data; and it is mapped here only once.
-                let component = unsafe { Component::deserialize_raw(engine, NonNull::from(compiled)) }?;
+                let component =
+                    unsafe { Component::deserialize_raw(engine, NonNull::from(compiled)) }?;
                 in_place.push((address, component.clone()));
                 return Ok(component);
             }
@@ -72,7 +80,9 @@ impl Mprotect {
         // SAFETY: wasmtime hands over the page-aligned text of code memory
         // it has finished writing (or never writes), which no thread runs
         // while its protection changes.
-        unsafe { mprotect(addr, len, prot) }.map_err(|errno| wasmtime::format_err!("changing the protection of compiled code: {errno}"))
+        unsafe { mprotect(addr, len, prot) }.map_err(|errno| {
+            wasmtime::format_err!("changing the protection of compiled code: {errno}")
+        })
     }
 }
 
