@@ -5,7 +5,7 @@ use crate::support::process;
 use std::thread;
 use std::time::Duration;
 
-use tama_engine::command::{self, Ended, Finished, HookVerdict};
+use tama_core::command::{self, Ended, Finished, HookVerdict};
 use process::spec;
 
 fn verdict_of(command: &str) -> HookVerdict {
