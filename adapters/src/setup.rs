@@ -19,7 +19,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value, json};
 
 pub use crate::Harness;
-pub use crate::codex::TRUST as CODEX_TRUST;
 
 /// Registry phase → harness event, and whether the event is about a tool call.
 const EVENTS: &[(&str, &str, bool)] = &[
@@ -325,7 +324,7 @@ pub fn runs_tama(handler: &Value, tama: &Path, subcommand: &str) -> bool {
         None => shell_words(command),
     };
     let program = |word: &String| Path::new(word) == tama || Path::new(word).file_name().is_some_and(|n| n == "tama");
-    words.iter().position(program).is_some_and(|at| words[at + 1..].iter().any(|w| w == subcommand))
+    words.iter().skip_while(|w| !program(w)).skip(1).any(|w| w == subcommand)
 }
 
 /// Splits a command line into words the way a shell would, roughly: quotes

@@ -17,9 +17,7 @@ use serde_json::Value;
 use crate::control_key::{ControlKey, Purpose};
 use crate::registry::Registry;
 
-/// The variable a hook command reads its capability from. Tama sets or
-/// removes it for every hook, so none inherits one from Tama's own environment.
-pub const VAR: &str = "TAMA_CAPABILITY";
+pub use crate::command::CAPABILITY_VAR as VAR;
 /// The `issuedBy` of every grant Tama honours.
 pub const ISSUER: &str = "tama sessions grant";
 pub const SCHEMA_VERSION: u32 = 1;
@@ -78,6 +76,7 @@ impl Capability {
     }
 
     /// The capability as JSON without its tag: what hooks are handed.
+    #[allow(clippy::expect_used, reason = "a record of strings, numbers and lists always serializes")]
     pub fn untagged(&self) -> Vec<u8> {
         serde_json::to_vec(&Capability { tag: None, ..self.clone() }).expect("a capability serializes")
     }
@@ -170,10 +169,16 @@ pub fn for_event(registry: &Registry, agent: &str, session: Option<&str>) -> Res
     if let Err(why) = capability.refusal(&control, registry, &key, session) {
         return refused(why);
     }
-    let handed = String::from_utf8(capability.untagged()).expect("JSON is UTF-8");
+    // JSON is UTF-8: nothing is replaced.
+    let handed = String::from_utf8_lossy(&capability.untagged()).into_owned();
     if let Some(left) = capability.uses_left() {
         let counted = Capability { remaining_uses: Some(left - 1), ..capability }.sealed(&control);
-        record["capability"] = serde_json::to_value(&counted).expect("a capability serializes");
+        let counted = match serde_json::to_value(&counted) {
+            Ok(counted) => counted,
+            Err(err) => return refused(format!("its use cannot be counted: {err}")),
+        };
+        let Some(fields) = record.as_object_mut() else { return refused("the session record is not a JSON object".into()) };
+        fields.insert("capability".into(), counted);
         if let Err(err) = crate::files::write_whole(&path, record.to_string().as_bytes()) {
             return refused(format!("its use cannot be counted in {}: {err}", path.display()));
         }

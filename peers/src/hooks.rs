@@ -8,21 +8,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::sessions::{self, Registration};
+pub use super::delivery::{Outcome, record_delivery};
+use super::delivery::take_rendered;
 use super::{Adapter, PeerError, Result, guard, inbox, journal, session_key, text, together, waiter};
-
-/// What a hook run ends with.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Outcome {
-    pub code: u8,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Outcome {
-    fn json(value: Value) -> Outcome {
-        Outcome { stdout: format!("{value}\n"), ..Outcome::default() }
-    }
-}
 
 /// The peer hook events.
 pub const EVENTS: &[&str] = &["session-start", "prompt", "pre-tool", "stop", "wait", "session-end"];
@@ -87,25 +75,6 @@ fn not_its_agent(me: &Registration, agent: i32) -> PeerError {
 /// Context the harness adds for the model on session start and prompts.
 fn context(event_name: &str, text: String) -> Outcome {
     Outcome::json(json!({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}))
-}
-
-/// Takes the unread messages of `me`, with their peer text; `None` when
-/// there are none. The caller hands the text on, then [`record_delivery`].
-pub(super) fn take_rendered(dir: &Path, me: &Registration) -> Result<Option<(Vec<inbox::Letter>, String)>> {
-    let letters = inbox::take(dir, &me.key)?;
-    if letters.is_empty() {
-        return Ok(None);
-    }
-    let envelopes: Vec<inbox::Envelope> = letters.iter().map(|l| l.envelope.clone()).collect();
-    Ok(Some((letters, text::peer_text(me, &envelopes))))
-}
-
-/// Records in `log.jsonl` that `letters` were handed to `me`, `by` which
-/// hook or command.
-pub fn record_delivery(dir: &Path, me: &Registration, letters: &[inbox::Letter], by: &str) {
-    for e in letters.iter().map(|l| &l.envelope) {
-        journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from, "by": by, "hop": e.hop}));
-    }
 }
 
 /// Takes the unread messages of `me` for a hook's output, as peer text.

@@ -20,6 +20,7 @@
 //! A session's key is `<kind>-<session id>`, e.g. `claude-3f2c…`.
 
 pub mod caller;
+mod delivery;
 mod folder;
 mod guard;
 mod hooks;

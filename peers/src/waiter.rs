@@ -9,7 +9,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::hooks::{self, Outcome};
+use super::delivery::{self, Outcome};
 use super::sessions::{self, Registration};
 use super::{Result, ensure_dir, inbox, io, together};
 
@@ -97,12 +97,12 @@ fn take_lock(dir: &Path, key: &str) -> Result<Option<File>> {
 /// Takes the messages and hands them to Claude Code on stderr with exit 2.
 /// Messages that cannot be written go back to the inbox.
 fn wake(dir: &Path, me: &Registration) -> Result<Option<Outcome>> {
-    let Some((letters, text)) = hooks::take_rendered(dir, me)? else { return Ok(None) };
+    let Some((letters, text)) = delivery::take_rendered(dir, me)? else { return Ok(None) };
     let mut stderr = std::io::stderr().lock();
     if let Err(err) = writeln!(stderr, "{text}").and_then(|()| stderr.flush()) {
         inbox::put_back(dir, &me.key, &letters)?;
         return Err(io(|| "cannot write the messages to stderr; they are back in the inbox".into())(err));
     }
-    hooks::record_delivery(dir, me, &letters, "waiter");
+    delivery::record_delivery(dir, me, &letters, "waiter");
     Ok(Some(Outcome { code: 2, ..Outcome::default() }))
 }

@@ -54,7 +54,7 @@ pub fn end_adopted(marker: Option<&str>, until: Instant) {
         let adopted: Vec<i32> = entries
             .flatten()
             .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-            .filter(|pid| crate::supervise::procs::stat(*pid).is_some_and(|s| s.ppid == me))
+            .filter(|pid| super::proc_stat::stat(*pid).is_some_and(|s| s.ppid == me))
             .filter(|pid| wanted.as_ref().is_none_or(|wanted| carries(*pid, wanted)))
             .collect();
         if adopted.is_empty() {

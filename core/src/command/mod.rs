@@ -11,6 +11,7 @@
 
 mod capture;
 mod group;
+pub mod proc_stat;
 mod resolve;
 mod run;
 mod verdict;
@@ -31,6 +32,11 @@ pub const OUTPUT_CAP: usize = 1 << 20;
 /// `<pid of the Tama process>.<run number>`: the proof, read back from
 /// `/proc/<pid>/environ`, that a process is one that Tama process started.
 pub const MARKER: &str = "TAMA_HOOK_GROUP";
+
+/// The variable a hook command reads its capability (see `capability`)
+/// from. Tama sets or removes it for every hook, so none inherits one from
+/// Tama's own environment.
+pub const CAPABILITY_VAR: &str = "TAMA_CAPABILITY";
 
 /// How long a hook's group has, after SIGTERM, before it gets SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(300);

@@ -131,7 +131,7 @@ fn run_command(
             ("TAMA_EVENT", Some(inner.name.to_string())),
             ("TAMA_AGENT_ID", inner.agent_id.clone()),
             ("TAMA_SESSION_ID", inner.session_id.clone()),
-            (crate::capability::VAR, inner.capability.clone()),
+            (crate::command::CAPABILITY_VAR, inner.capability.clone()),
         ]
         .into_iter()
         .filter_map(|(k, v)| Some((k.to_string(), v?)))

@@ -2,7 +2,10 @@
 //! absolute path, a `..` or a symbolic link leading out would let whoever
 //! writes the registry load a file from anywhere under a sealed name.
 
+use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
+
+use sha2::{Digest, Sha256};
 
 /// `name` as a relative path that never climbs: no root, no `..`.
 pub fn relative(name: &str) -> Result<&Path, &'static str> {
@@ -44,5 +47,28 @@ mod tests {
         assert!(relative("gates/../../a.wasm").is_err());
         assert!(relative("/etc/a.wasm").is_err());
         assert!(relative("").is_err());
+    }
+}
+
+/// A component's bytes and the sha256 they were checked against.
+#[derive(Clone)]
+pub struct ComponentBytes {
+    pub bytes: Cow<'static, [u8]>,
+    pub sha256: String,
+}
+
+impl ComponentBytes {
+    /// Bytes read from a file, which must digest to `declared` (lower-case hex sha256).
+    pub fn checked(bytes: Vec<u8>, declared: &str) -> Result<Self, String> {
+        let actual = hex::encode(Sha256::digest(&bytes));
+        if !actual.eq_ignore_ascii_case(declared) {
+            return Err(format!("component digest mismatch: expected {declared}, actual {actual}"));
+        }
+        Ok(ComponentBytes { bytes: Cow::Owned(bytes), sha256: actual })
+    }
+
+    /// Bytes built into the `tama` binary, whose digest the build computed.
+    pub fn embedded(bytes: &'static [u8], sha256: &str) -> Self {
+        ComponentBytes { bytes: Cow::Borrowed(bytes), sha256: sha256.to_string() }
     }
 }

@@ -2,7 +2,7 @@
 //! each one's native code compiled by the build under the engine
 //! configuration `tama` runs (then loaded from the binary, never a file).
 
-use crate::wasm::ComponentBytes;
+use super::ComponentBytes;
 
 /// The default registry, sealed by the build.
 pub const REGISTRY: &str = include_str!(concat!(env!("OUT_DIR"), "/default-registry.json"));
@@ -24,6 +24,7 @@ const BUILTINS: &[Builtin] = include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 const TOOL_DECLARATION: &str = "tool-declaration.wasm";
 
 /// The tool declaration every gate asks.
+#[allow(clippy::expect_used, reason = "the build fails unless it embeds the tool declaration")]
 pub fn tool_declaration() -> ComponentBytes {
     let builtin = BUILTINS.iter().find(|b| b.name == TOOL_DECLARATION).expect("the build embeds the tool declaration");
     ComponentBytes::embedded(builtin.component, builtin.sha256)

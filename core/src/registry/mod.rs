@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+pub use component::ComponentBytes;
 pub use embedded::{Builtin, builtin_with_digest, embedded_component, tool_declaration};
 pub use types::{AgentHook, Catalog, EventHooks, HookEntry, HookKind, HookRun, Registry, WasmHook, schema};
 
-use crate::wasm::ComponentBytes;
 
 /// Where a registry came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

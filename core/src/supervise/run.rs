@@ -207,10 +207,10 @@ impl Watch for Run {
         lock(&self.groups_seen).push(group);
         self.list();
         self.supersede(hook_id);
-        if self.ended() {
-            if let Some(canceller) = canceller {
-                canceller.cancel();
-            }
+        if self.ended()
+            && let Some(canceller) = canceller
+        {
+            canceller.cancel();
         }
     }
 

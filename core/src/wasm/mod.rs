@@ -12,11 +12,9 @@ mod sandbox;
 mod slots;
 mod state;
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, Trap};
 
@@ -30,28 +28,7 @@ pub use state::{NoState, StateSource};
 
 use sandbox::Sandboxed;
 
-/// A component's bytes and the sha256 they were checked against.
-#[derive(Clone)]
-pub struct ComponentBytes {
-    pub bytes: Cow<'static, [u8]>,
-    pub sha256: String,
-}
-
-impl ComponentBytes {
-    /// Bytes read from a file, which must digest to `declared` (lower-case hex sha256).
-    pub fn checked(bytes: Vec<u8>, declared: &str) -> Result<Self, String> {
-        let actual = hex::encode(Sha256::digest(&bytes));
-        if !actual.eq_ignore_ascii_case(declared) {
-            return Err(format!("component digest mismatch: expected {declared}, actual {actual}"));
-        }
-        Ok(ComponentBytes { bytes: Cow::Owned(bytes), sha256: actual })
-    }
-
-    /// Bytes built into the `tama` binary, whose digest the build computed.
-    pub fn embedded(bytes: &'static [u8], sha256: &str) -> Self {
-        ComponentBytes { bytes: Cow::Borrowed(bytes), sha256: sha256.to_string() }
-    }
-}
+pub use crate::registry::ComponentBytes;
 
 /// The engine, its linkers and the tool declaration: one per process.
 pub struct Host {

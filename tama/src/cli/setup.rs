@@ -95,14 +95,14 @@ fn setup_peers(remove: bool) -> u8 {
 /// `--trust`: Codex's current hash of each of Tama's hooks, recorded as trusted.
 fn trust_codex(harness: Harness, mut report: setup::Report) -> Result<setup::Report, String> {
     use crate::doctor::codex_trust;
-    if harness.setup_notice() != Some(setup::CODEX_TRUST) {
+    if harness.setup_notice() != Some(tama_adapters::codex::TRUST) {
         return Err("--trust is for codex alone: Claude Code runs its hooks without a trust step".into());
     }
     let codex = codex_trust::on_path("codex").ok_or("--trust needs codex on PATH, to ask it for the hashes of Tama's hooks")?;
     let home = tama_core::paths::home();
     let hooks = codex_trust::tama_hooks(&codex, &home).map_err(|e| e.to_string())?;
     let config = codex_trust::record_trust(&home, &hooks).map_err(|e| e.to_string())?;
-    report.notices.retain(|n| n != setup::CODEX_TRUST);
+    report.notices.retain(|n| n != tama_adapters::codex::TRUST);
     report.notices.push(format!("codex now trusts {} of Tama's hooks, recorded in {}", hooks.len(), config.display()));
     Ok(report)
 }

@@ -185,10 +185,10 @@ impl Watch for Flight {
     }
 
     fn hook_started(&self, hook_id: &str, process_group: Option<i32>, canceller: Option<Canceller>) {
-        if self.is_cancelled() {
-            if let Some(canceller) = &canceller {
-                canceller.cancel();
-            }
+        if self.is_cancelled()
+            && let Some(canceller) = &canceller
+        {
+            canceller.cancel();
         }
         if let Some(flights) = self.flights.upgrade() {
             flights.supersede(self, hook_id);
@@ -210,10 +210,10 @@ impl Watch for Flight {
         let mut hooks = lock(&self.hooks);
         let had_group = hooks.iter().any(|h| h.id == hook_id && h.process_group.is_some());
         hooks.retain(|h| h.id != hook_id);
-        if hooks.is_empty() {
-            if let Some(flights) = self.flights.upgrade() {
-                lock(&flights.busy).remove(&self.id);
-            }
+        if hooks.is_empty()
+            && let Some(flights) = self.flights.upgrade()
+        {
+            lock(&flights.busy).remove(&self.id);
         }
         drop(hooks);
         if had_group {
@@ -255,7 +255,7 @@ impl Flights {
             }
             if let Some((group, canceller)) = earlier.command_of(hook_id) {
                 eprintln!("{}", signals::superseded(hook_id, &group.into(), &earlier.event, session));
-                self.abandoned.record(&earlier, &signals::superseded_reason(&flight.event, session));
+                self.abandoned.record(earlier.session.as_deref(), &earlier.running_hooks(), &signals::superseded_reason(&flight.event, session));
                 canceller.cancel();
             }
         }
@@ -276,12 +276,12 @@ impl Flights {
                     let id = hook["hook"].as_str().unwrap_or("?");
                     eprintln!("{}", signals::turn_ended_hook(id, &hook["processGroup"], &other.event, session, &flight.event));
                 }
-                self.abandoned.record(&other, &signals::turn_ended_reason(&flight.event));
+                self.abandoned.record(other.session.as_deref(), &other.running_hooks(), &signals::turn_ended_reason(&flight.event));
                 other.end(signals::turn_ended_answer(session, &other.event));
             } else if flight.event == "post_tool_use" && other.event == "pre_tool_use" && flight.call.is_some() && other.call == flight.call {
                 let tool = signals::call_tool(flight.call.as_deref().unwrap_or("?"));
                 eprintln!("{}", signals::result_arrived(&other.id, tool, session));
-                self.abandoned.record(&other, &signals::result_arrived_reason(tool));
+                self.abandoned.record(other.session.as_deref(), &other.running_hooks(), &signals::result_arrived_reason(tool));
                 other.end(signals::result_arrived_answer(tool));
             }
         }

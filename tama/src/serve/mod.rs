@@ -182,7 +182,7 @@ impl Server {
         let Some(target) = target else { return self.fail(id, "cancel names no dispatch: give its request id as dispatchId".into()) };
         let flight = self.flights.get(&target);
         if let Some(flight) = &flight {
-            self.flights.abandoned.record(flight, &format!("the caller cancelled dispatch {target}"));
+            self.flights.abandoned.record(flight.session.as_deref(), &flight.running_hooks(), &format!("the caller cancelled dispatch {target}"));
             flight.end(format!("the caller cancelled dispatch {target}"));
         }
         self.answer(id, Ok(json!({"cancelled": flight.is_some(), "dispatchId": target})), None);
@@ -282,10 +282,10 @@ impl Server {
             Err(error) => json!({"id": id, "ok": false, "error": error}),
         };
         let state = self.state();
-        if let Some(known) = known {
-            if state.get("catalogChecksum").and_then(Value::as_str) != Some(known) {
-                frame["catalog"] = self.runtime.current().registry().raw.clone();
-            }
+        if let Some(known) = known
+            && state.get("catalogChecksum").and_then(Value::as_str) != Some(known)
+        {
+            frame["catalog"] = self.runtime.current().registry().raw.clone();
         }
         frame["state"] = state;
         self.write(&frame);

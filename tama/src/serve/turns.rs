@@ -17,7 +17,6 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
-use super::flight::Flight;
 use super::lock;
 
 /// The last abandonment of every session.
@@ -27,11 +26,12 @@ pub struct Abandoned {
 }
 
 impl Abandoned {
-    /// Records that `flight` was abandoned because of `reason`, with the hooks it still ran.
-    pub fn record(&self, flight: &Flight, reason: &str) {
-        let Some(session) = flight.session.clone() else { return };
-        if let Some(record) = tama_core::supervise::abandon::abandon(&session, &flight.running_hooks(), reason, std::process::id(), true) {
-            lock(&self.by_session).insert(session, record);
+    /// Records that a dispatch of `session` was abandoned because of
+    /// `reason`, with the hooks it still ran (see `Flight::running_hooks`).
+    pub fn record(&self, session: Option<&str>, running_hooks: &[Value], reason: &str) {
+        let Some(session) = session else { return };
+        if let Some(record) = tama_core::supervise::abandon::abandon(session, running_hooks, reason, std::process::id(), true) {
+            lock(&self.by_session).insert(session.to_string(), record);
         }
     }
 

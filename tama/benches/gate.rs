@@ -1,4 +1,4 @@
-//! `cargo bench -p tama-core --bench gate`: what a harness waits for, each
+//! `cargo bench -p tama --bench gate`: what a harness waits for, each
 //! figure against baselines measured in the same run. Medians and p99 are
 //! printed; nothing here asserts a time.
 
@@ -86,7 +86,7 @@ fn installed_registry(dir: &Path) -> PathBuf {
     for event in registry["events"].as_object_mut().unwrap().values_mut() {
         for hook in event["hooks"].as_array_mut().unwrap() {
             let Some(name) = hook["component"].as_str().map(str::to_string) else { continue };
-            let bytes = std::fs::read(Path::new(env!("TAMA_WASM_DIR")).join(name.replace('-', "_"))).unwrap();
+            let bytes = std::fs::read(Path::new(tama_core::BUILT_COMPONENTS_DIR).join(name.replace('-', "_"))).unwrap();
             hook["sha256"] = tama_core::registry::checksum::sha256_hex(&bytes).into();
             std::fs::write(dir.join(&name), bytes).unwrap();
         }
@@ -200,6 +200,7 @@ fn serve(cache: &tempfile::TempDir) {
 }
 
 /// The peak resident set of one run, from the kernel's accounting of that child.
+#[allow(clippy::zombie_processes, reason = "wait4 reaps the child, with its resource usage")]
 fn peak_rss(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> i64 {
     let child = start(program, args, stdin, env);
     let mut status = 0;
@@ -348,7 +349,7 @@ fn main() {
     })
     .report(None);
     // The cost of a fresh instance and one call, apart from any gate's own work.
-    let template_bytes = std::fs::read(Path::new(env!("TAMA_WASM_DIR")).join("gate_template.wasm")).expect("the template is built");
+    let template_bytes = std::fs::read(Path::new(tama_core::BUILT_COMPONENTS_DIR).join("gate_template.wasm")).expect("the template is built");
     let template_sha = tama_core::registry::checksum::sha256_hex(&template_bytes);
     let template_source = tama_core::wasm::ComponentBytes::checked(template_bytes, &template_sha).unwrap();
     let template = Gate::load(&host, "gate-template", &template_source, &serde_json::json!({}), &[]).unwrap();
@@ -487,7 +488,7 @@ fn default_registry_file(folder: &Path, name: &str, keep_protect: bool) -> PathB
         raw["catalog"]["agentHooks"].as_array_mut().unwrap().retain(|hook| hook["id"] != "protect-tama");
     }
     for component in ["protect-tama", "block-git-hook-bypass", "block-supervisor-stop"] {
-        let built = Path::new(env!("TAMA_WASM_DIR")).join(format!("{}.wasm", component.replace('-', "_")));
+        let built = Path::new(tama_core::BUILT_COMPONENTS_DIR).join(format!("{}.wasm", component.replace('-', "_")));
         std::fs::copy(&built, folder.join(format!("{component}.wasm"))).expect("copying a built component");
     }
     tama_core::registry::checksum::seal(&mut raw);
