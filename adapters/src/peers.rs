@@ -61,7 +61,7 @@ impl Adapter {
 
     /// The command that runs peer hook `event` with this very `tama`.
     pub fn hook_command(&self, tama: &Path, event: &str) -> String {
-        let tama = crate::setup::shell_quote(&tama.to_string_lossy());
+        let tama = tama_core::command::shell_quote(&tama.to_string_lossy());
         format!("{tama} peer-hook {} {event}", self.kind.name())
     }
 

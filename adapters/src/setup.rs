@@ -197,7 +197,7 @@ pub fn remove(harness: Harness, home: &Path, tama: &Path) -> Result<Report, Setu
 fn group(harness: Harness, tama: &str, event: &HookEvent) -> Value {
     let command = format!(
         "{} run-hook --provider {name} {} {name}",
-        shell_quote(tama),
+        tama_core::command::shell_quote(tama),
         snake_case(&event.harness_event),
         name = harness.name(),
     );
@@ -210,11 +210,6 @@ fn group(harness: Harness, tama: &str, event: &HookEvent) -> Value {
 
 /// Matcher groups to install, by harness event, in order.
 pub type EventGroups = [(String, Vec<Value>)];
-
-/// `word` in single quotes, for a POSIX shell.
-pub fn shell_quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
-}
 
 /// Replaces the handlers `owned` recognises in the hook config at `path` by
 /// `groups` and writes it back, backed up first, when that changed anything.

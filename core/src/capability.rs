@@ -48,7 +48,7 @@ pub struct Capability {
 }
 
 /// How long a grant lasts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lifetime {
     /// One event.

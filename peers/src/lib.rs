@@ -123,7 +123,7 @@ pub fn tama_exe() -> PathBuf {
 /// How an agent of `kind` runs peer commands (`PEER_RUN`): the absolute
 /// `tama` and `peers`, and the session for an agent whose commands must name it.
 pub fn peer_run(kind: Option<&Adapter>, key: &str) -> String {
-    let tama = tama_adapters::setup::shell_quote(&tama_exe().to_string_lossy());
+    let tama = tama_core::command::shell_quote(&tama_exe().to_string_lossy());
     match kind.is_some_and(|k| k.commands_name_session) {
         true => format!("{tama} peers --session {key}"),
         false => format!("{tama} peers"),

@@ -6,6 +6,7 @@ use crate::support;
 
 use peers::{Machine, denial, edit};
 use serde_json::{Value, json};
+use tama_core::command::shell_quote;
 
 #[test]
 fn stop_blocks_once_for_a_note() {
@@ -109,7 +110,7 @@ fn session_start_briefs_the_agent() {
     let brief = m.start("claude", "s1", "A");
     assert!(brief.contains("You are peer session claude-s1"), "{brief}");
     assert!(brief.contains(&format!("codex-c9 (B, codex, {})", m.path("B").display())), "{brief}");
-    let run = format!("PEER_RUN='{}' peers", support::tama().canonicalize().unwrap().display());
+    let run = format!("PEER_RUN={} peers", shell_quote(&support::tama().canonicalize().unwrap().to_string_lossy()));
     assert_eq!(brief.matches("PEER_RUN=").count(), 1, "{brief}");
     assert!(brief.contains(&run), "{brief}");
     let registration: Value = serde_json::from_str(&std::fs::read_to_string(m.peers().join("sessions/claude-s1.json")).unwrap()).unwrap();

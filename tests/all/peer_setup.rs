@@ -6,6 +6,7 @@ use crate::support;
 
 use peers::Machine;
 use serde_json::{Value, json};
+use tama_core::command::shell_quote;
 
 fn setup(m: &Machine, args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["setup", "peers"];
@@ -25,7 +26,7 @@ fn the_hook_block_per_kind() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("claude: ") && out.contains("codex: "), "{out}");
     let tama = support::tama().canonicalize().unwrap();
-    let command = |kind: &str, event: &str| format!("'{}' peer-hook {kind} {event}", tama.display());
+    let command = |kind: &str, event: &str| format!("{} peer-hook {kind} {event}", shell_quote(&tama.to_string_lossy()));
     let claude = &read(&m, "home/.claude/settings.json")["hooks"];
     let events: Vec<&str> = claude.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(events, ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "SessionEnd"]);
@@ -51,7 +52,7 @@ fn the_hook_block_per_kind() {
     assert_eq!(codex["SessionEnd"][0]["hooks"][0]["command"], command("codex", "session-end"));
     for skill in ["home/.claude/skills/peer-work/SKILL.md", "home/.codex/skills/peer-work/SKILL.md"] {
         let text = std::fs::read_to_string(m.path(skill)).unwrap();
-        assert!(text.starts_with("---\nname: peer-work\n") && text.contains(&format!("'{}' peers", tama.display())), "{text}");
+        assert!(text.starts_with("---\nname: peer-work\n") && text.contains(&format!("{} peers", shell_quote(&tama.to_string_lossy()))), "{text}");
     }
 }
 

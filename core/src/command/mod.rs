@@ -17,7 +17,7 @@ mod run;
 mod verdict;
 
 pub use group::{end_adopted, end_adopted_before_exit, init_supervision};
-pub use resolve::{Unresolved, resolve};
+pub use resolve::{Unresolved, resolve, shell_quote};
 pub use run::{Canceller, Running, spawn};
 pub use verdict::{HookVerdict, verdict};
 

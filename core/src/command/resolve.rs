@@ -80,7 +80,7 @@ pub fn resolve(
     }
     let found = tried.iter().find(|p| p.is_file()).and_then(|p| p.to_str());
     match found {
-        Some(found) => Ok(format!("{}{}", quote(found), &command[word.end..])),
+        Some(found) => Ok(format!("{}{}", shell_quote(found), &command[word.end..])),
         None => unresolved(tried),
     }
 }
@@ -136,7 +136,9 @@ fn is_assignment(word: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-fn quote(text: &str) -> String {
+/// `text` as one word for a POSIX shell: as it is when it holds only
+/// characters no shell gives a meaning to, else in single quotes.
+pub fn shell_quote(text: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
     if !text.is_empty() && text.chars().all(plain) {
         text.to_owned()

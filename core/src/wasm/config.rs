@@ -2,7 +2,7 @@
 //! which precompiles the built-in gates under it: an artifact compiled under
 //! one configuration is valid only under the same one.
 //!
-//! This file is also compiled into `engine/build.rs`, so it names nothing of
+//! This file is also compiled into `core/build.rs`, so it names nothing of
 //! the engine's but wasmtime.
 
 use wasmtime::{Config, Enabled, InstanceAllocationStrategy, PoolingAllocationConfig};

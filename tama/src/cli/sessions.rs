@@ -57,6 +57,27 @@ pub struct OverrideArgs {
     clear: bool,
 }
 
+/// [`Lifetime`] on the command line.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LifetimeArg {
+    /// One event.
+    Invocation,
+    /// Until its `--expires-in`, which it must have.
+    Expiry,
+    /// The session's, within its `--expires-in` and `--uses` when it has them.
+    Session,
+}
+
+impl From<LifetimeArg> for Lifetime {
+    fn from(arg: LifetimeArg) -> Lifetime {
+        match arg {
+            LifetimeArg::Invocation => Lifetime::Invocation,
+            LifetimeArg::Expiry => Lifetime::Expiry,
+            LifetimeArg::Session => Lifetime::Session,
+        }
+    }
+}
+
 #[derive(Args)]
 pub struct GrantArgs {
     #[command(flatten)]
@@ -66,7 +87,7 @@ pub struct GrantArgs {
     grants: Vec<String>,
     /// How long the grant lasts.
     #[arg(long, value_enum, default_value = "session")]
-    lifetime: Lifetime,
+    lifetime: LifetimeArg,
     /// Events the grant may be handed to (each event uses one).
     #[arg(long, value_name = "N")]
     uses: Option<u64>,
@@ -179,8 +200,9 @@ fn grant(args: GrantArgs) -> Result<(), Refusal> {
 fn capability(args: &GrantArgs, session: &str, key: &str) -> Result<Capability, String> {
     let registry = Loaded::select(args.registry.as_deref()).map_err(|e| e.to_string())?;
     let grants = args.grants.iter().map(|g| parse_grant(g)).collect::<Result<Vec<_>, _>>()?;
+    let lifetime = Lifetime::from(args.lifetime);
     let expires_at = args.expires_in.map(|d| humantime::format_rfc3339_seconds(SystemTime::now() + d).to_string());
-    if args.lifetime == Lifetime::Expiry && expires_at.is_none() {
+    if lifetime == Lifetime::Expiry && expires_at.is_none() {
         return Err("--lifetime expiry needs --expires-in".into());
     }
     let control = ControlKey::read_or_create().map_err(|e| e.to_string())?;
@@ -197,9 +219,9 @@ fn capability(args: &GrantArgs, session: &str, key: &str) -> Result<Capability, 
         control_key: key.into(),
         release_id: registry.registry.release_id.clone(),
         catalog_checksum: registry.registry.catalog_checksum.clone(),
-        lifetime: args.lifetime,
+        lifetime,
         expires_at,
-        remaining_uses: match args.lifetime {
+        remaining_uses: match lifetime {
             Lifetime::Invocation => Some(1),
             _ => args.uses,
         },
