@@ -18,12 +18,29 @@ const GUEST_HEAP: u32 = 256 << 10;
 /// [`WASM_TARGET`] into `target_dir`; a failure fails the build, naming `what`.
 pub fn build_components(root: &Path, target_dir: &Path, packages: &[String], what: &str) {
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cargo.current_dir(root).args(["build", "--release", "--target", WASM_TARGET, "--target-dir"]).arg(target_dir);
+    cargo
+        .current_dir(root)
+        .args([
+            "build",
+            "--release",
+            "--target",
+            WASM_TARGET,
+            "--target-dir",
+        ])
+        .arg(target_dir);
     for package in packages {
         cargo.args(["-p", package]);
     }
     // The outer build's flags and wrappers are for the host, not for wasm.
-    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET"] {
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "RUSTC_WRAPPER",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET",
+    ] {
         cargo.env_remove(var);
     }
     // A small stack leaves the heap near the start of linear memory, which
@@ -34,6 +51,8 @@ pub fn build_components(root: &Path, target_dir: &Path, packages: &[String], wha
     );
     let status = cargo.status().expect("cargo can be started");
     if !status.success() {
-        panic!("building {what} failed; is the target installed? run: rustup target add {WASM_TARGET}");
+        panic!(
+            "building {what} failed; is the target installed? run: rustup target add {WASM_TARGET}"
+        );
     }
 }

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 
 use super::{Answer, Spec};
 use crate::peers::Adapter;
-use tama_core::dispatch::Decision;
 use crate::setup::{HookEvent, SetupError};
+use tama_core::dispatch::Decision;
 
 pub struct Omp;
 
@@ -38,7 +38,11 @@ impl Spec for Omp {
     fn encode(&self, decision: &Decision) -> Answer {
         match serde_json::to_value(decision) {
             Ok(canonical) => Answer::json(&canonical, "", 0),
-            Err(err) => Answer::json(&serde_json::json!({"decision": "block", "reason": format!("{}: the decision cannot be written: {err}", tama_core::INFRASTRUCTURE)}), "", 0),
+            Err(err) => Answer::json(
+                &serde_json::json!({"decision": "block", "reason": format!("{}: the decision cannot be written: {err}", tama_core::INFRASTRUCTURE)}),
+                "",
+                0,
+            ),
         }
     }
 
@@ -55,7 +59,12 @@ impl Spec for Omp {
     }
 
     /// The extension asks about every event it meets, so `events` does not narrow it.
-    fn install(&self, home: &Path, tama: &Path, _events: &[HookEvent]) -> Result<Box<dyn fmt::Display>, SetupError> {
+    fn install(
+        &self,
+        home: &Path,
+        tama: &Path,
+        _events: &[HookEvent],
+    ) -> Result<Box<dyn fmt::Display>, SetupError> {
         Ok(Box::new(install(home, tama)?))
     }
 
@@ -85,17 +94,32 @@ impl Spec for Omp {
 pub const PEER_HOOKS: &str = ".shared-hooks/omp/peer-hooks.json";
 
 /// The extension module oh-my-pi loads.
-pub const SHELL: (&str, &str) = ("omp-shared-hooks.js", include_str!("../omp/omp-shared-hooks.js"));
+pub const SHELL: (&str, &str) = (
+    "omp-shared-hooks.js",
+    include_str!("../omp/omp-shared-hooks.js"),
+);
 
 /// The adapter and its sibling modules, by file name.
 pub const ADAPTER: &[(&str, &str)] = &[
     ("adapter.js", include_str!("../omp/adapter.js")),
-    ("engine-client.mjs", include_str!("../omp/engine-client.mjs")),
+    (
+        "engine-client.mjs",
+        include_str!("../omp/engine-client.mjs"),
+    ),
     ("hook-events.mjs", include_str!("../omp/hook-events.mjs")),
-    ("installed-contract.mjs", include_str!("../omp/installed-contract.mjs")),
+    (
+        "installed-contract.mjs",
+        include_str!("../omp/installed-contract.mjs"),
+    ),
     ("peers.mjs", include_str!("../omp/peers.mjs")),
-    ("provider-request.mjs", include_str!("../omp/provider-request.mjs")),
-    ("session-control.mjs", include_str!("../omp/session-control.mjs")),
+    (
+        "provider-request.mjs",
+        include_str!("../omp/provider-request.mjs"),
+    ),
+    (
+        "session-control.mjs",
+        include_str!("../omp/session-control.mjs"),
+    ),
 ];
 
 /// Words only Tama's shell carries, so `--remove` takes out no one else's file.
@@ -114,7 +138,11 @@ impl Layout {
         Layout {
             extensions: home.join(".omp").join("agent").join("extensions"),
             adapter: shared.join("omp"),
-            engine: shared.join("hooks-runtime").join("current").join("bin").join("tama"),
+            engine: shared
+                .join("hooks-runtime")
+                .join("current")
+                .join("bin")
+                .join("tama"),
         }
     }
 }
@@ -133,10 +161,26 @@ pub struct OmpReport {
 impl fmt::Display for OmpReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut lines = Vec::new();
-        lines.extend(self.written.iter().map(|p| format!("wrote {}", p.display())));
-        lines.extend(self.unchanged.iter().map(|p| format!("unchanged {}", p.display())));
-        lines.extend(self.removed.iter().map(|p| format!("removed {}", p.display())));
-        lines.extend(self.kept.iter().map(|(p, why)| format!("kept {}: {why}", p.display())));
+        lines.extend(
+            self.written
+                .iter()
+                .map(|p| format!("wrote {}", p.display())),
+        );
+        lines.extend(
+            self.unchanged
+                .iter()
+                .map(|p| format!("unchanged {}", p.display())),
+        );
+        lines.extend(
+            self.removed
+                .iter()
+                .map(|p| format!("removed {}", p.display())),
+        );
+        lines.extend(
+            self.kept
+                .iter()
+                .map(|(p, why)| format!("kept {}: {why}", p.display())),
+        );
         if self.removing {
             if self.removed.is_empty() {
                 lines.push("no Tama oh-my-pi extension was installed; nothing changed".into());
@@ -167,13 +211,21 @@ pub fn install(home: &Path, tama: &Path) -> Result<OmpReport, SetupError> {
 /// shell made); keeps the engine link, which other installs run too.
 pub fn remove(home: &Path) -> Result<OmpReport, SetupError> {
     let layout = Layout::under(home);
-    let mut report = OmpReport { removing: true, ..OmpReport::default() };
+    let mut report = OmpReport {
+        removing: true,
+        ..OmpReport::default()
+    };
     let shell = layout.extensions.join(SHELL.0);
     match fs::read_to_string(&shell) {
         Ok(text) if text.contains(SHELL_MARK) => take_out(&shell, &mut report)?,
         Ok(_) => report.kept.push((shell, "not Tama's extension")),
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(SetupError::Read { path: shell, source }),
+        Err(source) => {
+            return Err(SetupError::Read {
+                path: shell,
+                source,
+            });
+        }
     }
     for (name, _) in ADAPTER {
         take_out(&layout.adapter.join(name), &mut report)?;
@@ -182,7 +234,11 @@ pub fn remove(home: &Path) -> Result<OmpReport, SetupError> {
         let mut copies: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(is_digest_copy))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(is_digest_copy)
+            })
             .collect();
         copies.sort();
         for copy in copies {
@@ -190,7 +246,10 @@ pub fn remove(home: &Path) -> Result<OmpReport, SetupError> {
         }
     }
     if fs::symlink_metadata(&layout.engine).is_ok() {
-        report.kept.push((layout.engine, "the engine other installs of Tama run as well"));
+        report.kept.push((
+            layout.engine,
+            "the engine other installs of Tama run as well",
+        ));
     }
     Ok(report)
 }
@@ -210,9 +269,19 @@ fn put(path: &Path, text: &str, report: &mut OmpReport) -> Result<(), SetupError
         }
         Ok(_) => {}
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(SetupError::Read { path: path.into(), source }),
+        Err(source) => {
+            return Err(SetupError::Read {
+                path: path.into(),
+                source,
+            });
+        }
     }
-    tama_core::files::write_whole_synced(path, text.as_bytes()).map_err(|source| SetupError::Write { path: path.into(), source })?;
+    tama_core::files::write_whole_synced(path, text.as_bytes()).map_err(|source| {
+        SetupError::Write {
+            path: path.into(),
+            source,
+        }
+    })?;
     report.written.push(path.into());
     Ok(())
 }
@@ -223,7 +292,10 @@ fn link(path: &Path, tama: &Path, report: &mut OmpReport) -> Result<(), SetupErr
         report.unchanged.push(path.into());
         return Ok(());
     }
-    let write = |source| SetupError::Write { path: path.into(), source };
+    let write = |source| SetupError::Write {
+        path: path.into(),
+        source,
+    };
     let dir = path.parent().unwrap_or(Path::new("/"));
     tama_core::files::create_private_dir(dir).map_err(write)?;
     let partial = dir.join(format!(".tama.{}.link", std::process::id()));
@@ -238,7 +310,12 @@ fn take_out(path: &Path, report: &mut OmpReport) -> Result<(), SetupError> {
     match fs::remove_file(path) {
         Ok(()) => report.removed.push(path.into()),
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(SetupError::Write { path: path.into(), source }),
+        Err(source) => {
+            return Err(SetupError::Write {
+                path: path.into(),
+                source,
+            });
+        }
     }
     Ok(())
 }

@@ -4,8 +4,8 @@
 
 pub mod capability;
 pub mod clock;
-pub mod control_key;
 pub mod command;
+pub mod control_key;
 pub mod dispatch;
 pub mod event;
 pub mod files;

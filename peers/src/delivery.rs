@@ -18,13 +18,19 @@ pub struct Outcome {
 
 impl Outcome {
     pub(crate) fn json(value: Value) -> Outcome {
-        Outcome { stdout: format!("{value}\n"), ..Outcome::default() }
+        Outcome {
+            stdout: format!("{value}\n"),
+            ..Outcome::default()
+        }
     }
 }
 
 /// Takes the unread messages of `me`, with their peer text; `None` when
 /// there are none. The caller hands the text on, then [`record_delivery`].
-pub(crate) fn take_rendered(dir: &Path, me: &Registration) -> Result<Option<(Vec<inbox::Letter>, String)>> {
+pub(crate) fn take_rendered(
+    dir: &Path,
+    me: &Registration,
+) -> Result<Option<(Vec<inbox::Letter>, String)>> {
     let letters = inbox::take(dir, &me.key)?;
     if letters.is_empty() {
         return Ok(None);
@@ -37,6 +43,10 @@ pub(crate) fn take_rendered(dir: &Path, me: &Registration) -> Result<Option<(Vec
 /// hook or command.
 pub fn record_delivery(dir: &Path, me: &Registration, letters: &[inbox::Letter], by: &str) {
     for e in letters.iter().map(|l| &l.envelope) {
-        journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from, "by": by, "hop": e.hop}));
+        journal::row(
+            dir,
+            "delivered",
+            json!({"to": me.key, "id": e.id, "from": e.from, "by": by, "hop": e.hop}),
+        );
     }
 }

@@ -35,12 +35,12 @@ mod waiter;
 
 use std::path::{Path, PathBuf};
 
-pub use tama_adapters::peers::Adapter;
 pub use hooks::{Outcome, peer_hook, record_delivery, typed};
-pub use text::peer_text;
 pub use inbox::{Envelope, Letter};
 pub use send::{MAX_HOPS, send};
 pub use sessions::Registration;
+pub use tama_adapters::peers::Adapter;
+pub use text::peer_text;
 
 /// What a peer operation can fail on. The messages are what the user or the
 /// agent reads.
@@ -55,7 +55,10 @@ pub enum PeerError {
     #[error("the hook input is not JSON: {0}")]
     NotJson(#[from] serde_json::Error),
     #[error("{what}: {source}")]
-    Io { what: String, source: std::io::Error },
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
 }
 
 impl PeerError {
@@ -74,7 +77,10 @@ pub type Result<T> = std::result::Result<T, PeerError>;
 
 /// Wraps an I/O error with what was being done.
 pub(crate) fn io(what: impl FnOnce() -> String) -> impl FnOnce(std::io::Error) -> PeerError {
-    move |source| PeerError::Io { what: what(), source }
+    move |source| PeerError::Io {
+        what: what(),
+        source,
+    }
 }
 
 /// Records a failure outside any one session in `hooks.log`.
@@ -106,12 +112,15 @@ pub fn valid_key(key: &str) -> bool {
 
 /// A file name part of at most `longest` bytes that names no hidden file.
 fn plain_name(name: &str, longest: usize) -> bool {
-    tama_core::supervise::abandon::names_a_file(name) && name.len() <= longest && !name.starts_with('.')
+    tama_core::supervise::abandon::names_a_file(name)
+        && name.len() <= longest
+        && !name.starts_with('.')
 }
 
 /// Creates a folder of the peers (0700) when it is missing.
 pub(crate) fn ensure_dir(dir: &Path) -> Result<()> {
-    tama_core::files::create_private_dir(dir).map_err(io(|| format!("cannot create {}", dir.display())))
+    tama_core::files::create_private_dir(dir)
+        .map_err(io(|| format!("cannot create {}", dir.display())))
 }
 
 /// The `tama` running now, by absolute path: what hooks and messages name,

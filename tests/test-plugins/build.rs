@@ -10,18 +10,35 @@ use std::path::{Path, PathBuf};
 use build_components::{WASM_TARGET, build_components};
 
 fn main() {
-    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest_dir = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
     let root = manifest_dir.join("../..");
     let plugins = root.join("tests/plugins");
-    for watched in [plugins.clone(), root.join("wit"), root.join("Cargo.lock"), root.join("core/build_components.rs")] {
+    for watched in [
+        plugins.clone(),
+        root.join("wit"),
+        root.join("Cargo.lock"),
+        root.join("core/build_components.rs"),
+    ] {
         println!("cargo:rerun-if-changed={}", watched.display());
     }
 
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
     let wasm_target_dir = target_dir.join("wasm-test");
-    build_components(&root, &wasm_target_dir, &packages(&plugins), "the test plugins");
+    build_components(
+        &root,
+        &wasm_target_dir,
+        &packages(&plugins),
+        "the test plugins",
+    );
     let wasm_dir = wasm_target_dir.join(WASM_TARGET).join("release");
-    println!("cargo:rustc-env=TEST_PLUGINS_WASM_DIR={}", wasm_dir.display());
+    println!(
+        "cargo:rustc-env=TEST_PLUGINS_WASM_DIR={}",
+        wasm_dir.display()
+    );
 }
 
 fn packages(plugins: &Path) -> Vec<String> {

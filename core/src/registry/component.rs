@@ -17,7 +17,9 @@ pub fn relative(name: &str) -> Result<&Path, &'static str> {
         match part {
             Component::Normal(_) | Component::CurDir => {}
             Component::ParentDir => return Err("climbs out of the registry's folder with `..`"),
-            Component::RootDir | Component::Prefix(_) => return Err("is an absolute path, not one inside the registry's folder"),
+            Component::RootDir | Component::Prefix(_) => {
+                return Err("is an absolute path, not one inside the registry's folder");
+            }
         }
     }
     Ok(path)
@@ -27,11 +29,20 @@ pub fn relative(name: &str) -> Result<&Path, &'static str> {
 /// way is resolved; an error when it lies outside `folder` or cannot be found.
 pub fn inside(folder: &Path, name: &str) -> Result<PathBuf, String> {
     let path = relative(name).map_err(str::to_string)?;
-    let folder = folder.canonicalize().map_err(|e| format!("the registry's folder {}: {e}", folder.display()))?;
+    let folder = folder
+        .canonicalize()
+        .map_err(|e| format!("the registry's folder {}: {e}", folder.display()))?;
     let file = folder.join(path);
-    let real = file.canonicalize().map_err(|e| format!("{}: {e}", file.display()))?;
+    let real = file
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", file.display()))?;
     if !real.starts_with(&folder) {
-        return Err(format!("{} leads out of the registry's folder {} (to {})", file.display(), folder.display(), real.display()));
+        return Err(format!(
+            "{} leads out of the registry's folder {} (to {})",
+            file.display(),
+            folder.display(),
+            real.display()
+        ));
     }
     Ok(real)
 }
@@ -62,13 +73,21 @@ impl ComponentBytes {
     pub fn checked(bytes: Vec<u8>, declared: &str) -> Result<Self, String> {
         let actual = hex::encode(Sha256::digest(&bytes));
         if !actual.eq_ignore_ascii_case(declared) {
-            return Err(format!("component digest mismatch: expected {declared}, actual {actual}"));
+            return Err(format!(
+                "component digest mismatch: expected {declared}, actual {actual}"
+            ));
         }
-        Ok(ComponentBytes { bytes: Cow::Owned(bytes), sha256: actual })
+        Ok(ComponentBytes {
+            bytes: Cow::Owned(bytes),
+            sha256: actual,
+        })
     }
 
     /// Bytes built into the `tama` binary, whose digest the build computed.
     pub fn embedded(bytes: &'static [u8], sha256: &str) -> Self {
-        ComponentBytes { bytes: Cow::Borrowed(bytes), sha256: sha256.to_string() }
+        ComponentBytes {
+            bytes: Cow::Borrowed(bytes),
+            sha256: sha256.to_string(),
+        }
     }
 }

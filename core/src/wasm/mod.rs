@@ -19,9 +19,9 @@ use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, Trap};
 
 pub use cache::artifact_path;
+pub use config::{MEMORY_BOUND, STACK_BOUND};
 pub use declaration::{ClassifyError, Declaration};
 pub use gate::{Gate, GateEvent, GateFault, Verdict};
-pub use config::{MEMORY_BOUND, STACK_BOUND};
 pub use host_paths::HostPaths;
 pub use sandbox::TIME_BOUND;
 pub use state::{NoState, StateSource};
@@ -56,9 +56,21 @@ impl Host {
         sandbox::deny_clock_waits(&mut declaration_linker)?;
         let gate_slots = Arc::new(slots::Slots::new(config::CONCURRENT_CALLS));
         let paths = Arc::new(HostPaths::from_env(&cache_dir));
-        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None, gate_slots, paths };
+        let mut host = Host {
+            engine,
+            cache_dir,
+            gate_linker,
+            declaration_linker,
+            declaration: None,
+            gate_slots,
+            paths,
+        };
         let component = host.component(declaration)?;
-        host.declaration = Some(Arc::new(Declaration::new(&host, &component, config::CONCURRENT_CALLS)?));
+        host.declaration = Some(Arc::new(Declaration::new(
+            &host,
+            &component,
+            config::CONCURRENT_CALLS,
+        )?));
         Ok(host)
     }
 
@@ -68,7 +80,11 @@ impl Host {
     }
 
     /// The tool declaration's reading of one tool call.
-    pub fn classify(&self, tool_name: &str, tool_input: &str) -> Result<crate::tool::ToolCall, ClassifyError> {
+    pub fn classify(
+        &self,
+        tool_name: &str,
+        tool_input: &str,
+    ) -> Result<crate::tool::ToolCall, ClassifyError> {
         self.declaration().classify(tool_name, tool_input)
     }
 
@@ -77,7 +93,9 @@ impl Host {
     }
 
     fn declaration(&self) -> &Arc<Declaration> {
-        self.declaration.as_ref().expect("the declaration is loaded in Host::new")
+        self.declaration
+            .as_ref()
+            .expect("the declaration is loaded in Host::new")
     }
 
     fn declaration_linker(&self) -> &Linker<Sandboxed<()>> {
@@ -89,13 +107,15 @@ impl Host {
 /// engine lives, so that calls past their deadline are stopped.
 fn start_epoch_ticker(engine: &Engine) -> std::io::Result<()> {
     let engine = engine.weak();
-    std::thread::Builder::new().name("tama-epoch".into()).spawn(move || {
-        while let Some(engine) = engine.upgrade() {
-            engine.increment_epoch();
-            drop(engine);
-            std::thread::sleep(sandbox::EPOCH_TICK);
-        }
-    })?;
+    std::thread::Builder::new()
+        .name("tama-epoch".into())
+        .spawn(move || {
+            while let Some(engine) = engine.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(sandbox::EPOCH_TICK);
+            }
+        })?;
     Ok(())
 }
 

@@ -7,11 +7,11 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use serde_json::{Value, json};
 
+use super::lock;
 use tama_core::clock::now_ms;
 use tama_core::dispatch::{Dispatcher, SharedHost};
 use tama_core::oko::OkoState;
 use tama_core::registry::{Loaded, RegistryError};
-use super::lock;
 
 /// One loaded registry and its gates.
 pub struct Generation {
@@ -50,8 +50,11 @@ impl FileKey {
             mtime: (meta.mtime(), meta.mtime_nsec()),
             ctime: (meta.ctime(), meta.ctime_nsec()),
         };
-        let changed = std::time::UNIX_EPOCH + std::time::Duration::new(key.mtime.0.max(key.ctime.0).max(0) as u64, 0);
-        let settled = std::time::SystemTime::now().duration_since(changed).is_ok_and(|age| age >= SETTLED_AFTER);
+        let changed = std::time::UNIX_EPOCH
+            + std::time::Duration::new(key.mtime.0.max(key.ctime.0).max(0) as u64, 0);
+        let settled = std::time::SystemTime::now()
+            .duration_since(changed)
+            .is_ok_and(|age| age >= SETTLED_AFTER);
         settled.then_some(key)
     }
 }
@@ -99,7 +102,10 @@ impl Runtime {
         let core_release = loaded.registry.release_id.clone();
         let host = SharedHost::default();
         Ok(Runtime {
-            current: RwLock::new(Arc::new(Generation { number: 1, dispatcher: dispatcher(loaded, &host) })),
+            current: RwLock::new(Arc::new(Generation {
+                number: 1,
+                dispatcher: dispatcher(loaded, &host),
+            })),
             checked: Mutex::new(key),
             host,
             source,
@@ -111,7 +117,10 @@ impl Runtime {
     }
 
     pub fn current(&self) -> Arc<Generation> {
-        self.current.read().unwrap_or_else(PoisonError::into_inner).clone()
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Re-reads the registry; a valid changed one becomes the current
@@ -119,7 +128,9 @@ impl Runtime {
     /// The caller holds [`Runtime::lock`].
     pub fn refresh(&self) -> Result<Refresh, String> {
         let current = self.current();
-        let Some(path) = &self.source else { return Ok(Refresh::Unchanged(current)) };
+        let Some(path) = &self.source else {
+            return Ok(Refresh::Unchanged(current));
+        };
         // Taken before the file is read: a change made while it is read
         // moves the key again, and the next refresh reads it.
         let key = FileKey::of(path);
@@ -138,7 +149,8 @@ impl Runtime {
             Ok(loaded) => {
                 reloads.last_error = None;
                 *checked = key;
-                if loaded.registry.catalog_checksum == current.registry().registry.catalog_checksum {
+                if loaded.registry.catalog_checksum == current.registry().registry.catalog_checksum
+                {
                     return Ok(Refresh::Unchanged(current));
                 }
                 reloads.count += 1;
@@ -146,7 +158,10 @@ impl Runtime {
                     reloads.replaced_by_release = true;
                 }
                 let number = self.generations.fetch_add(1, Ordering::SeqCst) + 1;
-                let next = Arc::new(Generation { number, dispatcher: dispatcher(loaded, &self.host) });
+                let next = Arc::new(Generation {
+                    number,
+                    dispatcher: dispatcher(loaded, &self.host),
+                });
                 *self.current.write().unwrap_or_else(PoisonError::into_inner) = next.clone();
                 Ok(Refresh::Adopted(next))
             }
@@ -183,4 +198,3 @@ fn read(source: Option<&PathBuf>) -> Result<Loaded, RegistryError> {
 fn dispatcher(loaded: Loaded, host: &SharedHost) -> Dispatcher {
     Dispatcher::with_host(loaded, Arc::new(OkoState::from_env()), host.clone())
 }
-

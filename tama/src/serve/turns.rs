@@ -30,7 +30,13 @@ impl Abandoned {
     /// `reason`, with the hooks it still ran (see `Flight::running_hooks`).
     pub fn record(&self, session: Option<&str>, running_hooks: &[Value], reason: &str) {
         let Some(session) = session else { return };
-        if let Some(record) = tama_core::supervise::abandon::abandon(session, running_hooks, reason, std::process::id(), true) {
+        if let Some(record) = tama_core::supervise::abandon::abandon(
+            session,
+            running_hooks,
+            reason,
+            std::process::id(),
+            true,
+        ) {
             lock(&self.by_session).insert(session.to_string(), record);
         }
     }

@@ -48,7 +48,9 @@ impl Workers {
             idle.numbered
         };
         let workers = self.clone();
-        let thread = std::thread::Builder::new().name("tama-dispatch".into()).spawn(move || workers.work(number, job))?;
+        let thread = std::thread::Builder::new()
+            .name("tama-dispatch".into())
+            .spawn(move || workers.work(number, job))?;
         let mut started = lock(&self.started);
         started.retain(|t| !t.is_finished());
         started.push(thread);
@@ -121,10 +123,11 @@ mod tests {
     fn a_job_that_never_ends_holds_only_its_own_thread() {
         let workers = Arc::new(Workers::default());
         let (release, held) = mpsc::channel::<()>();
-        workers.run(move || {
-            let _ = held.recv();
-        })
-        .unwrap();
+        workers
+            .run(move || {
+                let _ = held.recv();
+            })
+            .unwrap();
         let (done, finished) = mpsc::channel();
         for n in 0..20 {
             let done = done.clone();
@@ -135,7 +138,11 @@ mod tests {
                 std::thread::yield_now();
             }
         }
-        assert_eq!(workers.started.lock().unwrap().len(), 2, "one thread holds the job, one thread ran the rest");
+        assert_eq!(
+            workers.started.lock().unwrap().len(),
+            2,
+            "one thread holds the job, one thread ran the rest"
+        );
         release.send(()).unwrap();
         workers.join();
     }
