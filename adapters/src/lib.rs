@@ -26,7 +26,7 @@ use tama_core::dispatch::{Decision, Outcome};
 use tama_core::event::{Event, PayloadError};
 
 /// Every harness Tama knows, in the order `tama setup` and `tama doctor` go through them.
-pub const ALL: [Harness; 3] = [
+pub const ALL: &[Harness] = &[
     Harness(&claude::Claude),
     Harness(&codex::Codex),
     Harness(&omp::Omp),
@@ -99,7 +99,8 @@ pub struct Harness(pub &'static dyn Spec);
 impl Harness {
     /// The harness by name or alias.
     pub fn named(name: &str) -> Option<Harness> {
-        ALL.into_iter()
+        ALL.iter()
+            .copied()
             .find(|h| h.name() == name || h.aliases().contains(&name))
     }
 
@@ -110,7 +111,8 @@ impl Harness {
 
     /// The names of the harnesses `tama run-hook` answers.
     pub fn run_hook_names() -> Vec<&'static str> {
-        ALL.into_iter()
+        ALL.iter()
+            .copied()
             .filter(|h| !h.served())
             .map(|h| h.name())
             .collect()

@@ -38,7 +38,7 @@ pub const WAITER_TIMEOUT_SECS: u64 = 3600;
 impl Adapter {
     /// Every harness with peer hooks.
     pub fn all() -> impl Iterator<Item = Adapter> {
-        crate::ALL.into_iter().filter_map(|h| h.peers())
+        crate::ALL.iter().filter_map(|h| h.peers())
     }
 
     /// The peer hooks of the harness named `name`.

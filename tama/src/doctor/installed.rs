@@ -33,7 +33,7 @@ impl Installed {
     /// Tama's handlers in every harness config under `home`.
     pub fn find(home: &Path) -> Vec<Installed> {
         let mut found = Vec::new();
-        for harness in tama_adapters::ALL.into_iter().filter(|h| !h.served()) {
+        for harness in tama_adapters::ALL.iter().copied().filter(|h| !h.served()) {
             let config = harness.config_path(home);
             let Ok(text) = std::fs::read_to_string(&config) else {
                 continue;
