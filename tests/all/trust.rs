@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use support::operator::run_operator;
 use support::{run_tama, run_tama_with, shell_payload, text};
-use tama_engine::session::control_key;
+use tama_core::session::control_key;
 
 const BYPASS: &str = "git commit --no-verify -m x";
 
@@ -47,7 +47,7 @@ fn registry(home: &Path) -> PathBuf {
     let template = std::fs::read(support::component("gate-template")).unwrap();
     std::fs::write(dir.join("bypass.wasm"), &bypass).unwrap();
     std::fs::write(dir.join("template.wasm"), &template).unwrap();
-    let sha = tama_engine::registry::checksum::sha256_hex;
+    let sha = tama_core::registry::checksum::sha256_hex;
     let hooks = json!([
         {"id": "env-files", "type": "wasm", "component": "template.wasm", "sha256": sha(&template)},
         {"id": "block-git-hook-bypass", "type": "wasm", "component": "bypass.wasm", "sha256": sha(&bypass)},
@@ -149,23 +149,24 @@ fn the_default_registrys_gates_refuse_whatever_the_cache_holds() {
 /// Runs the default registry's shell gates on a bypass (refused) and on
 /// ordinary work (passed), with `env` added.
 fn default_gates_decide(home: &Path, env: &[(&str, &str)], case: &str) {
-    for (args, exit) in [
-        (&["hook", "block-git-hook-bypass"][..], 2),
-        (&["run-hook", "pre_tool_use", "agent-1"][..], 2),
+    for args in [
+        &["hook", "block-git-hook-bypass"][..],
+        &["run-hook", "pre_tool_use", "agent-1"][..],
     ] {
         let out = run_tama_with(home, args, &shell_payload(BYPASS), env);
         assert_eq!(
             out.status.code(),
-            Some(exit),
+            Some(2),
             "{case}: {args:?}: {}{}",
             text(&out.stdout),
             text(&out.stderr)
         );
     }
+    let ordinary = shell_payload("cargo test && git status");
     let out = run_tama_with(
         home,
         &["run-hook", "pre_tool_use", "agent-1"],
-        &shell_payload("cargo test && git status"),
+        &ordinary,
         env,
     );
     assert_eq!(
@@ -198,12 +199,12 @@ fn built_in_gates_run_from_the_binary_never_from_the_cache_folder() {
     std::fs::create_dir_all(&cache).unwrap();
     std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
     let scratch = tempfile::tempdir().unwrap();
-    let declaration = tama_engine::registry::tool_declaration();
+    let declaration = tama_core::registry::tool_declaration();
     let engines = [
-        tama_engine::wasm::Host::new(scratch.path().to_path_buf(), &declaration).unwrap(),
-        tama_engine::wasm::Host::one_event(scratch.path().to_path_buf(), &declaration).unwrap(),
+        tama_core::wasm::Host::new(scratch.path().to_path_buf(), &declaration).unwrap(),
+        tama_core::wasm::Host::one_event(scratch.path().to_path_buf(), &declaration).unwrap(),
     ];
-    let registry = tama_engine::registry::Loaded::embedded().unwrap();
+    let registry = tama_core::registry::Loaded::embedded().unwrap();
     let digests: Vec<String> = registry
         .registry
         .events
@@ -217,7 +218,7 @@ fn built_in_gates_run_from_the_binary_never_from_the_cache_folder() {
         .flat_map(|host| {
             digests
                 .iter()
-                .map(|sha| tama_engine::wasm::artifact_path(&cache, host.engine(), sha))
+                .map(|sha| tama_core::wasm::artifact_path(&cache, host.engine(), sha))
         })
         .collect();
     for path in &planted {
@@ -247,7 +248,7 @@ fn a_built_in_component_named_twice_runs_twice() {
     let sha = |name: &str| {
         let bytes = std::fs::read(support::component(name)).unwrap();
         std::fs::write(dir.join(format!("{name}.wasm")), &bytes).unwrap();
-        tama_engine::registry::checksum::sha256_hex(&bytes)
+        tama_core::registry::checksum::sha256_hex(&bytes)
     };
     let (protect, bypass) = (sha("protect-tama"), sha("block-git-hook-bypass"));
     let hooks = json!([
@@ -256,12 +257,9 @@ fn a_built_in_component_named_twice_runs_twice() {
         {"id": "block-git-hook-bypass", "type": "wasm", "component": "block-git-hook-bypass.wasm", "sha256": bypass},
     ]);
     let path = dir.join("registry.json");
-    std::fs::write(
-        &path,
-        json!({"version": 1, "events": {"pre_tool_use:bash": {"blocking": true, "hooks": hooks}}})
-            .to_string(),
-    )
-    .unwrap();
+    let registry =
+        json!({"version": 1, "events": {"pre_tool_use:bash": {"blocking": true, "hooks": hooks}}});
+    std::fs::write(&path, registry.to_string()).unwrap();
     assert_eq!(
         run_tama(
             home.path(),
@@ -272,17 +270,14 @@ fn a_built_in_component_named_twice_runs_twice() {
         .code(),
         Some(0)
     );
-    let out = run_tama(
-        home.path(),
-        &[
-            "run-hook",
-            "--registry",
-            path.to_str().unwrap(),
-            "pre_tool_use",
-            "agent-1",
-        ],
-        &shell_payload(BYPASS),
-    );
+    let args = [
+        "run-hook",
+        "--registry",
+        path.to_str().unwrap(),
+        "pre_tool_use",
+        "agent-1",
+    ];
+    let out = run_tama(home.path(), &args, &shell_payload(BYPASS));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let decision: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     let decided: Vec<(&str, &str)> = decision["results"]
@@ -569,7 +564,7 @@ fn the_log_is_private_and_rotated_past_its_bound() {
     let tama_home = home.path().join(".tama");
     std::fs::create_dir_all(&tama_home).unwrap();
     let log_path = tama_home.join("tama.log");
-    let filler = "x".repeat(tama_engine::log::LOG_BOUND as usize);
+    let filler = "x".repeat(tama_core::log::LOG_BOUND as usize);
     std::fs::write(&log_path, &filler).unwrap();
     std::fs::set_permissions(&log_path, std::fs::Permissions::from_mode(0o644)).unwrap();
     // A forged override is logged.
