@@ -43,7 +43,7 @@ pub fn deserialize_builtin(
     compiled: &'static [u8],
 ) -> wasmtime::Result<Component> {
     let address = compiled.as_ptr().addr();
-    if cfg!(target_arch = "x86_64") && address % PAGE == 0 {
+    if cfg!(target_arch = "x86_64") && address.is_multiple_of(PAGE) {
         let mut in_place = IN_PLACE
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
