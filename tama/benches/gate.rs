@@ -572,6 +572,8 @@ fn main() {
     serve(&cache);
 
     println!("\nwhole process, one payload each (components cached)");
+    // A baseline `tama` caches components of its own, apart from this one's.
+    let before_cache = tempfile::tempdir().expect("scratch cache");
     let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
     let env: [(&str, &Path); 2] = [
         ("TAMA_CACHE_DIR", cache.path()),
@@ -590,6 +592,23 @@ fn main() {
     floor.report(Some(&floor));
     tama_hook.report(Some(&floor));
     tama_run_hook.report(Some(&floor));
+    if let Some(before) = std::env::var_os("TAMA_BENCH_BEFORE").map(PathBuf::from) {
+        let before_env: [(&str, &Path); 2] = [
+            ("TAMA_CACHE_DIR", before_cache.path()),
+            ("TAMA_HOME", before_cache.path()),
+        ];
+        for (args, now) in [
+            (&["hook", "block-git-hook-bypass"][..], &tama_hook),
+            (&["run-hook", "pre_tool_use", "bench"][..], &tama_run_hook),
+        ] {
+            let name = format!("baseline tama {}", args[0]);
+            let baseline =
+                Sample::measure(&name, 300, || spawn(&before, args, &one_kb, &before_env));
+            baseline.report(Some(&floor));
+            let ratio = now.quantile(0.5).as_secs_f64() / baseline.quantile(0.5).as_secs_f64();
+            println!("{:<44} {ratio:>7.2}x baseline", format!("tama {}", args[0]));
+        }
+    }
     protect_tama_cost(&tama, cache.path(), &one_kb, &floor);
     peer_hooks(&tama, cache.path(), &floor);
     for args in [
