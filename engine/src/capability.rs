@@ -78,6 +78,7 @@ impl Capability {
     }
 
     /// The capability as JSON without its tag: what hooks are handed.
+    #[allow(clippy::expect_used, reason = "a record of strings, numbers and lists Tama holds always serializes")]
     pub fn untagged(&self) -> Vec<u8> {
         serde_json::to_vec(&Capability { tag: None, ..self.clone() }).expect("a capability serializes")
     }
@@ -170,10 +171,14 @@ pub fn for_event(registry: &Registry, agent: &str, session: Option<&str>) -> Res
     if let Err(why) = capability.refusal(&control, registry, &key, session) {
         return refused(why);
     }
-    let handed = String::from_utf8(capability.untagged()).expect("JSON is UTF-8");
+    // JSON is UTF-8, so nothing is replaced.
+    let handed = String::from_utf8_lossy(&capability.untagged()).into_owned();
     if let Some(left) = capability.uses_left() {
         let counted = Capability { remaining_uses: Some(left - 1), ..capability }.sealed(&control);
-        record["capability"] = serde_json::to_value(&counted).expect("a capability serializes");
+        let (Some(fields), Ok(counted)) = (record.as_object_mut(), serde_json::to_value(&counted)) else {
+            return refused(format!("its use cannot be counted in {}: the record is not an object", path.display()));
+        };
+        fields.insert("capability".into(), counted);
         if let Err(err) = crate::files::write_whole(&path, record.to_string().as_bytes()) {
             return refused(format!("its use cannot be counted in {}: {err}", path.display()));
         }

@@ -155,6 +155,7 @@ impl Override {
         self
     }
 
+    #[allow(clippy::expect_used, reason = "a record of strings Tama holds always serializes")]
     fn untagged(&self) -> Vec<u8> {
         serde_json::to_vec(&Override { tag: None, ..self.clone() }).expect("an override serializes")
     }

@@ -24,6 +24,7 @@ const BUILTINS: &[Builtin] = include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 const TOOL_DECLARATION: &str = "tool-declaration.wasm";
 
 /// The tool declaration every gate asks.
+#[allow(clippy::expect_used, reason = "the build's own list of built-in components, no outside data")]
 pub fn tool_declaration() -> ComponentBytes {
     let builtin = BUILTINS.iter().find(|b| b.name == TOOL_DECLARATION).expect("the build embeds the tool declaration");
     ComponentBytes::embedded(builtin.component, builtin.sha256)
