@@ -558,7 +558,6 @@ impl<'a> Parser<'a> {
         let mut simple = Simple::default();
         let base = self.open_words.len();
         loop {
-            self.plain_words(self.open_words.len() > base);
             self.skip_blanks();
             let Some(byte) = self.peek() else { break };
             if byte == b'#' {
