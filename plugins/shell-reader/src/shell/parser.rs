@@ -85,23 +85,6 @@ impl Stop {
     }
 }
 
-/// The shell's reserved words.
-const KEYWORDS: [&str; 20] = [
-    "if", "then", "time", "elif", "else", "esac", "fi", "for", "function", "while", "until",
-    "done", "do", "select", "case", "coproc", "{", "}", "!", "[[",
-];
-
-/// The bytes a reserved word may start with.
-const KEYWORD_START: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut index = 0;
-    while index < KEYWORDS.len() {
-        table[KEYWORDS[index].as_bytes()[0] as usize] = true;
-        index += 1;
-    }
-    table
-};
-
 pub(super) const fn is_meta(byte: u8) -> bool {
     matches!(
         byte,
@@ -277,23 +260,11 @@ impl<'a> Parser<'a> {
         self.starts_with(keyword) && ends_keyword(self.peek_at(keyword.len()))
     }
 
-    /// The reserved word that starts here and ends at a delimiter. Most
-    /// commands start with a byte no reserved word starts with, which one
-    /// table lookup settles.
-    #[inline(always)]
-    fn peek_keyword(&self) -> Option<&'static str> {
-        if KEYWORD_START[usize::from(self.peek()?)] {
-            self.keyword_here()
-        } else {
-            None
-        }
-    }
-
-    /// The reserved word that starts here, matched as byte patterns, which
-    /// compile to a few compares rather than a call to `memcmp` per
-    /// candidate. Each is also in [`KEYWORDS`].
+    /// The reserved word that starts here and ends at a delimiter, matched
+    /// as byte patterns, which compile to a few compares rather than a call
+    /// to `memcmp` per candidate.
     #[rustfmt::skip]
-    fn keyword_here(&self) -> Option<&'static str> {
+    fn peek_keyword(&self) -> Option<&'static str> {
         let rest = self.src.as_bytes().get(self.pos..self.end)?;
         let keyword = match rest {
             [b'i', b'f', ..] => "if",
@@ -713,7 +684,13 @@ impl<'a> Parser<'a> {
 mod tests {
     use core::cell::Cell;
 
-    use super::{KEYWORDS, Parser, parse};
+    use super::{Parser, parse};
+
+    /// The shell's reserved words, each of which `peek_keyword` finds.
+    const KEYWORDS: [&str; 20] = [
+        "if", "then", "time", "elif", "else", "esac", "fi", "for", "function", "while", "until",
+        "done", "do", "select", "case", "coproc", "{", "}", "!", "[[",
+    ];
 
     std::thread_local! {
         /// Turns the plain-pipeline reader off, to compare it with the general one.
@@ -786,10 +763,10 @@ mod tests {
         }
     }
 
-    /// Every reserved word is found where it stands alone, through the
-    /// first-byte table, and a longer word that starts with it is not one.
+    /// Every reserved word is found where it stands alone, and a longer
+    /// word that starts with it is not one.
     #[test]
-    fn reserved_words_are_found_through_their_first_byte() {
+    fn reserved_words_are_found_where_they_stand_alone() {
         for keyword in KEYWORDS {
             let alone = format!("{keyword} x");
             assert_eq!(Parser::new(&alone).peek_keyword(), Some(keyword));
