@@ -1,6 +1,6 @@
 //! The shell reader Tama's gates share: [`shell`] parses command text as a
 //! shell reads it, [`field`] is the value a word expands to, and [`bytes`]
-//! the byte searches both lean on.
+//! the eight-bytes-at-once test a gate leans on.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.

@@ -246,7 +246,7 @@ impl<'a> Parser<'a> {
     /// How far past `start` the single quote that closes a string stands.
     fn closing_quote(&self, start: usize) -> Option<usize> {
         let rest = self.src.as_bytes().get(start..self.end)?;
-        crate::bytes::find_byte(rest, b'\'')
+        rest.iter().position(|&byte| byte == b'\'')
     }
 
     fn single_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
