@@ -32,15 +32,6 @@ const ORDINARY_IN_DOUBLE_QUOTES: [bool; 256] = ordinary(b"\\\"$`");
 #[inline(always)]
 fn ordinary_run(ordinary: &[bool; 256], bytes: &[u8], start: usize) -> usize {
     let rest = bytes.get(start..).unwrap_or_default();
-    // Most words are short. Their first bytes are checked in straight-line
-    // code: in the sandbox every turn of a loop checks the call's time bound.
-    if let Some(head) = rest.first_chunk::<8>() {
-        for (index, &byte) in head.iter().enumerate() {
-            if !ordinary[usize::from(byte)] {
-                return index;
-            }
-        }
-    }
     rest.iter()
         .position(|&byte| !ordinary[usize::from(byte)])
         .unwrap_or(rest.len())
