@@ -489,7 +489,7 @@ impl<'a> Parser<'a> {
         self.skip_blanks();
         if self.starts_with("((") {
             self.pos += 2;
-            self.arithmetic_body()?;
+            self.skip_parens(2, "((")?;
             return self.compound(false, Vec::new(), Words::default(), None);
         }
         if self.peek() == Some(b'(') {
@@ -660,9 +660,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips an arithmetic body after its opening `((`, through `))`.
-    pub(super) fn arithmetic_body(&mut self) -> Result<()> {
-        let mut depth = 2u32;
+    /// Skips through the `)` that closes the `open` parentheses just passed
+    /// (two of `((`), or, with none open, the parenthesised group that
+    /// starts here (an extended glob's).
+    pub(super) fn skip_parens(&mut self, open: u32, opener: &'static str) -> Result<()> {
+        let mut depth = open;
         while let Some(byte) = self.peek() {
             self.pos += 1;
             match byte {
@@ -676,7 +678,7 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
         }
-        Err(SyntaxError::Unclosed("(("))
+        Err(SyntaxError::Unclosed(opener))
     }
 }
 

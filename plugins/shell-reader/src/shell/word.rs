@@ -136,7 +136,7 @@ impl<'a> Parser<'a> {
                     && self.pos > start
                     && self.after_glob_operator() =>
                 {
-                    self.skip_balanced_parens()?;
+                    self.skip_parens(0, "(")?;
                     continue;
                 }
                 _ if context == Context::Normal && is_meta(byte) => break,
@@ -186,25 +186,6 @@ impl<'a> Parser<'a> {
             .checked_sub(1)
             .and_then(|at| self.src.as_bytes().get(at))
             .is_some_and(|byte| b"@!+*?".contains(byte))
-    }
-
-    /// An extended glob's `(…)`, kept as text.
-    fn skip_balanced_parens(&mut self) -> Result<()> {
-        let mut depth = 0u32;
-        while let Some(byte) = self.peek() {
-            self.pos += 1;
-            match byte {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Ok(());
-                    }
-                }
-                _ => {}
-            }
-        }
-        Err(SyntaxError::Unclosed("("))
     }
 
     /// `\c` quotes `c`; `\newline` disappears; a final `\` stays.
