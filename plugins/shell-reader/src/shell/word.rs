@@ -48,7 +48,6 @@ const fn ordinary(special: &[u8]) -> [bool; 256] {
 }
 
 impl<'a> Parser<'a> {
-
     /// Reads the plain words that stand next in a simple command, separated
     /// by spaces and tabs, straight into the open words: most command words
     /// are plain, and this loop keeps its position in a local. Stops, with
@@ -316,7 +315,9 @@ mod tests {
                 assert_eq!(shortcut.pos, 0, "{source}");
                 continue;
             };
-            let expected = general.word(Context::Normal).expect("a closed single quote");
+            let expected = general
+                .word(Context::Normal)
+                .expect("a closed single quote");
             assert_eq!(format!("{read:?}"), format!("{expected:?}"), "{source}");
             assert_eq!(shortcut.pos, general.pos, "{source}");
         }

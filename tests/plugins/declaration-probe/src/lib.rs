@@ -2,6 +2,9 @@
 //! from it, as JSON (`{"kind", "command", "targets"}` or `{"error"}`), so a
 //! test sees the declaration's reading through `tama hook --plugin`.
 
+// Its guest code runs only in the component: a native build exports nothing.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
 wit_bindgen::generate!({ path: "../../../wit", world: "gate" });
 
 use serde_json::json;
@@ -16,7 +19,9 @@ impl Guest for Probe {
 
     fn evaluate(event: Event, _config: String) -> Result<Verdict, GateError> {
         let (Some(name), Some(input)) = (event.tool_name, event.tool_input) else {
-            return Err(GateError::InvalidInput("the event carries no tool call".into()));
+            return Err(GateError::InvalidInput(
+                "the event carries no tool call".into(),
+            ));
         };
         let reading = match classify(&name, &input) {
             Ok(call) => json!({

@@ -1,0 +1,67 @@
+//! Writing a file whole: every reader sees the old file or the new one,
+//! never half of either, and writers never mix their bytes.
+
+use std::fs::{self, DirBuilder, File, OpenOptions, Permissions};
+use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Writes `bytes` to a file of its own beside `path`, then renames it over
+/// `path`. A file that exists keeps its permissions; a new one is 0600, in
+/// folders created 0700.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write(path, bytes, false)
+}
+
+/// [`write_whole`], and on disk before it returns: for files a person keeps,
+/// such as a harness's settings.
+pub fn write_whole_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write(path, bytes, true)
+}
+
+/// Creates `dir` and its missing parents, 0700, when it is missing.
+pub fn create_private_dir(dir: &Path) -> io::Result<()> {
+    DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
+fn write(path: &Path, bytes: &[u8], synced: bool) -> io::Result<()> {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    create_private_dir(dir)?;
+    let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7777);
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(format!(
+        ".{}.{}.tmp",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
+    let partial = dir.join(name);
+    let written = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&partial)?;
+        if mode != 0o600 {
+            file.set_permissions(Permissions::from_mode(mode))?;
+        }
+        file.write_all(bytes)?;
+        if synced {
+            file.sync_all()?;
+        }
+        fs::rename(&partial, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&partial);
+    }
+    written?;
+    if synced {
+        let _ = File::open(dir).and_then(|d| d.sync_all());
+    }
+    Ok(())
+}

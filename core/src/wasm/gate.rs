@@ -1,0 +1,315 @@
+//! One gate: loaded once with its configuration, evaluated in a fresh
+//! instance per event.
+
+use std::sync::{Arc, OnceLock};
+
+use wasmtime::Store;
+
+use super::bindings::gate::tama::gate::{
+    declaration as wit_decl, host_paths, log, state as wit_state, types,
+};
+use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
+use super::declaration::{ClassifyError, Declaration};
+use super::host_paths::HostPaths;
+use super::sandbox::{DEADLINE_TICKS, MEMORY_BOUND, STACK_BOUND, Sandboxed, TIME_BOUND};
+use super::slots::Slots;
+use super::state::StateSource;
+use super::{ComponentBytes, Host, fault};
+use crate::event::Event;
+use crate::tool::{ToolCall, ToolKind};
+
+/// What a gate decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Pass,
+    Refuse(String),
+}
+
+/// Why a gate could not decide. Never a pass: Tama refuses on its behalf.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GateFault {
+    #[error("could not be loaded: {0}")]
+    Load(String),
+    #[error("rejected its configuration: {0}")]
+    Config(String),
+    #[error("could not read the event: {0}")]
+    InvalidInput(String),
+    #[error("failed: {0}")]
+    Failed(String),
+    #[error("trapped: {0}")]
+    Trap(String),
+    #[error("ran past its execution bound of {} ms", TIME_BOUND.as_millis())]
+    TimeBound,
+    #[error("hit its memory bound of {} MiB", MEMORY_BOUND >> 20)]
+    MemoryBound,
+    #[error("overflowed its stack bound of {} KiB", STACK_BOUND >> 10)]
+    StackBound,
+}
+
+/// A loaded gate, ready to evaluate events.
+pub struct Gate {
+    id: String,
+    pre: GatePre<Sandboxed<GateContext>>,
+    config: String,
+    grants: Arc<[String]>,
+    declaration: Arc<Declaration>,
+    slots: Arc<Slots>,
+    paths: Arc<HostPaths>,
+}
+
+/// An event prepared once for every gate that evaluates it.
+pub struct GateEvent {
+    event: Event,
+    wit: types::Event,
+    tool_call: OnceLock<Result<ToolCall, ClassifyError>>,
+}
+
+impl GateEvent {
+    pub fn new(event: Event) -> Self {
+        let wit = types::Event {
+            name: event.name.to_string(),
+            session_id: event.session_id.clone(),
+            agent_id: event.agent_id.clone(),
+            tool_name: event.tool_name.clone(),
+            tool_input: event.tool_input.as_ref().map(|v| v.to_string()),
+            payload: event.payload.to_string(),
+        };
+        GateEvent {
+            event,
+            wit,
+            tool_call: OnceLock::new(),
+        }
+    }
+
+    /// The event a gate's configuration is checked with: named
+    /// `validate_config`, carrying nothing.
+    fn probe() -> Self {
+        let mut probe = GateEvent::new(Event {
+            name: crate::event::EventName::SessionStart,
+            session_id: None,
+            agent_id: None,
+            tool_name: None,
+            tool_input: None,
+            payload: serde_json::Value::Null,
+            capability: None,
+        });
+        probe.wit.name = "validate_config".into();
+        probe
+    }
+
+    /// An event whose tool call the engine already classified.
+    pub fn classified(event: Event, tool_call: Result<ToolCall, ClassifyError>) -> Self {
+        let prepared = GateEvent::new(event);
+        let _ = prepared.tool_call.set(tool_call);
+        prepared
+    }
+
+    pub fn event(&self) -> &Event {
+        &self.event
+    }
+
+    /// The tool declaration's reading of this event's tool call, when it was asked.
+    pub fn tool_call(&self) -> Option<Result<ToolCall, ClassifyError>> {
+        self.tool_call.get().cloned()
+    }
+
+    /// The tool declaration's reading of this event's own tool call, asked once.
+    fn classify(
+        &self,
+        declaration: &Declaration,
+        name: &str,
+        input: &str,
+    ) -> Result<ToolCall, ClassifyError> {
+        if self.wit.tool_name.as_deref() != Some(name)
+            || self.wit.tool_input.as_deref() != Some(input)
+        {
+            return declaration.classify(name, input);
+        }
+        self.tool_call
+            .get_or_init(|| declaration.classify(name, input))
+            .clone()
+    }
+}
+
+/// Store data of one gate call.
+pub struct GateContext {
+    declaration: Arc<Declaration>,
+    event: Arc<GateEvent>,
+    grants: Arc<[String]>,
+    state: Arc<dyn StateSource>,
+    gate_id: String,
+    paths: Arc<HostPaths>,
+}
+
+impl Gate {
+    /// Loads the gate `id` from `source` and has it check `config`.
+    pub fn load(
+        host: &Host,
+        id: &str,
+        source: &ComponentBytes,
+        config: &serde_json::Value,
+        grants: &[String],
+    ) -> Result<Gate, GateFault> {
+        let load = |e: wasmtime::Error| GateFault::Load(format!("{e:#}"));
+        let component = host.component(source).map_err(load)?;
+        let instance_pre = host.gate_linker.instantiate_pre(&component).map_err(load)?;
+        let pre = GatePre::new(instance_pre).map_err(|e| {
+            GateFault::Load(format!(
+                "it does not implement the tama:gate/gate world: {e:#}"
+            ))
+        })?;
+        let gate = Gate {
+            id: id.to_string(),
+            pre,
+            config: config.to_string(),
+            grants: grants.into(),
+            declaration: host.declaration().clone(),
+            slots: host.gate_slots.clone(),
+            paths: host.paths.clone(),
+        };
+        let probe = Arc::new(GateEvent::probe());
+        let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
+        let checked = instance.call_validate_config(&mut store, &gate.config);
+        gate.forward_output(&store);
+        match checked {
+            Ok(Ok(())) => Ok(gate),
+            Ok(Err(reason)) => Err(GateFault::Config(reason)),
+            Err(err) => Err(fault(err, store.data())),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// This gate, told that `registry` is the registry in use.
+    pub fn in_registry(self, registry: &crate::registry::Loaded) -> Self {
+        let paths = self.paths.in_use(registry);
+        self.with_paths(paths)
+    }
+
+    /// This gate, handed `paths` as the paths Tama runs on.
+    pub fn with_paths(mut self, paths: HostPaths) -> Self {
+        self.paths = Arc::new(paths);
+        self
+    }
+
+    /// Decides `event` in a fresh instance.
+    pub fn evaluate(
+        &self,
+        event: &Arc<GateEvent>,
+        state: Arc<dyn StateSource>,
+    ) -> Result<Verdict, GateFault> {
+        let _slot = self.slots.take();
+        let (mut store, instance) = self.instantiate(event.clone(), state)?;
+        let answer = instance.call_evaluate(&mut store, &event.wit, &self.config);
+        self.forward_output(&store);
+        match answer {
+            Ok(Ok(WitVerdict::Pass)) => Ok(Verdict::Pass),
+            Ok(Ok(WitVerdict::Refuse(reason))) => Ok(Verdict::Refuse(reason)),
+            Ok(Err(types::GateError::InvalidInput(why))) => Err(GateFault::InvalidInput(why)),
+            Ok(Err(types::GateError::InvalidConfig(why))) => Err(GateFault::Config(why)),
+            Ok(Err(types::GateError::Failed(why))) => Err(GateFault::Failed(why)),
+            Err(err) => Err(fault(err, store.data())),
+        }
+    }
+
+    fn instantiate(
+        &self,
+        event: Arc<GateEvent>,
+        state: Arc<dyn StateSource>,
+    ) -> Result<(Store<Sandboxed<GateContext>>, super::bindings::gate::Gate), GateFault> {
+        let context = GateContext {
+            declaration: self.declaration.clone(),
+            event,
+            grants: self.grants.clone(),
+            state,
+            gate_id: self.id.clone(),
+            paths: self.paths.clone(),
+        };
+        let mut store = Store::new(self.pre.engine(), Sandboxed::new(context));
+        store.limiter(|s| &mut s.bounds);
+        store.set_epoch_deadline(DEADLINE_TICKS);
+        match self.pre.instantiate(&mut store) {
+            Ok(instance) => Ok((store, instance)),
+            Err(err) => Err(GateFault::Load(format!("{:#}", err))),
+        }
+    }
+
+    /// What the gate printed goes to Tama's log, never to the harness.
+    fn forward_output(&self, store: &Store<Sandboxed<GateContext>>) {
+        let (stdout, stderr) = store.data().output();
+        crate::log::write(&format!("gate {} stdout", self.id), &stdout);
+        crate::log::write(&format!("gate {} stderr", self.id), &stderr);
+    }
+}
+
+impl wit_decl::Host for Sandboxed<GateContext> {
+    fn classify(
+        &mut self,
+        tool_name: String,
+        tool_input: String,
+    ) -> wasmtime::Result<Result<wit_decl::ToolCall, String>> {
+        let ctx = &self.host;
+        match ctx
+            .event
+            .classify(&ctx.declaration, &tool_name, &tool_input)
+        {
+            Ok(call) => Ok(Ok(to_wit(call))),
+            Err(ClassifyError::Protocol(why)) => Ok(Err(why)),
+            Err(failed) => Err(wasmtime::format_err!("{failed}")),
+        }
+    }
+}
+
+impl wit_state::Host for Sandboxed<GateContext> {
+    fn get(
+        &mut self,
+        key: String,
+    ) -> wasmtime::Result<Result<Option<String>, wit_state::LookupError>> {
+        let ctx = &self.host;
+        if !ctx.grants.contains(&key) {
+            return Ok(Ok(None));
+        }
+        Ok(ctx
+            .state
+            .read(&key, ctx.event.event())
+            .map_err(wit_state::LookupError::Unreadable))
+    }
+}
+
+impl log::Host for Sandboxed<GateContext> {
+    fn log(&mut self, level: log::Level, message: String) -> wasmtime::Result<()> {
+        crate::log::write(&format!("gate {} {level:?}", self.host.gate_id), &message);
+        Ok(())
+    }
+}
+
+impl host_paths::Host for Sandboxed<GateContext> {
+    fn get(&mut self) -> wasmtime::Result<host_paths::Paths> {
+        Ok(self.host.paths.to_wit())
+    }
+}
+
+impl types::Host for Sandboxed<GateContext> {}
+
+fn to_wit(call: ToolCall) -> wit_decl::ToolCall {
+    wit_decl::ToolCall {
+        name: call.name,
+        kind: match call.kind {
+            ToolKind::Shell => wit_decl::ToolKind::Shell,
+            ToolKind::Write => wit_decl::ToolKind::Write,
+            ToolKind::Lookup => wit_decl::ToolKind::Lookup,
+            ToolKind::Other => wit_decl::ToolKind::Other,
+        },
+        command: call.command,
+        targets: call
+            .targets
+            .into_iter()
+            .map(|t| wit_decl::WriteTarget {
+                path: t.path,
+                device_action: t.device_action,
+            })
+            .collect(),
+    }
+}
