@@ -11,6 +11,7 @@ mod host_paths;
 mod sandbox;
 mod slots;
 mod state;
+mod ticker;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -62,6 +63,7 @@ pub struct Host {
     declaration: Option<Arc<Declaration>>,
     gate_slots: Arc<slots::Slots>,
     paths: Arc<HostPaths>,
+    ticker: Arc<ticker::Ticker>,
 }
 
 impl Host {
@@ -69,7 +71,7 @@ impl Host {
     /// tool declaration component `declaration`.
     pub fn new(cache_dir: PathBuf, declaration: &ComponentBytes) -> wasmtime::Result<Host> {
         let engine = Engine::new(&config::engine_config())?;
-        start_epoch_ticker(&engine)?;
+        let ticker = ticker::Ticker::start(&engine)?;
         let mut gate_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
         sandbox::deny_clock_waits(&mut gate_linker)?;
@@ -79,7 +81,7 @@ impl Host {
         sandbox::deny_clock_waits(&mut declaration_linker)?;
         let gate_slots = Arc::new(slots::Slots::new(config::CONCURRENT_CALLS));
         let paths = Arc::new(HostPaths::from_env(&cache_dir));
-        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None, gate_slots, paths };
+        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None, gate_slots, paths, ticker };
         let component = host.component(declaration)?;
         host.declaration = Some(Arc::new(Declaration::new(&host, &component, config::CONCURRENT_CALLS)?));
         Ok(host)
@@ -108,18 +110,10 @@ impl Host {
     }
 }
 
-/// Advances `engine`'s epoch every [`sandbox::EPOCH_TICK`] for as long as the
-/// engine lives, so that calls past their deadline are stopped.
-fn start_epoch_ticker(engine: &Engine) -> std::io::Result<()> {
-    let engine = engine.weak();
-    std::thread::Builder::new().name("tama-epoch".into()).spawn(move || {
-        while let Some(engine) = engine.upgrade() {
-            engine.increment_epoch();
-            drop(engine);
-            std::thread::sleep(sandbox::EPOCH_TICK);
-        }
-    })?;
-    Ok(())
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.ticker.close();
+    }
 }
 
 /// Names what stopped a call: a bound, a trap, or another failure.
