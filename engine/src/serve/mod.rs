@@ -6,11 +6,12 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod flight;
+mod out;
 mod runtime;
 mod turns;
 mod workers;
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
@@ -53,7 +54,7 @@ struct Server {
     flights: Arc<Flights>,
     selection: Selection,
     agent: String,
-    out: Mutex<std::io::Stdout>,
+    out: out::Out,
     workers: Workers,
     most_in_flight: usize,
 }
@@ -73,7 +74,7 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         Ok(runtime) => runtime,
         Err(err) => return refuse_start(&err.to_string()),
     };
-    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: Mutex::new(std::io::stdout()), workers: Workers::per_core(), most_in_flight });
+    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: out::Out::new(), workers: Workers::per_core(), most_in_flight });
     let ending = Arc::downgrade(&server);
     crate::supervise::termination::on_termination(move |signal| {
         if let Some(server) = ending.upgrade() {
@@ -89,15 +90,11 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
             }
         }
     }));
-    {
-        // Held until the ready frame is written, so that no answer precedes it.
-        let mut out = lock(&server.out);
-        if let Err(err) = server.spare_reader() {
-            drop(out);
-            return refuse_start(&format!("no thread can read requests: {err}"));
-        }
-        let _ = writeln!(out, "{}", json!({"ready": true, "state": server.state()}));
-        let _ = out.flush();
+    server.write(&json!({"ready": true, "state": server.state()}));
+    if let Err(err) = server.spare_reader() {
+        // Without a thread of its own, this one reads until others can start.
+        crate::log::write("serve", &format!("no thread can be started to read requests: {err}"));
+        server.clone().read_requests();
     }
     server.workers.wait_for_input_end();
     for flight in server.flights.all() {
@@ -391,13 +388,11 @@ impl Server {
         self.answer(id, Err::<(), _>(why), None);
     }
 
-    /// Writes one frame: serialized before the lock is taken, then one write.
+    /// Writes one frame, serialized before it joins the output.
     fn write(&self, frame: &impl Serialize) {
         // A `Value` always serializes; an empty line would only be skipped by the client.
         let mut line = serde_json::to_vec(frame).unwrap_or_default();
         line.push(b'\n');
-        let mut out = lock(&self.out);
-        let _ = out.write_all(&line);
-        let _ = out.flush();
+        self.out.write_line(&line);
     }
 }
