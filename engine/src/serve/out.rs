@@ -12,16 +12,22 @@ use super::lock;
 /// engine's threads rather than its memory.
 const MOST_WAITING: usize = 1 << 20;
 
-pub struct Out {
+pub struct Out<W = Stdout> {
     /// Lines waiting for the writer, whole.
     waiting: Mutex<Vec<u8>>,
     /// Held while writing.
-    stdout: Mutex<Stdout>,
+    stdout: Mutex<W>,
 }
 
 impl Out {
     pub fn new() -> Self {
-        Out { waiting: Mutex::new(Vec::new()), stdout: Mutex::new(std::io::stdout()) }
+        Out::to(std::io::stdout())
+    }
+}
+
+impl<W: Write> Out<W> {
+    fn to(writer: W) -> Self {
+        Out { waiting: Mutex::new(Vec::new()), stdout: Mutex::new(writer) }
     }
 
     /// Writes `line` (ending in a newline), with any others waiting.
@@ -50,5 +56,36 @@ impl Out {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+
+    use super::Out;
+
+    /// Lines written from many threads at once all arrive, each whole and once.
+    #[test]
+    fn every_line_arrives_whole_and_once() {
+        let out = Out::to(Vec::new());
+        std::thread::scope(|scope| {
+            for thread in 0..8 {
+                let out = &out;
+                scope.spawn(move || {
+                    for n in 0..2000 {
+                        out.write_line(format!("{{\"thread\":{thread},\"n\":{n}}}\n").as_bytes());
+                    }
+                });
+            }
+        });
+        let written = String::from_utf8(Mutex::into_inner(out.stdout).unwrap()).unwrap();
+        let lines: Vec<&str> = written.lines().collect();
+        assert_eq!(lines.len(), 8 * 2000);
+        assert_eq!(lines.iter().collect::<HashSet<_>>().len(), 8 * 2000, "no line twice");
+        assert!(lines.iter().all(|l| l.starts_with("{\"thread\":") && l.ends_with('}')), "every line whole");
+        assert!(out.waiting.lock().unwrap().is_empty());
     }
 }
