@@ -300,34 +300,33 @@ impl Server {
     /// enough other threads read.
     fn read_requests(self: Arc<Self>) {
         let mut frame = Vec::new();
-        // Kept from one request to the next until a request leaves a job to
-        // run: only then does another thread take over the reading.
-        let mut input = Some(std::io::stdin().lock());
         loop {
-            let reading = input.get_or_insert_with(|| std::io::stdin().lock());
             frame.clear();
-            match reading.read_until(b'\n', &mut frame) {
-                Ok(0) => return self.workers.input_ended(),
-                Ok(_) => {}
-                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(err) => {
-                    eprintln!("tama: the engine's input cannot be read: {err}");
-                    return self.workers.input_ended();
+            let job = {
+                let mut input = std::io::stdin().lock();
+                match input.read_until(b'\n', &mut frame) {
+                    Ok(0) => return self.workers.input_ended(),
+                    Ok(_) => {}
+                    Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(err) => {
+                        eprintln!("tama: the engine's input cannot be read: {err}");
+                        return self.workers.input_ended();
+                    }
                 }
-            }
-            let received = Instant::now();
-            self.workers.took_request();
-            // Nothing on a frame may end the thread that reads it.
-            let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match std::str::from_utf8(&frame) {
-                Ok(line) if line.trim().is_empty() => None,
-                Ok(line) => self.handle(line, received),
-                Err(err) => {
-                    self.fail(&Value::Null, format!("the request is not UTF-8: {err}"));
-                    None
-                }
-            }));
-            if let Some(job) = handled.ok().flatten() {
-                input = None;
+                let received = Instant::now();
+                self.workers.took_request();
+                // Nothing on a frame may end the thread that reads it.
+                let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match std::str::from_utf8(&frame) {
+                    Ok(line) if line.trim().is_empty() => None,
+                    Ok(line) => self.handle(line, received),
+                    Err(err) => {
+                        self.fail(&Value::Null, format!("the request is not UTF-8: {err}"));
+                        None
+                    }
+                }));
+                handled.ok().flatten()
+            };
+            if let Some(job) = job {
                 let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
             }
             if !self.workers.finished_request() {
