@@ -9,7 +9,10 @@
 //! session's record lock, so two events racing for the last use get one
 //! between them. Otherwise hooks get no capability and `tama.log` says why.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -79,7 +82,11 @@ impl Capability {
 
     /// The capability as JSON without its tag: what hooks are handed.
     pub fn untagged(&self) -> Vec<u8> {
-        serde_json::to_vec(&Capability { tag: None, ..self.clone() }).expect("a capability serializes")
+        serde_json::to_vec(&Capability {
+            tag: None,
+            ..self.clone()
+        })
+        .expect("a capability serializes")
     }
 
     /// Events it may still be handed to, `None` for no count.
@@ -91,39 +98,85 @@ impl Capability {
     }
 
     /// Why it may not be handed to this session's hooks now, if it may not.
-    fn refusal(&self, key: &ControlKey, registry: &Registry, control_key: &str, session: &str) -> Result<(), String> {
-        let authentic = self.tag.as_deref().is_some_and(|tag| key.verifies_hex(Purpose::Capability, &[&self.untagged()], tag));
+    fn refusal(
+        &self,
+        key: &ControlKey,
+        registry: &Registry,
+        control_key: &str,
+        session: &str,
+    ) -> Result<(), String> {
+        let authentic = self
+            .tag
+            .as_deref()
+            .is_some_and(|tag| key.verifies_hex(Purpose::Capability, &[&self.untagged()], tag));
         if !authentic {
-            return Err(format!("capability {} was not written by `{ISSUER}`: its tag does not verify", self.nonce));
+            return Err(format!(
+                "capability {} was not written by `{ISSUER}`: its tag does not verify",
+                self.nonce
+            ));
         }
         if self.issued_by != ISSUER || self.schema_version != SCHEMA_VERSION {
-            return Err(format!("capability {} was issued by {:?} (schema {}), not by `{ISSUER}`", self.nonce, self.issued_by, self.schema_version));
+            return Err(format!(
+                "capability {} was issued by {:?} (schema {}), not by `{ISSUER}`",
+                self.nonce, self.issued_by, self.schema_version
+            ));
         }
         let bound = [
             ("sessionId", Some(self.session_id.as_str()), Some(session)),
-            ("controlKey", Some(self.control_key.as_str()), Some(control_key)),
-            ("releaseId", self.release_id.as_deref(), registry.release_id.as_deref()),
-            ("catalogChecksum", self.catalog_checksum.as_deref(), registry.catalog_checksum.as_deref()),
+            (
+                "controlKey",
+                Some(self.control_key.as_str()),
+                Some(control_key),
+            ),
+            (
+                "releaseId",
+                self.release_id.as_deref(),
+                registry.release_id.as_deref(),
+            ),
+            (
+                "catalogChecksum",
+                self.catalog_checksum.as_deref(),
+                registry.catalog_checksum.as_deref(),
+            ),
         ];
         for (name, granted, loaded) in bound {
             if name == "catalogChecksum" && loaded.is_none() {
                 return Err("the loaded registry has no catalogChecksum to bind a grant to".into());
             }
             if granted != loaded {
-                return Err(format!("the grant is bound to {name} {}, the loaded policy's is {}", quoted(granted), quoted(loaded)));
+                return Err(format!(
+                    "the grant is bound to {name} {}, the loaded policy's is {}",
+                    quoted(granted),
+                    quoted(loaded)
+                ));
             }
         }
         match (self.lifetime, &self.expires_at) {
-            (Lifetime::Expiry, None) => return Err(format!("capability {} has lifetime expiry but no expiresAt", self.nonce)),
+            (Lifetime::Expiry, None) => {
+                return Err(format!(
+                    "capability {} has lifetime expiry but no expiresAt",
+                    self.nonce
+                ));
+            }
             (_, Some(expires)) => match humantime::parse_rfc3339_weak(expires) {
-                Err(_) => return Err(format!("capability {}: its expiresAt {expires:?} is not an ISO-8601 time", self.nonce)),
-                Ok(at) if at <= std::time::SystemTime::now() => return Err(format!("capability {} expired at {expires:?}", self.nonce)),
+                Err(_) => {
+                    return Err(format!(
+                        "capability {}: its expiresAt {expires:?} is not an ISO-8601 time",
+                        self.nonce
+                    ));
+                }
+                Ok(at) if at <= std::time::SystemTime::now() => {
+                    return Err(format!("capability {} expired at {expires:?}", self.nonce));
+                }
                 Ok(_) => {}
             },
             _ => {}
         }
         if self.uses_left() == Some(0) {
-            return Err(format!("capability {} is spent: no uses remain", self.nonce));
+            return Err(format!(
+                "capability {} is spent: no uses remain",
+                self.nonce
+            ));
         }
         Ok(())
     }
@@ -136,12 +189,21 @@ fn quoted(value: Option<&str>) -> String {
 /// The capability of `agent`'s `session` to hand its hook commands for one
 /// event, one use of it counted: `Ok(None)` when the session holds none,
 /// `Err` saying why the one it holds may not be handed (also in `tama.log`).
-pub fn for_event(registry: &Registry, agent: &str, session: Option<&str>) -> Result<Option<String>, String> {
-    let Some(session) = session else { return Ok(None) };
+pub fn for_event(
+    registry: &Registry,
+    agent: &str,
+    session: Option<&str>,
+) -> Result<Option<String>, String> {
+    let Some(session) = session else {
+        return Ok(None);
+    };
     let key = crate::session::control_key(agent, session);
     let path = crate::session::record_path(&key);
     let refused = |why: String| {
-        crate::log::write("capability", &format!("session {session}: no capability handed to its hooks: {why}"));
+        crate::log::write(
+            "capability",
+            &format!("session {session}: no capability handed to its hooks: {why}"),
+        );
         Err(format!("the session's capability was refused: {why}"))
     };
     // Most records hold no capability: those need no lock.
@@ -158,24 +220,38 @@ pub fn for_event(registry: &Registry, agent: &str, session: Option<&str>) -> Res
         Ok(record) => record,
         Err(why) => return refused(why),
     };
-    let Some(held) = record.get("capability").filter(|c| !c.is_null()) else { return Ok(None) };
+    let Some(held) = record.get("capability").filter(|c| !c.is_null()) else {
+        return Ok(None);
+    };
     let capability: Capability = match serde_json::from_value(held.clone()) {
         Ok(capability) => capability,
         Err(err) => return refused(format!("the grant is not a capability record: {err}")),
     };
     let control = match ControlKey::read() {
         Ok(control) => control,
-        Err(err) => return refused(format!("capability {} cannot be authenticated: {err}", capability.nonce)),
+        Err(err) => {
+            return refused(format!(
+                "capability {} cannot be authenticated: {err}",
+                capability.nonce
+            ));
+        }
     };
     if let Err(why) = capability.refusal(&control, registry, &key, session) {
         return refused(why);
     }
     let handed = String::from_utf8(capability.untagged()).expect("JSON is UTF-8");
     if let Some(left) = capability.uses_left() {
-        let counted = Capability { remaining_uses: Some(left - 1), ..capability }.sealed(&control);
+        let counted = Capability {
+            remaining_uses: Some(left - 1),
+            ..capability
+        }
+        .sealed(&control);
         record["capability"] = serde_json::to_value(&counted).expect("a capability serializes");
         if let Err(err) = crate::files::write_whole(&path, record.to_string().as_bytes()) {
-            return refused(format!("its use cannot be counted in {}: {err}", path.display()));
+            return refused(format!(
+                "its use cannot be counted in {}: {err}",
+                path.display()
+            ));
         }
     }
     Ok(Some(handed))
@@ -202,7 +278,10 @@ mod tests {
             lifetime: Lifetime::Session,
             expires_at: None,
             remaining_uses: None,
-            grants: vec![Grant { tool: "bash".into(), actions: None }],
+            grants: vec![Grant {
+                tool: "bash".into(),
+                actions: None,
+            }],
             tag: None,
         }
     }
@@ -212,14 +291,42 @@ mod tests {
         let key = ControlKey::from_bytes([1; KEY_LEN]);
         let check = |c: &Capability| c.refusal(&key, &registry(), "k1", "s1");
         assert_eq!(check(&capability(ISSUER).sealed(&key)), Ok(()));
-        assert!(check(&capability(ISSUER)).unwrap_err().contains("its tag does not verify"));
+        assert!(
+            check(&capability(ISSUER))
+                .unwrap_err()
+                .contains("its tag does not verify")
+        );
         let other = capability("tama-desktop").sealed(&key);
-        assert!(check(&other).unwrap_err().contains("was issued by \"tama-desktop\""), "{:?}", check(&other));
-        let spent = Capability { remaining_uses: Some(0), ..capability(ISSUER) }.sealed(&key);
-        assert_eq!(check(&spent), Err("capability n1 is spent: no uses remain".into()));
-        let no_expiry = Capability { lifetime: Lifetime::Expiry, ..capability(ISSUER) }.sealed(&key);
-        assert!(check(&no_expiry).unwrap_err().contains("lifetime expiry but no expiresAt"));
-        let once = Capability { lifetime: Lifetime::Invocation, ..capability(ISSUER) };
+        assert!(
+            check(&other)
+                .unwrap_err()
+                .contains("was issued by \"tama-desktop\""),
+            "{:?}",
+            check(&other)
+        );
+        let spent = Capability {
+            remaining_uses: Some(0),
+            ..capability(ISSUER)
+        }
+        .sealed(&key);
+        assert_eq!(
+            check(&spent),
+            Err("capability n1 is spent: no uses remain".into())
+        );
+        let no_expiry = Capability {
+            lifetime: Lifetime::Expiry,
+            ..capability(ISSUER)
+        }
+        .sealed(&key);
+        assert!(
+            check(&no_expiry)
+                .unwrap_err()
+                .contains("lifetime expiry but no expiresAt")
+        );
+        let once = Capability {
+            lifetime: Lifetime::Invocation,
+            ..capability(ISSUER)
+        };
         assert_eq!(once.uses_left(), Some(1));
     }
 }

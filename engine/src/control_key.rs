@@ -61,18 +61,30 @@ impl ControlKey {
     pub fn read() -> Result<ControlKey, KeyError> {
         let path = Self::path();
         // Never through a link: the key is the file Tama created, or none.
-        let mut file = match OpenOptions::new().read(true).custom_flags(nix::libc::O_NOFOLLOW).open(&path) {
+        let mut file = match OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::libc::O_NOFOLLOW)
+            .open(&path)
+        {
             Ok(file) => file,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => return Err(KeyError::Missing(path)),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                return Err(KeyError::Missing(path));
+            }
             Err(source) => return Err(KeyError::Read { path, source }),
         };
         let mut bytes = Vec::with_capacity(KEY_LEN + 1);
-        if let Err(source) = Read::by_ref(&mut file).take(KEY_LEN as u64 + 1).read_to_end(&mut bytes) {
+        if let Err(source) = Read::by_ref(&mut file)
+            .take(KEY_LEN as u64 + 1)
+            .read_to_end(&mut bytes)
+        {
             return Err(KeyError::Read { path, source });
         }
         match <[u8; KEY_LEN]>::try_from(bytes.as_slice()) {
             Ok(key) => Ok(ControlKey(key)),
-            Err(_) => Err(KeyError::Malformed { path, len: bytes.len() }),
+            Err(_) => Err(KeyError::Malformed {
+                path,
+                len: bytes.len(),
+            }),
         }
     }
 
@@ -87,10 +99,15 @@ impl ControlKey {
     }
 
     fn create(path: PathBuf) -> Result<ControlKey, KeyError> {
-        let failed = |source: io::Error| KeyError::Create { path: path.clone(), source };
+        let failed = |source: io::Error| KeyError::Create {
+            path: path.clone(),
+            source,
+        };
         let mut key = [0u8; KEY_LEN];
         // The kernel's generator, read directly: one read of 32 bytes needs no crate.
-        std::fs::File::open("/dev/urandom").and_then(|mut r| r.read_exact(&mut key)).map_err(failed)?;
+        std::fs::File::open("/dev/urandom")
+            .and_then(|mut r| r.read_exact(&mut key))
+            .map_err(failed)?;
         crate::files::create_private_dir(&crate::paths::tama_home()).map_err(failed)?;
         let partial = path.with_file_name(format!(".control.key.{}.tmp", std::process::id()));
         let written = OpenOptions::new()
@@ -122,7 +139,10 @@ impl ControlKey {
     pub fn tag(&self, purpose: Purpose, parts: &[&[u8]]) -> [u8; KEY_LEN] {
         let all = || std::iter::once(purpose.label()).chain(parts.iter().copied());
         let lengths: Vec<[u8; 8]> = all().map(|p| (p.len() as u64).to_le_bytes()).collect();
-        hmac_sha256(&self.0, all().zip(&lengths).flat_map(|(part, len)| [&len[..], part]))
+        hmac_sha256(
+            &self.0,
+            all().zip(&lengths).flat_map(|(part, len)| [&len[..], part]),
+        )
     }
 
     /// [`ControlKey::tag`] in lower-case hex, as records carry it.
@@ -134,7 +154,12 @@ impl ControlKey {
     /// constant time, so how long the comparison takes says nothing of the tag.
     pub fn verifies(&self, purpose: Purpose, parts: &[&[u8]], tag: &[u8]) -> bool {
         let expected = self.tag(purpose, parts);
-        tag.len() == KEY_LEN && expected.iter().zip(tag).fold(0u8, |differ, (a, b)| differ | (a ^ b)) == 0
+        tag.len() == KEY_LEN
+            && expected
+                .iter()
+                .zip(tag)
+                .fold(0u8, |differ, (a, b)| differ | (a ^ b))
+                == 0
     }
 
     /// [`ControlKey::verifies`] for a tag in hex.
@@ -152,7 +177,11 @@ fn hmac_sha256<'m>(key: &[u8; KEY_LEN], message: impl Iterator<Item = &'m [u8]>)
     for chunk in message {
         inner.update(chunk);
     }
-    Sha256::new().chain_update(padded.map(|b| b ^ 0x5c)).chain_update(inner.finalize()).finalize().into()
+    Sha256::new()
+        .chain_update(padded.map(|b| b ^ 0x5c))
+        .chain_update(inner.finalize())
+        .finalize()
+        .into()
 }
 
 #[cfg(test)]
@@ -165,8 +194,14 @@ mod tests {
         // every key shorter than a block with zeros, so the tag is the same.
         let mut key = [0u8; KEY_LEN];
         key[..4].copy_from_slice(b"Jefe");
-        let tag = hmac_sha256(&key, [&b"what do ya want "[..], b"for nothing?"].into_iter());
-        assert_eq!(hex::encode(tag), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+        let tag = hmac_sha256(
+            &key,
+            [&b"what do ya want "[..], b"for nothing?"].into_iter(),
+        );
+        assert_eq!(
+            hex::encode(tag),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
     }
 
     #[test]
@@ -174,9 +209,16 @@ mod tests {
         let key = ControlKey::from_bytes([7; KEY_LEN]);
         let tag = key.tag(Purpose::Override, &[b"ab", b"c"]);
         assert!(key.verifies(Purpose::Override, &[b"ab", b"c"], &tag));
-        assert!(!key.verifies(Purpose::Override, &[b"a", b"bc"], &tag), "parts are length-prefixed");
+        assert!(
+            !key.verifies(Purpose::Override, &[b"a", b"bc"], &tag),
+            "parts are length-prefixed"
+        );
         assert!(!key.verifies(Purpose::Capability, &[b"ab", b"c"], &tag));
-        assert!(!ControlKey::from_bytes([8; KEY_LEN]).verifies(Purpose::Override, &[b"ab", b"c"], &tag));
+        assert!(!ControlKey::from_bytes([8; KEY_LEN]).verifies(
+            Purpose::Override,
+            &[b"ab", b"c"],
+            &tag
+        ));
         assert!(!key.verifies_hex(Purpose::Override, &[b"ab", b"c"], "not hex"));
     }
 }

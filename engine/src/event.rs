@@ -1,6 +1,9 @@
 //! One event as every harness sends it, decoded into the one shape gates see.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use serde_json::{Map, Value};
 
@@ -82,14 +85,21 @@ impl EventName {
         EventName::ALL
             .into_iter()
             .find(|e| e.as_str() == snake)
-            .or_else(|| crate::harness::ALL.into_iter().find_map(|h| h.event_named(&snake)))
+            .or_else(|| {
+                crate::harness::ALL
+                    .into_iter()
+                    .find_map(|h| h.event_named(&snake))
+            })
     }
 
     /// Whether the event is about one tool call, whose input Tama must read.
     pub fn is_tool_call(self) -> bool {
         matches!(
             self,
-            EventName::PreToolUse | EventName::PostToolUse | EventName::PostToolUseFailure | EventName::PermissionRequest
+            EventName::PreToolUse
+                | EventName::PostToolUse
+                | EventName::PostToolUseFailure
+                | EventName::PermissionRequest
         )
     }
 }
@@ -151,7 +161,10 @@ impl Event {
     /// event is `event` when given, else the payload's own
     /// `hook_event_name` or `type`, else `pre_tool_use` for a tool call.
     pub fn decode(text: &str, event: Option<&str>) -> Result<Event, PayloadError> {
-        Event::from_payload(serde_json::from_str(text).map_err(PayloadError::NotJson)?, event)
+        Event::from_payload(
+            serde_json::from_str(text).map_err(PayloadError::NotJson)?,
+            event,
+        )
     }
 
     /// [`Event::decode`] of a payload already parsed.
@@ -171,7 +184,9 @@ impl Event {
             name,
             session_id: text_field(fields, &["session_id", "sessionId"])?,
             agent_id: None,
-            tool_input: TOOL_INPUT_KEYS.iter().find_map(|k| fields.get(*k).filter(|v| !v.is_null()).cloned()),
+            tool_input: TOOL_INPUT_KEYS
+                .iter()
+                .find_map(|k| fields.get(*k).filter(|v| !v.is_null()).cloned()),
             tool_name,
             payload,
             capability: None,
@@ -201,7 +216,10 @@ fn snake_case(name: &str) -> String {
     out
 }
 
-fn text_field(fields: &Map<String, Value>, keys: &[&'static str]) -> Result<Option<String>, PayloadError> {
+fn text_field(
+    fields: &Map<String, Value>,
+    keys: &[&'static str],
+) -> Result<Option<String>, PayloadError> {
     for key in keys {
         match fields.get(*key) {
             None | Some(Value::Null) => continue,
@@ -233,16 +251,35 @@ mod tests {
 
     #[test]
     fn omp_tool_call_decodes_like_claude() {
-        let omp = Event::decode(r#"{"type":"tool_call","toolName":"bash","input":{"command":"ls"}}"#, None).unwrap();
-        assert_eq!((omp.name, omp.tool_name.as_deref()), (EventName::PreToolUse, Some("bash")));
+        let omp = Event::decode(
+            r#"{"type":"tool_call","toolName":"bash","input":{"command":"ls"}}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            (omp.name, omp.tool_name.as_deref()),
+            (EventName::PreToolUse, Some("bash"))
+        );
         assert_eq!(omp.tool_input.unwrap()["command"], "ls");
     }
 
     #[test]
     fn malformed_payloads_say_why() {
-        assert!(matches!(Event::decode("{", None), Err(PayloadError::NotJson(_))));
-        assert!(matches!(Event::decode("[]", None), Err(PayloadError::NotObject)));
-        assert!(matches!(Event::decode("{}", None), Err(PayloadError::NoEvent)));
-        assert!(matches!(Event::decode(r#"{"tool_name":3}"#, None), Err(PayloadError::NotText("tool_name"))));
+        assert!(matches!(
+            Event::decode("{", None),
+            Err(PayloadError::NotJson(_))
+        ));
+        assert!(matches!(
+            Event::decode("[]", None),
+            Err(PayloadError::NotObject)
+        ));
+        assert!(matches!(
+            Event::decode("{}", None),
+            Err(PayloadError::NoEvent)
+        ));
+        assert!(matches!(
+            Event::decode(r#"{"tool_name":3}"#, None),
+            Err(PayloadError::NotText("tool_name"))
+        ));
     }
 }

@@ -27,15 +27,26 @@ pub fn create_private_dir(dir: &Path) -> io::Result<()> {
 
 fn write(path: &Path, bytes: &[u8], synced: bool) -> io::Result<()> {
     static WRITES: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     create_private_dir(dir)?;
     let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7777);
     let mut name = std::ffi::OsString::from(".");
     name.push(path.file_name().unwrap_or_default());
-    name.push(format!(".{}.{}.tmp", std::process::id(), WRITES.fetch_add(1, Ordering::Relaxed)));
+    name.push(format!(
+        ".{}.{}.tmp",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
     let partial = dir.join(name);
     let written = (|| {
-        let mut file = OpenOptions::new().write(true).create_new(true).mode(0o600).open(&partial)?;
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&partial)?;
         if mode != 0o600 {
             file.set_permissions(Permissions::from_mode(mode))?;
         }

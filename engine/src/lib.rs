@@ -6,8 +6,8 @@
 pub mod capability;
 pub mod cli;
 pub mod clock;
-pub mod control_key;
 pub mod command;
+pub mod control_key;
 pub mod dispatch;
 pub mod doctor;
 pub mod event;

@@ -30,11 +30,19 @@ pub fn write(source: &str, text: &str) {
         // file finishes its line there.
         let _ = std::fs::rename(&path, path.with_extension("log.1"));
     }
-    let Ok(mut file) = OpenOptions::new().create(true).append(true).mode(0o600).open(&path) else {
+    let Ok(mut file) = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(&path)
+    else {
         return;
     };
     // A log an older Tama created open to others is made private.
-    if file.metadata().is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
+    if file
+        .metadata()
+        .is_ok_and(|m| m.permissions().mode() & 0o077 != 0)
+    {
         let _ = file.set_permissions(Permissions::from_mode(0o600));
     }
     let mut block = String::new();

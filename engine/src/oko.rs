@@ -36,10 +36,16 @@ impl OkoState {
 
 impl StateSource for OkoState {
     fn read(&self, key: &str, event: &Event) -> Result<Option<String>, String> {
-        let Some((_, file)) = KEYS.iter().find(|(k, _)| *k == key) else { return Ok(None) };
-        let Some(agent) = event.agent_id.as_deref() else { return Ok(None) };
+        let Some((_, file)) = KEYS.iter().find(|(k, _)| *k == key) else {
+            return Ok(None);
+        };
+        let Some(agent) = event.agent_id.as_deref() else {
+            return Ok(None);
+        };
         if agent.is_empty() || agent.contains('/') || agent == "." || agent == ".." {
-            return Err(format!("Oko state of agent {agent:?}: the agent id cannot name a folder"));
+            return Err(format!(
+                "Oko state of agent {agent:?}: the agent id cannot name a folder"
+            ));
         }
         let path = self.home.join("agents").join(agent).join(file);
         let text = match std::fs::read_to_string(&path) {
@@ -47,8 +53,10 @@ impl StateSource for OkoState {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("Oko state {} cannot be read: {e}", path.display())),
         };
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("Oko state {} cannot be read: {e}", path.display()))?;
-        Ok(Some(serde_json::json!({"source": path.display().to_string(), "value": value}).to_string()))
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| format!("Oko state {} cannot be read: {e}", path.display()))?;
+        Ok(Some(
+            serde_json::json!({"source": path.display().to_string(), "value": value}).to_string(),
+        ))
     }
 }

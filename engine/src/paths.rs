@@ -16,7 +16,9 @@ pub fn cache_dir() -> PathBuf {
 
 /// The `tama` running now, by its absolute, resolved path.
 pub fn this_tama() -> Result<PathBuf, String> {
-    std::env::current_exe().and_then(|p| p.canonicalize()).map_err(|e| format!("cannot tell where this tama is: {e}"))
+    std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| format!("cannot tell where this tama is: {e}"))
 }
 
 /// Oko's folder: `OKO_HOME`, else `~/.oko`.
@@ -30,5 +32,7 @@ pub fn home() -> PathBuf {
 }
 
 fn env_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from)
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }

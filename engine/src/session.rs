@@ -3,7 +3,10 @@
 //! the session's override, which only the operator's `tama sessions
 //! override` writes.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
@@ -53,7 +56,8 @@ pub struct RecordLock(#[allow(dead_code)] File);
 pub fn lock(key: &str) -> Result<RecordLock, String> {
     let dir = crate::paths::tama_home().join("locks");
     let path = dir.join(format!("{key}.lock"));
-    crate::files::create_private_dir(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    crate::files::create_private_dir(&dir)
+        .map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -66,9 +70,19 @@ pub fn lock(key: &str) -> Result<RecordLock, String> {
     loop {
         match file.try_lock() {
             Ok(()) => return Ok(RecordLock(file)),
-            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
-            Err(std::fs::TryLockError::WouldBlock) => return Err(format!("{} stayed locked for {} s", path.display(), LOCK_WAIT.as_secs())),
-            Err(std::fs::TryLockError::Error(e)) => return Err(format!("locking {}: {e}", path.display())),
+            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < until => {
+                std::thread::sleep(Duration::from_millis(2))
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "{} stayed locked for {} s",
+                    path.display(),
+                    LOCK_WAIT.as_secs()
+                ));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(format!("locking {}: {e}", path.display()));
+            }
         }
     }
 }
@@ -76,7 +90,8 @@ pub fn lock(key: &str) -> Result<RecordLock, String> {
 /// The session record at `path` as JSON; `Null` when there is none.
 pub fn read_record(path: &std::path::Path) -> Result<Value, String> {
     match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text).map_err(|e| format!("its record {} cannot be read: {e}", path.display())),
+        Ok(text) => serde_json::from_str(&text)
+            .map_err(|e| format!("its record {} cannot be read: {e}", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Value::Null),
         Err(e) => Err(format!("its record {} cannot be read: {e}", path.display())),
     }
@@ -85,7 +100,9 @@ pub fn read_record(path: &std::path::Path) -> Result<Value, String> {
 /// Writes or updates `<controlKey>.session.json` for the decision's agent
 /// and session. A run without a session id publishes nothing.
 pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std::io::Result<()> {
-    let (Some(agent), Some(session)) = (decision.agent_id.as_deref(), decision.session_id.as_deref()) else {
+    let (Some(agent), Some(session)) =
+        (decision.agent_id.as_deref(), decision.session_id.as_deref())
+    else {
         return Ok(());
     };
     let key = control_key(agent, session);
@@ -93,7 +110,11 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
     let path = record_path(&key);
     let previous = read_record(&path).unwrap_or(Value::Null);
     let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
-    let mut recent: Vec<Value> = previous.pointer("/semanticRuntime/recentEvents").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut recent: Vec<Value> = previous
+        .pointer("/semanticRuntime/recentEvents")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     recent.push(json!({
         "event": decision.event,
         "timestamp": now,
@@ -122,7 +143,10 @@ pub fn publish(registry: &Loaded, decision: &Decision, cwd: Option<&str>) -> std
         "updatedAt": now,
     });
     let mut record = record;
-    if let (Some(capability), Some(fields)) = (previous.get("capability").filter(|c| !c.is_null()), record.as_object_mut()) {
+    if let (Some(capability), Some(fields)) = (
+        previous.get("capability").filter(|c| !c.is_null()),
+        record.as_object_mut(),
+    ) {
         // The operator's grant, as it stands under the lock: a run keeps it as it is.
         fields.insert("capability".into(), capability.clone());
     }
@@ -156,7 +180,11 @@ impl Override {
     }
 
     fn untagged(&self) -> Vec<u8> {
-        serde_json::to_vec(&Override { tag: None, ..self.clone() }).expect("an override serializes")
+        serde_json::to_vec(&Override {
+            tag: None,
+            ..self.clone()
+        })
+        .expect("an override serializes")
     }
 
     /// Why the record at `path` does not count for `agent`'s `session`, if it does not.
@@ -165,12 +193,23 @@ impl Override {
             Ok(key) => key,
             Err(err) => return Some(format!("it cannot be authenticated: {err}")),
         };
-        let authentic = self.tag.as_deref().is_some_and(|tag| key.verifies_hex(Purpose::Override, &[&self.untagged()], tag));
+        let authentic = self
+            .tag
+            .as_deref()
+            .is_some_and(|tag| key.verifies_hex(Purpose::Override, &[&self.untagged()], tag));
         if !authentic {
-            return Some("it was not written by `tama sessions override`: its tag does not verify".into());
+            return Some(
+                "it was not written by `tama sessions override`: its tag does not verify".into(),
+            );
         }
-        if self.agent_id != agent || self.session_id != session || self.control_key != control_key(agent, session) {
-            return Some(format!("it was written for agent {} session {}", self.agent_id, self.session_id));
+        if self.agent_id != agent
+            || self.session_id != session
+            || self.control_key != control_key(agent, session)
+        {
+            return Some(format!(
+                "it was written for agent {} session {}",
+                self.agent_id, self.session_id
+            ));
         }
         None
     }
@@ -182,10 +221,21 @@ pub fn read_override(agent: &str, session: &str) -> Result<Option<Override>, Str
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("the session's override {} was refused: it cannot be read: {e}", path.display())),
+        Err(e) => {
+            return Err(format!(
+                "the session's override {} was refused: it cannot be read: {e}",
+                path.display()
+            ));
+        }
     };
-    let refused = |why: String| format!("the session's override {} was refused: {why}", path.display());
-    let record: Override = serde_json::from_str(&text).map_err(|e| refused(format!("it is not an override record: {e}")))?;
+    let refused = |why: String| {
+        format!(
+            "the session's override {} was refused: {why}",
+            path.display()
+        )
+    };
+    let record: Override = serde_json::from_str(&text)
+        .map_err(|e| refused(format!("it is not an override record: {e}")))?;
     match record.refusal(agent, session) {
         None => Ok(Some(record)),
         Some(why) => Err(refused(why)),
@@ -196,9 +246,15 @@ pub fn read_override(agent: &str, session: &str) -> Result<Option<Override>, Str
 /// for each event. One that does not count changes nothing; why it does not
 /// goes to `tama.log` and into the selection's refused records, which a
 /// refusal of the event names.
-pub fn selection_for(base: &crate::dispatch::Selection, agent: &str, session: Option<&str>) -> crate::dispatch::Selection {
+pub fn selection_for(
+    base: &crate::dispatch::Selection,
+    agent: &str,
+    session: Option<&str>,
+) -> crate::dispatch::Selection {
     let mut selection = base.clone();
-    let Some(session) = session else { return selection };
+    let Some(session) = session else {
+        return selection;
+    };
     match read_override(agent, session) {
         Ok(None) => {}
         Ok(Some(chosen)) => {

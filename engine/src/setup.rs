@@ -56,7 +56,9 @@ pub fn events_from_registry_keys(keys: &[&str], timeout_secs: u64) -> Vec<HookEv
     let mut events: Vec<HookEvent> = Vec::new();
     for key in keys {
         let phase = key.split(':').next().unwrap_or(key);
-        let Some(&(_, name, tool)) = EVENTS.iter().find(|(p, _, _)| *p == phase) else { continue };
+        let Some(&(_, name, tool)) = EVENTS.iter().find(|(p, _, _)| *p == phase) else {
+            continue;
+        };
         if events.iter().all(|e| e.harness_event != name) {
             events.push(HookEvent {
                 harness_event: name.to_string(),
@@ -78,14 +80,20 @@ pub fn entry_timeout(registry: &crate::registry::Registry, event: crate::event::
     const MARGIN_SECS: f64 = 10.0;
     let mut seen: Vec<&str> = Vec::new();
     let (mut in_turn, mut side_by_side) = (0.0_f64, 0.0_f64);
-    let hooks = registry.events.iter().filter(|(key, _)| crate::event::EventName::parse(key) == Some(event)).flat_map(|(_, e)| &e.hooks);
+    let hooks = registry
+        .events
+        .iter()
+        .filter(|(key, _)| crate::event::EventName::parse(key) == Some(event))
+        .flat_map(|(_, e)| &e.hooks);
     for hook in hooks {
         if seen.contains(&hook.id.as_str()) {
             continue;
         }
         seen.push(&hook.id);
         let bound = crate::dispatch::hook_timeout(hook).as_secs_f64();
-        if event == crate::event::EventName::Stop && hook.kind() == crate::registry::HookKind::Command {
+        if event == crate::event::EventName::Stop
+            && hook.kind() == crate::registry::HookKind::Command
+        {
             side_by_side = side_by_side.max(bound);
         } else {
             in_turn += bound;
@@ -115,14 +123,19 @@ impl fmt::Display for Report {
         let events = self.events.join(", ");
         match (self.events.is_empty(), self.changed) {
             (false, true) => write!(f, "Tama's hooks for {events} written to {path}")?,
-            (false, false) => write!(f, "Tama's hooks for {events} already in {path}; nothing changed")?,
+            (false, false) => write!(
+                f,
+                "Tama's hooks for {events} already in {path}; nothing changed"
+            )?,
             (true, true) => write!(f, "Tama's hooks removed from {path}")?,
             (true, false) => write!(f, "no Tama hooks in {path}; nothing changed")?,
         }
         if let Some(backup) = &self.backup {
             write!(f, "\nthe previous file is kept as {}", backup.display())?;
         }
-        self.notices.iter().try_for_each(|notice| write!(f, "\n{notice}"))
+        self.notices
+            .iter()
+            .try_for_each(|notice| write!(f, "\n{notice}"))
     }
 }
 
@@ -139,12 +152,19 @@ pub enum SetupError {
     Read { path: PathBuf, source: io::Error },
     #[error("{} is not JSON ({source}); it was left untouched: \
              fix it or move it away, then run tama setup again", path.display())]
-    NotJson { path: PathBuf, source: serde_json::Error },
+    NotJson {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
     #[error("{} is not a JSON object; it was left untouched: \
              fix it or move it away, then run tama setup again", path.display())]
     NotObject { path: PathBuf },
     #[error("{}: `{key}` is not {expected}; the file was left untouched", path.display())]
-    Shape { path: PathBuf, key: String, expected: &'static str },
+    Shape {
+        path: PathBuf,
+        key: String,
+        expected: &'static str,
+    },
     #[error("cannot back up {} before changing it: {source}; it was left untouched", path.display())]
     Backup { path: PathBuf, source: io::Error },
     #[error("cannot write {}: {source}", path.display())]
@@ -155,7 +175,12 @@ pub enum SetupError {
 /// each running `'<tama>' run-hook --provider <harness> <event> <harness>`.
 /// Tama's earlier entries, the older installer's included, are replaced in
 /// place; everything else is kept.
-pub fn install(harness: Harness, home: &Path, tama: &Path, events: &[HookEvent]) -> Result<Report, SetupError> {
+pub fn install(
+    harness: Harness,
+    home: &Path,
+    tama: &Path,
+    events: &[HookEvent],
+) -> Result<Report, SetupError> {
     let program = program(tama)?;
     let (mut groups, mut skipped) = (Vec::new(), Vec::new());
     for event in events {
@@ -170,12 +195,17 @@ pub fn install(harness: Harness, home: &Path, tama: &Path, events: &[HookEvent])
         }
     }
     let owned = |handler: &Value| is_tama(handler, tama);
-    let groups: Vec<(String, Vec<Value>)> = groups.into_iter().map(|(name, group)| (name, vec![group])).collect();
+    let groups: Vec<(String, Vec<Value>)> = groups
+        .into_iter()
+        .map(|(name, group)| (name, vec![group]))
+        .collect();
     let mut report = update(harness.config_path(home), &owned, &groups)?;
     report.events = groups.into_iter().map(|(name, _)| name).collect();
     if !skipped.is_empty() {
         let (name, skipped) = (harness.name(), skipped.join(", "));
-        report.notices.push(format!("{name} has no {skipped} event; Tama's hooks for it are not installed"));
+        report.notices.push(format!(
+            "{name} has no {skipped} event; Tama's hooks for it are not installed"
+        ));
     }
     if let Some(notice) = harness.setup_notice().filter(|_| !report.events.is_empty()) {
         report.notices.push(notice.to_string());
@@ -185,14 +215,20 @@ pub fn install(harness: Harness, home: &Path, tama: &Path, events: &[HookEvent])
 
 /// `tama` as hooks name it: an absolute UTF-8 path, since hooks run from any folder.
 pub fn program(tama: &Path) -> Result<&str, SetupError> {
-    tama.to_str().filter(|_| tama.is_absolute()).ok_or_else(|| SetupError::TamaPath(tama.into()))
+    tama.to_str()
+        .filter(|_| tama.is_absolute())
+        .ok_or_else(|| SetupError::TamaPath(tama.into()))
 }
 
 /// Takes Tama's hooks (this `tama`'s, any program named `tama` running
 /// `run-hook`, and the older installer's) out of the harness's config under
 /// `home`, with the matcher groups and event keys that leaves empty.
 pub fn remove(harness: Harness, home: &Path, tama: &Path) -> Result<Report, SetupError> {
-    update(harness.config_path(home), &|handler| is_tama(handler, tama), &[])
+    update(
+        harness.config_path(home),
+        &|handler| is_tama(handler, tama),
+        &[],
+    )
 }
 
 fn group(harness: Harness, tama: &str, event: &HookEvent) -> Value {
@@ -219,7 +255,11 @@ pub fn shell_quote(word: &str) -> String {
 
 /// Replaces the handlers `owned` recognises in the hook config at `path` by
 /// `groups` and writes it back, backed up first, when that changed anything.
-pub fn update(path: PathBuf, owned: &dyn Fn(&Value) -> bool, groups: &EventGroups) -> Result<Report, SetupError> {
+pub fn update(
+    path: PathBuf,
+    owned: &dyn Fn(&Value) -> bool,
+    groups: &EventGroups,
+) -> Result<Report, SetupError> {
     let text = match fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == io::ErrorKind::NotFound => None,
@@ -235,38 +275,64 @@ pub fn update(path: PathBuf, owned: &dyn Fn(&Value) -> bool, groups: &EventGroup
     };
     let mut after = before.clone();
     place(&mut after, &path, owned, groups)?;
-    let mut report = Report { path, backup: None, changed: after != before, events: Vec::new(), notices: Vec::new() };
+    let mut report = Report {
+        path,
+        backup: None,
+        changed: after != before,
+        events: Vec::new(),
+        notices: Vec::new(),
+    };
     if !report.changed {
         return Ok(report);
     }
     // Write through a symlink (a dotfiles checkout, say) rather than replacing it.
     let target = match text {
         None => report.path.clone(),
-        Some(_) => fs::canonicalize(&report.path)
-            .map_err(|source| SetupError::Read { path: report.path.clone(), source })?,
+        Some(_) => fs::canonicalize(&report.path).map_err(|source| SetupError::Read {
+            path: report.path.clone(),
+            source,
+        })?,
     };
     if let Some(text) = &text {
-        let backup = back_up(&target, text).map_err(|source| SetupError::Backup { path: report.path.clone(), source })?;
+        let backup = back_up(&target, text).map_err(|source| SetupError::Backup {
+            path: report.path.clone(),
+            source,
+        })?;
         report.backup = Some(backup);
     }
     let written = serde_json::to_string_pretty(&Value::Object(after))
         .map_err(io::Error::other)
         .and_then(|json| crate::files::write_whole_synced(&target, (json + "\n").as_bytes()));
-    written.map_err(|source| SetupError::Write { path: report.path.clone(), source })?;
+    written.map_err(|source| SetupError::Write {
+        path: report.path.clone(),
+        source,
+    })?;
     Ok(report)
 }
 
 /// Takes the handlers `owned` recognises out of `root.hooks` and puts `groups`
 /// where the first of them was in each event, else at the end.
-fn place(root: &mut Map<String, Value>, path: &Path, owned: &dyn Fn(&Value) -> bool, groups: &EventGroups) -> Result<(), SetupError> {
-    let shape = |key: String, expected| SetupError::Shape { path: path.into(), key, expected };
+fn place(
+    root: &mut Map<String, Value>,
+    path: &Path,
+    owned: &dyn Fn(&Value) -> bool,
+    groups: &EventGroups,
+) -> Result<(), SetupError> {
+    let shape = |key: String, expected| SetupError::Shape {
+        path: path.into(),
+        key,
+        expected,
+    };
     if !root.contains_key("hooks") {
         if groups.is_empty() {
             return Ok(());
         }
         root.insert("hooks".into(), json!({}));
     }
-    let hooks = root.get_mut("hooks").and_then(Value::as_object_mut).ok_or_else(|| shape("hooks".into(), "an object"))?;
+    let hooks = root
+        .get_mut("hooks")
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| shape("hooks".into(), "an object"))?;
     let mut places = HashMap::new();
     for (event, list) in hooks.iter_mut() {
         if let Some(at) = list.as_array_mut().and_then(|list| strip(list, owned)) {
@@ -275,11 +341,17 @@ fn place(root: &mut Map<String, Value>, path: &Path, owned: &dyn Fn(&Value) -> b
     }
     for (event, event_groups) in groups {
         let list = hooks.entry(event.clone()).or_insert_with(|| json!([]));
-        let list = list.as_array_mut().ok_or_else(|| shape(format!("hooks.{event}"), "a list"))?;
-        let at = places.get(event).map_or(list.len(), |&at| at.min(list.len()));
+        let list = list
+            .as_array_mut()
+            .ok_or_else(|| shape(format!("hooks.{event}"), "a list"))?;
+        let at = places
+            .get(event)
+            .map_or(list.len(), |&at| at.min(list.len()));
         list.splice(at..at, event_groups.iter().cloned());
     }
-    hooks.retain(|event, list| !(places.contains_key(event) && list.as_array().is_some_and(Vec::is_empty)));
+    hooks.retain(|event, list| {
+        !(places.contains_key(event) && list.as_array().is_some_and(Vec::is_empty))
+    });
     if hooks.is_empty() && !places.is_empty() {
         root.remove("hooks");
     }
@@ -311,21 +383,34 @@ fn strip(groups: &mut Vec<Value>, owned: &dyn Fn(&Value) -> bool) -> Option<usiz
 /// A handler is Tama's when it runs `run-hook` with `tama` (or any program
 /// named `tama`), or is the older installer's `.shared-hooks/run-hook.mjs`.
 fn is_tama(handler: &Value, tama: &Path) -> bool {
-    let command = handler.get("command").and_then(Value::as_str).unwrap_or_default();
+    let command = handler
+        .get("command")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     command.contains(".shared-hooks/run-hook.mjs") || runs_tama(handler, tama, "run-hook")
 }
 
 /// Whether a handler runs `tama` (or any program named `tama`) with the word
 /// `subcommand` after it.
 pub fn runs_tama(handler: &Value, tama: &Path, subcommand: &str) -> bool {
-    let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
+    let Some(command) = handler.get("command").and_then(Value::as_str) else {
+        return false;
+    };
     // With `args` (Claude Code's exec form) `command` is the program itself.
     let words: Vec<String> = match handler.get("args").and_then(Value::as_array) {
-        Some(args) => std::iter::once(command).chain(args.iter().filter_map(Value::as_str)).map(String::from).collect(),
+        Some(args) => std::iter::once(command)
+            .chain(args.iter().filter_map(Value::as_str))
+            .map(String::from)
+            .collect(),
         None => shell_words(command),
     };
-    let program = |word: &String| Path::new(word) == tama || Path::new(word).file_name().is_some_and(|n| n == "tama");
-    words.iter().position(program).is_some_and(|at| words[at + 1..].iter().any(|w| w == subcommand))
+    let program = |word: &String| {
+        Path::new(word) == tama || Path::new(word).file_name().is_some_and(|n| n == "tama")
+    };
+    words
+        .iter()
+        .position(program)
+        .is_some_and(|at| words[at + 1..].iter().any(|w| w == subcommand))
 }
 
 /// Splits a command line into words the way a shell would, roughly: quotes
@@ -364,14 +449,25 @@ fn snake_case(name: &str) -> String {
 /// Copies `text`, the file's content, to `<path>.bak-<unix seconds>`
 /// (mode 0600) and returns that path.
 fn back_up(path: &Path, text: &str) -> io::Result<PathBuf> {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let mut n = 0;
     loop {
-        let suffix = if n == 0 { format!(".bak-{secs}") } else { format!(".bak-{secs}-{n}") };
+        let suffix = if n == 0 {
+            format!(".bak-{secs}")
+        } else {
+            format!(".bak-{secs}-{n}")
+        };
         let mut name = path.as_os_str().to_owned();
         name.push(suffix);
         let backup = PathBuf::from(name);
-        match OpenOptions::new().write(true).create_new(true).mode(0o600).open(&backup) {
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&backup)
+        {
             Ok(mut file) => {
                 file.write_all(text.as_bytes())?;
                 file.sync_all()?;

@@ -27,8 +27,24 @@ fn dispatcher() -> &'static Dispatcher {
         .1
 }
 
-const EVENTS: &[&str] = &["PreToolUse", "pre_tool_use", "tool_call", "PostToolUse", "Stop", "session_stop", "nonsense", ""];
-const SHELL_NAMES: &[&str] = &["Bash", "bash", "exec_command", "functions.exec_command", "shell", "BASH"];
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "pre_tool_use",
+    "tool_call",
+    "PostToolUse",
+    "Stop",
+    "session_stop",
+    "nonsense",
+    "",
+];
+const SHELL_NAMES: &[&str] = &[
+    "Bash",
+    "bash",
+    "exec_command",
+    "functions.exec_command",
+    "shell",
+    "BASH",
+];
 
 fn json_leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -82,9 +98,13 @@ fn malformed_shell_call() -> impl Strategy<Value = Value> {
     let broken_input = prop_oneof![
         json_leaf().prop_map(Some),
         prop::collection::vec(json_leaf(), 0..3).prop_map(|v| Some(Value::Array(v))),
-        json_leaf().prop_filter("not a string", |v| !v.is_string()).prop_map(|c| Some(json!({"command": c}))),
+        json_leaf()
+            .prop_filter("not a string", |v| !v.is_string())
+            .prop_map(|c| Some(json!({"command": c}))),
         Just(Some(json!({"description": "no command"}))),
-        Just(Some(json!({"command": "ls", "cmd": "git commit --no-verify -m x"}))),
+        Just(Some(
+            json!({"command": "ls", "cmd": "git commit --no-verify -m x"})
+        )),
         Just(None),
     ];
     (0..3usize, prop::sample::select(SHELL_NAMES), broken_input, any::<bool>()).prop_map(|(shape, tool, input, renamed)| {
@@ -107,7 +127,10 @@ fn malformed_shell_call() -> impl Strategy<Value = Value> {
 
 /// The case count: `PROPTEST_CASES` when set, else `default`, bounded for CI.
 fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 proptest! {

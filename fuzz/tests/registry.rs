@@ -29,8 +29,26 @@ fn builtin() -> Value {
 }
 
 const KEYS: &[&str] = &[
-    "blocking", "Blocking", "blockng", "hooks", "type", "component", "sha256", "sha265", "command", "timeout",
-    "config", "state", "id", "events", "version", "catalog", "releaseId", "generatedAt", "managedBy", "",
+    "blocking",
+    "Blocking",
+    "blockng",
+    "hooks",
+    "type",
+    "component",
+    "sha256",
+    "sha265",
+    "command",
+    "timeout",
+    "config",
+    "state",
+    "id",
+    "events",
+    "version",
+    "catalog",
+    "releaseId",
+    "generatedAt",
+    "managedBy",
+    "",
 ];
 
 fn leaf() -> impl Strategy<Value = Value> {
@@ -86,18 +104,30 @@ fn objects(value: &Value, at: String, out: &mut Vec<String>) {
 fn apply(registry: &mut Value, (pick, edit): (usize, Edit)) {
     let mut found = Vec::new();
     objects(registry, String::new(), &mut found);
-    let Some(pointer) = found.get(pick % found.len().max(1)) else { return };
-    let Some(Value::Object(map)) = registry.pointer_mut(pointer) else { return };
+    let Some(pointer) = found.get(pick % found.len().max(1)) else {
+        return;
+    };
+    let Some(Value::Object(map)) = registry.pointer_mut(pointer) else {
+        return;
+    };
     match edit {
         Edit::Insert(key, value) => {
             map.insert(key.to_owned(), value);
         }
         Edit::Remove(index) if !map.is_empty() => {
-            let key = map.keys().nth(index % map.len()).cloned().unwrap_or_default();
+            let key = map
+                .keys()
+                .nth(index % map.len())
+                .cloned()
+                .unwrap_or_default();
             map.shift_remove(&key);
         }
         Edit::Replace(index, value) if !map.is_empty() => {
-            let key = map.keys().nth(index % map.len()).cloned().unwrap_or_default();
+            let key = map
+                .keys()
+                .nth(index % map.len())
+                .cloned()
+                .unwrap_or_default();
             map.insert(key, value);
         }
         _ => {}
@@ -106,7 +136,10 @@ fn apply(registry: &mut Value, (pick, edit): (usize, Edit)) {
 
 /// The case count: `PROPTEST_CASES` when set, else `default`, bounded for CI.
 fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 proptest! {

@@ -16,9 +16,16 @@ use serde_json::{Value, json};
 /// The `tama` the workspace's test build made, beside this test's folder.
 fn tama() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
-    let release = exe.parent().and_then(|deps| deps.parent()).expect("target/release");
+    let release = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/release");
     let tama = release.join("tama");
-    assert!(tama.is_file(), "{} is not built: run the workspace's tests (scripts/test)", tama.display());
+    assert!(
+        tama.is_file(),
+        "{} is not built: run the workspace's tests (scripts/test)",
+        tama.display()
+    );
     tama
 }
 
@@ -78,21 +85,30 @@ fn frames_never_stop_the_engine() {
         }
     });
     let mut stdin = child.stdin.take().expect("stdin");
-    let mut runner = TestRunner::new(Config { cases: 200, ..Config::default() });
+    let mut runner = TestRunner::new(Config {
+        cases: 200,
+        ..Config::default()
+    });
     let mut sent = Vec::new();
     for _ in 0..200 {
         let line = frame().new_tree(&mut runner).expect("a frame").current();
         writeln!(stdin, "{line}").expect("the engine reads its input");
         sent.push(line);
     }
-    writeln!(stdin, "{}", json!({"id": "final", "op": "status"})).expect("the engine reads its input");
+    writeln!(stdin, "{}", json!({"id": "final", "op": "status"}))
+        .expect("the engine reads its input");
     stdin.flush().expect("flushed");
     let mut last = None;
     loop {
         let Ok(line) = answers.recv_timeout(Duration::from_secs(60)) else {
-            panic!("no answer to the final status after {} frames; last answer {last:?}; sent:\n{}", sent.len(), sent.join("\n"));
+            panic!(
+                "no answer to the final status after {} frames; last answer {last:?}; sent:\n{}",
+                sent.len(),
+                sent.join("\n")
+            );
         };
-        let answer: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("an answer is not JSON ({e}): {line}"));
+        let answer: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("an answer is not JSON ({e}): {line}"));
         if answer["id"] == "final" {
             assert_eq!(answer["ok"], true, "{answer}");
             break;
@@ -101,5 +117,8 @@ fn frames_never_stop_the_engine() {
     }
     drop(stdin);
     let status = child.wait().expect("tama ends");
-    assert!(status.success(), "tama exited with {status} after its input closed");
+    assert!(
+        status.success(),
+        "tama exited with {status} after its input closed"
+    );
 }

@@ -19,34 +19,67 @@ fn registry(home: &Path, release: &str) -> (PathBuf, String) {
     let hook = json!({"id": "granted", "command": format!("printf '%s\\n' \"${{TAMA_CAPABILITY-none}}\" >> {}", seen.display())});
     let registry = json!({"version": 1, "releaseId": release, "events": {"pre_tool_use": {"blocking": true, "hooks": [hook]}}});
     std::fs::write(&path, registry.to_string()).unwrap();
-    assert_eq!(support::run_tama(home, &["registry", "seal", path.to_str().unwrap()], "").status.code(), Some(0));
+    assert_eq!(
+        support::run_tama(home, &["registry", "seal", path.to_str().unwrap()], "")
+            .status
+            .code(),
+        Some(0)
+    );
     let sealed: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    (path, sealed["catalogChecksum"].as_str().unwrap().to_string())
+    (
+        path,
+        sealed["catalogChecksum"].as_str().unwrap().to_string(),
+    )
 }
 
 /// The operator grants `agent`'s sess-1 `bash:push` under `registry`, with `extra` arguments.
 fn grant(home: &Path, agent: &str, registry: &Path, extra: &[&str]) -> Value {
-    let mut args = vec!["sessions", "grant", "--agent", agent, "--session", "sess-1", "--registry", registry.to_str().unwrap(), "--grant", "bash:push"];
+    let mut args = vec![
+        "sessions",
+        "grant",
+        "--agent",
+        agent,
+        "--session",
+        "sess-1",
+        "--registry",
+        registry.to_str().unwrap(),
+        "--grant",
+        "bash:push",
+    ];
     args.extend_from_slice(extra);
     let out = run_operator(home, &args);
-    assert_eq!(out.status.code(), Some(0), "{}{}", support::text(&out.stdout), support::text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        support::text(&out.stdout),
+        support::text(&out.stderr)
+    );
     held(home, agent)
 }
 
 fn record_path(home: &Path, agent: &str) -> PathBuf {
-    home.join(format!(".tama/session-control/{}.session.json", control_key(agent, "sess-1")))
+    home.join(format!(
+        ".tama/session-control/{}.session.json",
+        control_key(agent, "sess-1")
+    ))
 }
 
 /// The capability the session record holds.
 fn held(home: &Path, agent: &str) -> Value {
-    serde_json::from_str::<Value>(&std::fs::read_to_string(record_path(home, agent)).unwrap()).unwrap()["capability"].clone()
+    serde_json::from_str::<Value>(&std::fs::read_to_string(record_path(home, agent)).unwrap())
+        .unwrap()["capability"]
+        .clone()
 }
 
 /// Puts `capability` in `agent`'s session record as it stands.
 fn hold(home: &Path, agent: &str, capability: &Value) {
     let path = record_path(home, agent);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let mut record: Value = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or(json!({}));
+    let mut record: Value = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(json!({}));
     record["capability"] = capability.clone();
     std::fs::write(path, record.to_string()).unwrap();
 }
@@ -65,9 +98,23 @@ fn call() -> Value {
 /// What the hook was handed in a one-event run.
 fn one_event(home: &Path, registry: &Path, env: &[(&str, &str)]) -> String {
     let _ = std::fs::remove_file(home.join("seen"));
-    let out = support::run_tama_with(home, &["run-hook", "--registry", registry.to_str().unwrap(), "pre_tool_use", "agent-1"], &call().to_string(), env);
+    let out = support::run_tama_with(
+        home,
+        &[
+            "run-hook",
+            "--registry",
+            registry.to_str().unwrap(),
+            "pre_tool_use",
+            "agent-1",
+        ],
+        &call().to_string(),
+        env,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", support::text(&out.stderr));
-    std::fs::read_to_string(home.join("seen")).unwrap().trim_end().to_string()
+    std::fs::read_to_string(home.join("seen"))
+        .unwrap()
+        .trim_end()
+        .to_string()
 }
 
 fn log(home: &Path) -> String {
@@ -79,12 +126,26 @@ fn the_operators_grant_reaches_the_hook_and_stays_in_the_session_record() {
     let home = tempfile::tempdir().unwrap();
     let (path, checksum) = registry(home.path(), "r1");
     let capability = grant(home.path(), "agent-1", &path, &[]);
-    assert_eq!((capability["issuedBy"].as_str(), capability["releaseId"].as_str()), (Some("tama sessions grant"), Some("r1")));
+    assert_eq!(
+        (
+            capability["issuedBy"].as_str(),
+            capability["releaseId"].as_str()
+        ),
+        (Some("tama sessions grant"), Some("r1"))
+    );
     assert_eq!(capability["catalogChecksum"], checksum);
     let seen: Value = serde_json::from_str(&one_event(home.path(), &path, &[])).unwrap();
     assert_eq!(seen, handed(&capability));
-    assert_eq!(held(home.path(), "agent-1"), capability, "the run keeps the operator's grant");
-    assert_eq!(one_event(home.path(), &path, &[]), handed(&capability).to_string(), "and the next run hands it again");
+    assert_eq!(
+        held(home.path(), "agent-1"),
+        capability,
+        "the run keeps the operator's grant"
+    );
+    assert_eq!(
+        one_event(home.path(), &path, &[]),
+        handed(&capability).to_string(),
+        "and the next run hands it again"
+    );
 }
 
 #[test]
@@ -95,17 +156,33 @@ fn a_grant_for_another_release_checksum_or_control_key_does_not() {
     let for_r0 = grant(home.path(), "agent-1", &other, &[]);
     let for_agent_2 = grant(home.path(), "agent-2", &path, &[]);
     let cases = [
-        (for_r0, "the grant is bound to releaseId \"r0\", the loaded policy's is \"r1\""),
+        (
+            for_r0,
+            "the grant is bound to releaseId \"r0\", the loaded policy's is \"r1\"",
+        ),
         (for_agent_2, "the grant is bound to controlKey"),
     ];
     for (capability, why) in cases {
         hold(home.path(), "agent-1", &capability);
         assert_eq!(one_event(home.path(), &path, &[]), "none", "{capability}");
-        assert!(log(home.path()).contains(&format!("capability: session sess-1: no capability handed to its hooks: {why}")), "{}", log(home.path()));
+        assert!(
+            log(home.path()).contains(&format!(
+                "capability: session sess-1: no capability handed to its hooks: {why}"
+            )),
+            "{}",
+            log(home.path())
+        );
     }
     // Nor does a capability in Tama's own environment.
     std::fs::remove_dir_all(home.path().join(".tama/session-control")).unwrap();
-    assert_eq!(one_event(home.path(), &path, &[("TAMA_CAPABILITY", "{\"grants\":[{\"tool\":\"bash\"}]}")]), "none");
+    assert_eq!(
+        one_event(
+            home.path(),
+            &path,
+            &[("TAMA_CAPABILITY", "{\"grants\":[{\"tool\":\"bash\"}]}")]
+        ),
+        "none"
+    );
 }
 
 #[test]
@@ -122,23 +199,58 @@ fn a_hand_written_or_edited_grant_is_refused_by_name() {
         "controlKey": control_key("agent-1", "sess-1"), "releaseId": "r1", "catalogChecksum": checksum,
         "lifetime": "session", "grants": [{"tool": "bash"}]});
     for (capability, why) in [
-        (more_uses, format!("capability {nonce} was not written by `tama sessions grant`: its tag does not verify")),
-        (other_issuer, format!("capability {nonce} was not written by `tama sessions grant`")),
-        (hand_written, "capability n-1 was not written by `tama sessions grant`: its tag does not verify".into()),
+        (
+            more_uses,
+            format!(
+                "capability {nonce} was not written by `tama sessions grant`: its tag does not verify"
+            ),
+        ),
+        (
+            other_issuer,
+            format!("capability {nonce} was not written by `tama sessions grant`"),
+        ),
+        (
+            hand_written,
+            "capability n-1 was not written by `tama sessions grant`: its tag does not verify"
+                .into(),
+        ),
         (json!("all"), "the grant is not a capability record".into()),
     ] {
         hold(home.path(), "agent-1", &capability);
         assert_eq!(one_event(home.path(), &path, &[]), "none", "{capability}");
-        assert!(log(home.path()).contains(&why), "{why}: {}", log(home.path()));
+        assert!(
+            log(home.path()).contains(&why),
+            "{why}: {}",
+            log(home.path())
+        );
     }
     // The refusal is named in the decision when the event is refused.
     let refusing = home.path().join("refusing.json");
     let registry = json!({"version": 1, "releaseId": "r1", "events": {"pre_tool_use": {"blocking": true, "hooks": [{"id": "needs-grant", "command": "test -n \"$TAMA_CAPABILITY\" || { echo 'no grant' >&2; exit 2; }"}]}}});
     std::fs::write(&refusing, registry.to_string()).unwrap();
-    support::run_tama(home.path(), &["registry", "seal", refusing.to_str().unwrap()], "");
-    let out = support::run_tama(home.path(), &["run-hook", "--registry", refusing.to_str().unwrap(), "pre_tool_use", "agent-1"], &call().to_string());
+    support::run_tama(
+        home.path(),
+        &["registry", "seal", refusing.to_str().unwrap()],
+        "",
+    );
+    let out = support::run_tama(
+        home.path(),
+        &[
+            "run-hook",
+            "--registry",
+            refusing.to_str().unwrap(),
+            "pre_tool_use",
+            "agent-1",
+        ],
+        &call().to_string(),
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(support::text(&out.stderr).contains("the session's capability was refused: the grant is not a capability record"), "{}", support::text(&out.stderr));
+    assert!(
+        support::text(&out.stderr)
+            .contains("the session's capability was refused: the grant is not a capability record"),
+        "{}",
+        support::text(&out.stderr)
+    );
 }
 
 #[test]
@@ -147,9 +259,16 @@ fn a_single_use_authorizes_exactly_one_event_even_when_events_race() {
     let (path, _) = registry(home.path(), "r1");
     let capability = grant(home.path(), "agent-1", &path, &["--uses", "1"]);
     let nonce = capability["nonce"].as_str().unwrap().to_string();
-    assert_eq!(one_event(home.path(), &path, &[]), handed(&capability).to_string());
+    assert_eq!(
+        one_event(home.path(), &path, &[]),
+        handed(&capability).to_string()
+    );
     assert_eq!(one_event(home.path(), &path, &[]), "none");
-    assert!(log(home.path()).contains(&format!("capability {nonce} is spent: no uses remain")), "{}", log(home.path()));
+    assert!(
+        log(home.path()).contains(&format!("capability {nonce} is spent: no uses remain")),
+        "{}",
+        log(home.path())
+    );
     assert_eq!(held(home.path(), "agent-1")["remainingUses"], 0);
     // Events racing for one use: one of them gets it.
     for extra in [&["--uses", "1"][..], &["--lifetime", "invocation"][..]] {
@@ -158,11 +277,22 @@ fn a_single_use_authorizes_exactly_one_event_even_when_events_race() {
         let racing: Vec<_> = (0..4)
             .map(|_| {
                 let mut child = support::tama_in(home.path())
-                    .args(["run-hook", "--registry", path.to_str().unwrap(), "pre_tool_use", "agent-1"])
+                    .args([
+                        "run-hook",
+                        "--registry",
+                        path.to_str().unwrap(),
+                        "pre_tool_use",
+                        "agent-1",
+                    ])
                     .spawn()
                     .unwrap();
                 use std::io::Write;
-                child.stdin.take().unwrap().write_all(call().to_string().as_bytes()).unwrap();
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(call().to_string().as_bytes())
+                    .unwrap();
                 child
             })
             .collect();
@@ -179,11 +309,24 @@ fn a_single_use_authorizes_exactly_one_event_even_when_events_race() {
 fn an_expired_grant_is_refused_by_name() {
     let home = tempfile::tempdir().unwrap();
     let (path, _) = registry(home.path(), "r1");
-    let capability = grant(home.path(), "agent-1", &path, &["--lifetime", "expiry", "--expires-in", "1s"]);
+    let capability = grant(
+        home.path(),
+        "agent-1",
+        &path,
+        &["--lifetime", "expiry", "--expires-in", "1s"],
+    );
     std::thread::sleep(std::time::Duration::from_millis(1100));
     assert_eq!(one_event(home.path(), &path, &[]), "none");
-    let why = format!("capability {} expired at {}", capability["nonce"].as_str().unwrap(), capability["expiresAt"]);
-    assert!(log(home.path()).contains(&why), "{why}: {}", log(home.path()));
+    let why = format!(
+        "capability {} expired at {}",
+        capability["nonce"].as_str().unwrap(),
+        capability["expiresAt"]
+    );
+    assert!(
+        log(home.path()).contains(&why),
+        "{why}: {}",
+        log(home.path())
+    );
 }
 
 #[test]
@@ -194,8 +337,16 @@ fn after_a_reload_an_old_grant_does_not_reach_the_new_hooks() {
     std::fs::copy(&first_path, &live).unwrap();
     let first = grant(home.path(), "omp", &live, &[]);
     let mut engine = Engine::start(home.path(), Some(&live));
-    let seen = || std::fs::read_to_string(home.path().join("seen")).unwrap().lines().last().unwrap().to_string();
-    let dispatch = |id: &str| json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": call()});
+    let seen = || {
+        std::fs::read_to_string(home.path().join("seen"))
+            .unwrap()
+            .lines()
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    let dispatch =
+        |id: &str| json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": call()});
     engine.send(dispatch("before"));
     assert_eq!(engine.answer("before")["ok"], true);
     assert_eq!(seen(), handed(&first).to_string());
@@ -207,7 +358,12 @@ fn after_a_reload_an_old_grant_does_not_reach_the_new_hooks() {
     engine.send(dispatch("after"));
     assert_eq!(engine.answer("after")["state"]["loadedReleaseId"], "r2");
     assert_eq!(seen(), "none");
-    assert!(log(home.path()).contains("the grant is bound to releaseId \"r1\", the loaded policy's is \"r2\""), "{}", log(home.path()));
+    assert!(
+        log(home.path())
+            .contains("the grant is bound to releaseId \"r1\", the loaded policy's is \"r2\""),
+        "{}",
+        log(home.path())
+    );
     // Granted again under the loaded release, it reaches the hooks again.
     let second = grant(home.path(), "omp", &live, &[]);
     engine.send(dispatch("rebound"));

@@ -5,8 +5,8 @@ use crate::support::process;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use tama_engine::command::{self, Ended, OUTPUT_CAP, SpawnError};
 use process::{assert_group_gone, members, spec};
+use tama_engine::command::{self, Ended, OUTPUT_CAP, SpawnError};
 
 const SLACK: Duration = Duration::from_secs(1);
 

@@ -5,8 +5,8 @@ use crate::support::process;
 use std::thread;
 use std::time::Duration;
 
-use tama_engine::command::{self, Ended, Finished, HookVerdict};
 use process::spec;
+use tama_engine::command::{self, Ended, Finished, HookVerdict};
 
 fn verdict_of(command: &str) -> HookVerdict {
     command::init_supervision().expect("subreaper");
@@ -81,13 +81,21 @@ fn an_approve_decision_passes_despite_a_failure_exit_but_not_exit_2() {
 #[test]
 fn a_claude_code_deny_refuses_with_its_reason() {
     let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not here"}}"#;
-    assert_eq!(verdict_of(&format!("echo '{deny}'; exit 0")), refuse("not here"));
+    assert_eq!(
+        verdict_of(&format!("echo '{deny}'; exit 0")),
+        refuse("not here")
+    );
 }
 
 #[test]
 fn output_past_the_capture_limit_is_a_failure_never_a_pass() {
-    let verdict = verdict_of(r#"head -c 2000000 /dev/zero | tr '\0' ' '; echo '{"decision":"approve"}'; exit 0"#);
-    assert_eq!(verdict, failed("printed more than 1 MiB on stdout, so its verdict cannot be read"));
+    let verdict = verdict_of(
+        r#"head -c 2000000 /dev/zero | tr '\0' ' '; echo '{"decision":"approve"}'; exit 0"#,
+    );
+    assert_eq!(
+        verdict,
+        failed("printed more than 1 MiB on stdout, so its verdict cannot be read")
+    );
 }
 
 #[test]

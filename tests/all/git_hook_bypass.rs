@@ -20,14 +20,28 @@ struct Case {
 
 #[test]
 fn every_case_of_the_table_decides_as_written() {
-    let table = std::fs::read_to_string(support::repo_file("plugins/block-git-hook-bypass/tests/cases.json")).unwrap();
+    let table = std::fs::read_to_string(support::repo_file(
+        "plugins/block-git-hook-bypass/tests/cases.json",
+    ))
+    .unwrap();
     let cases: Vec<Case> = serde_json::from_str(&table).unwrap();
     assert!(cases.len() >= 150, "the table holds {} cases", cases.len());
     let cache = tempfile::tempdir().unwrap();
     let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).unwrap();
     let registry = Loaded::embedded().unwrap();
-    let entry = registry.registry.hooks_named("block-git-hook-bypass").next().unwrap();
-    let gate = Gate::load(&host, &entry.id, &registry.component(entry).unwrap(), &serde_json::json!({}), &[]).unwrap();
+    let entry = registry
+        .registry
+        .hooks_named("block-git-hook-bypass")
+        .next()
+        .unwrap();
+    let gate = Gate::load(
+        &host,
+        &entry.id,
+        &registry.component(entry).unwrap(),
+        &serde_json::json!({}),
+        &[],
+    )
+    .unwrap();
     let mut wrong = Vec::new();
     for case in &cases {
         let payload = support::shell_payload(&case.command);
@@ -38,10 +52,21 @@ fn every_case_of_the_table_decides_as_written() {
             Err(fault) => panic!("{:?}: {fault}", case.command),
         };
         if refused != case.refuse {
-            wrong.push(format!("{:?} should {} ({})", case.command, if case.refuse { "refuse" } else { "pass" }, case.why));
+            wrong.push(format!(
+                "{:?} should {} ({})",
+                case.command,
+                if case.refuse { "refuse" } else { "pass" },
+                case.why
+            ));
         }
     }
-    assert!(wrong.is_empty(), "{} of {} cases decided wrongly:\n{}", wrong.len(), cases.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cases decided wrongly:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
 }
 
 #[test]
@@ -49,16 +74,37 @@ fn non_shell_calls_pass_and_other_spellings_are_read() {
     let cache = tempfile::tempdir().unwrap();
     let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).unwrap();
     let registry = Loaded::embedded().unwrap();
-    let entry = registry.registry.hooks_named("block-git-hook-bypass").next().unwrap();
-    let gate = Gate::load(&host, &entry.id, &registry.component(entry).unwrap(), &serde_json::json!({}), &[]).unwrap();
+    let entry = registry
+        .registry
+        .hooks_named("block-git-hook-bypass")
+        .next()
+        .unwrap();
+    let gate = Gate::load(
+        &host,
+        &entry.id,
+        &registry.component(entry).unwrap(),
+        &serde_json::json!({}),
+        &[],
+    )
+    .unwrap();
     let decide = |payload: serde_json::Value| {
-        let event = Arc::new(GateEvent::new(Event::decode(&payload.to_string(), None).unwrap()));
+        let event = Arc::new(GateEvent::new(
+            Event::decode(&payload.to_string(), None).unwrap(),
+        ));
         gate.evaluate(&event, Arc::new(NoState)).unwrap()
     };
     let write = serde_json::json!({"tool_name": "Write", "tool_input": {"file_path": "a.md", "content": "git commit --no-verify"}});
     assert_eq!(decide(write), Verdict::Pass);
-    for name in ["exec_command", "functions.exec_command", "shell", "exec", "run_command", "functions.bash"] {
-        let call = serde_json::json!({"toolName": name, "input": {"command": "git push --no-verify"}});
+    for name in [
+        "exec_command",
+        "functions.exec_command",
+        "shell",
+        "exec",
+        "run_command",
+        "functions.bash",
+    ] {
+        let call =
+            serde_json::json!({"toolName": name, "input": {"command": "git push --no-verify"}});
         assert!(matches!(decide(call), Verdict::Refuse(_)), "{name}");
     }
 }

@@ -17,19 +17,35 @@ fn host(cache: &tempfile::TempDir) -> Host {
 fn load(host: &Host, name: &str) -> Result<Gate, GateFault> {
     let bytes = std::fs::read(support::component(name)).expect("component built");
     let sha = tama_engine::registry::checksum::sha256_hex(&bytes);
-    Gate::load(host, name, &ComponentBytes::checked(bytes, &sha).unwrap(), &json!({}), &[])
+    Gate::load(
+        host,
+        name,
+        &ComponentBytes::checked(bytes, &sha).unwrap(),
+        &json!({}),
+        &[],
+    )
 }
 
 fn shell_event(command: &str) -> Arc<GateEvent> {
     let payload = support::shell_payload(command);
-    Arc::new(GateEvent::new(Event::decode(&payload, None).expect("payload decodes")))
+    Arc::new(GateEvent::new(
+        Event::decode(&payload, None).expect("payload decodes"),
+    ))
 }
 
 /// The host still decides a real payload after a hostile call.
 fn assert_host_still_serves(host: &Host) {
     let gate = load(host, "block-git-hook-bypass").expect("the real gate loads");
-    let verdict = gate.evaluate(&shell_event("git commit --no-verify -m x"), Arc::new(NoState)).unwrap();
-    assert!(matches!(verdict, Verdict::Refuse(ref r) if r.contains("--no-verify")), "{verdict:?}");
+    let verdict = gate
+        .evaluate(
+            &shell_event("git commit --no-verify -m x"),
+            Arc::new(NoState),
+        )
+        .unwrap();
+    assert!(
+        matches!(verdict, Verdict::Refuse(ref r) if r.contains("--no-verify")),
+        "{verdict:?}"
+    );
 }
 
 fn hostile_fault(name: &str) -> GateFault {
@@ -37,7 +53,9 @@ fn hostile_fault(name: &str) -> GateFault {
     let host = host(&cache);
     let gate = load(&host, &format!("hostile-{name}")).expect("hostile component loads");
     let started = std::time::Instant::now();
-    let fault = gate.evaluate(&shell_event("git status"), Arc::new(NoState)).expect_err("a hostile gate never decides");
+    let fault = gate
+        .evaluate(&shell_event("git status"), Arc::new(NoState))
+        .expect_err("a hostile gate never decides");
     eprintln!("hostile-{name}: {fault} after {:?}", started.elapsed());
     assert_host_still_serves(&host);
     fault
@@ -52,7 +70,10 @@ fn a_gate_that_loops_forever_hits_its_execution_bound() {
 fn a_gate_that_sleeps_on_a_clock_is_refused_the_wait_within_its_bound() {
     let started = std::time::Instant::now();
     let fault = hostile_fault("sleep");
-    assert!(started.elapsed() < std::time::Duration::from_secs(5), "the five-second sleep did not happen: {fault}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "the five-second sleep did not happen: {fault}"
+    );
     assert!(fault.to_string().contains("waited on a clock"), "{fault}");
 }
 
@@ -64,7 +85,10 @@ fn a_gate_that_grows_memory_without_end_hits_its_memory_bound() {
 #[test]
 fn a_gate_that_recurses_without_end_hits_a_bound() {
     let fault = hostile_fault("recurse");
-    assert!(matches!(fault, GateFault::StackBound | GateFault::Trap(_)), "{fault}");
+    assert!(
+        matches!(fault, GateFault::StackBound | GateFault::Trap(_)),
+        "{fault}"
+    );
 }
 
 #[test]
@@ -76,8 +100,13 @@ fn a_gate_that_traps_is_a_named_trap() {
 fn a_gate_importing_what_tama_does_not_provide_is_refused_at_load() {
     let cache = tempfile::tempdir().unwrap();
     let host = host(&cache);
-    let fault = load(&host, "hostile-missing-import").err().expect("it cannot load");
-    assert!(matches!(fault, GateFault::Load(ref why) if why.contains("tama:extra")), "{fault}");
+    let fault = load(&host, "hostile-missing-import")
+        .err()
+        .expect("it cannot load");
+    assert!(
+        matches!(fault, GateFault::Load(ref why) if why.contains("tama:extra")),
+        "{fault}"
+    );
     assert_host_still_serves(&host);
 }
 
@@ -89,20 +118,27 @@ fn a_gate_reaches_no_file_variable_clock_or_socket() {
     unsafe { std::env::set_var("TAMA_HOME", home.path()) };
     let host = host(&cache);
     let gate = load(&host, "hostile-wasi-probe").expect("probe loads");
-    let Verdict::Refuse(report) = gate.evaluate(&shell_event("git status"), Arc::new(NoState)).expect("probe reports") else {
+    let Verdict::Refuse(report) = gate
+        .evaluate(&shell_event("git status"), Arc::new(NoState))
+        .expect("probe reports")
+    else {
         panic!("the probe reports what it reached as a refusal");
     };
     let report: serde_json::Value = serde_json::from_str(&report).expect("the report is JSON");
     for reached in ["file", "dir", "cwd_dir", "tcp", "dns"] {
         if let Some(value) = report.get(reached) {
-            assert!(value.as_str().is_some_and(|v| v.starts_with("error")), "{reached} was reached: {report}");
+            assert!(
+                value.as_str().is_some_and(|v| v.starts_with("error")),
+                "{reached} was reached: {report}"
+            );
         }
     }
     assert_eq!(report["env_count"], 0, "{report}");
     assert_eq!(report["home"], serde_json::Value::Null, "{report}");
     assert_eq!(report["args"], 0, "{report}");
     assert_eq!(report["clock_secs"], 0, "{report}");
-    let log = std::fs::read_to_string(home.path().join("tama.log")).expect("what the probe printed is in Tama's log");
+    let log = std::fs::read_to_string(home.path().join("tama.log"))
+        .expect("what the probe printed is in Tama's log");
     assert!(log.contains("gate hostile-wasi-probe stdout"), "{log}");
     assert_host_still_serves(&host);
 }

@@ -39,7 +39,9 @@ fn table_paths() -> HostPaths {
         home: "/home/user".into(),
         tama_home: "/home/user/.tama".into(),
         registry: Some("/home/user/.shared-hooks/registry.json".into()),
-        registry_components: vec![PathBuf::from("/home/user/.shared-hooks/block-git-hook-bypass.wasm")],
+        registry_components: vec![PathBuf::from(
+            "/home/user/.shared-hooks/block-git-hook-bypass.wasm",
+        )],
         cache_dir: "/home/user/.cache/tama".into(),
         tama_binary: "/home/user/.local/bin/tama".into(),
         oko_home: "/home/user/.oko".into(),
@@ -48,8 +50,20 @@ fn table_paths() -> HostPaths {
 
 fn gate(host: &Host) -> Gate {
     let registry = Loaded::embedded().unwrap();
-    let entry = registry.registry.hooks_named("protect-tama").next().expect("protect-tama is built in");
-    Gate::load(host, &entry.id, &registry.component(entry).unwrap(), &json!({}), &[]).unwrap().with_paths(table_paths())
+    let entry = registry
+        .registry
+        .hooks_named("protect-tama")
+        .next()
+        .expect("protect-tama is built in");
+    Gate::load(
+        host,
+        &entry.id,
+        &registry.component(entry).unwrap(),
+        &json!({}),
+        &[],
+    )
+    .unwrap()
+    .with_paths(table_paths())
 }
 
 fn payload(case: &Case) -> Value {
@@ -63,7 +77,9 @@ fn payload(case: &Case) -> Value {
 
 #[test]
 fn every_case_of_the_table_decides_as_written() {
-    let table = std::fs::read_to_string(support::repo_file("plugins/protect-tama/tests/cases.json")).unwrap();
+    let table =
+        std::fs::read_to_string(support::repo_file("plugins/protect-tama/tests/cases.json"))
+            .unwrap();
     let cases: Vec<Case> = serde_json::from_str(&table).unwrap();
     assert!(cases.len() >= 150, "the table holds {} cases", cases.len());
     let cache = tempfile::tempdir().unwrap();
@@ -72,7 +88,9 @@ fn every_case_of_the_table_decides_as_written() {
     let mut wrong = Vec::new();
     for case in &cases {
         let payload = payload(case);
-        let event = Arc::new(GateEvent::new(Event::decode(&payload.to_string(), None).unwrap()));
+        let event = Arc::new(GateEvent::new(
+            Event::decode(&payload.to_string(), None).unwrap(),
+        ));
         let verdict = gate.evaluate(&event, Arc::new(NoState));
         let refused = match &verdict {
             Ok(Verdict::Pass) => false,
@@ -88,7 +106,13 @@ fn every_case_of_the_table_decides_as_written() {
             ));
         }
     }
-    assert!(wrong.is_empty(), "{} of {} cases decided wrongly:\n{}", wrong.len(), cases.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cases decided wrongly:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
 }
 
 /// A scratch home with Tama's folder in it.
@@ -108,16 +132,42 @@ fn bash(home: &std::path::Path, command: &str) -> String {
 #[test]
 fn tama_hook_refuses_a_change_to_tamas_home_and_passes_a_read() {
     let home = home();
-    let refused = support::run_tama(home.path(), &["hook", "protect-tama"], &bash(home.path(), "echo '{}' > ~/.tama/override.json"));
-    assert_eq!(refused.status.code(), Some(2), "{}", support::text(&refused.stderr));
+    let refused = support::run_tama(
+        home.path(),
+        &["hook", "protect-tama"],
+        &bash(home.path(), "echo '{}' > ~/.tama/override.json"),
+    );
+    assert_eq!(
+        refused.status.code(),
+        Some(2),
+        "{}",
+        support::text(&refused.stderr)
+    );
     let said = support::text(&refused.stdout);
     assert!(said.starts_with("protect-tama: "), "{said}");
-    assert!(said.contains(&home.path().join(".tama").display().to_string()), "{said}");
+    assert!(
+        said.contains(&home.path().join(".tama").display().to_string()),
+        "{said}"
+    );
 
-    let read = support::run_tama(home.path(), &["hook", "protect-tama"], &bash(home.path(), "cat ~/.tama/tama.log; tama hooks running"));
-    assert_eq!(read.status.code(), Some(0), "{}{}", support::text(&read.stdout), support::text(&read.stderr));
+    let read = support::run_tama(
+        home.path(),
+        &["hook", "protect-tama"],
+        &bash(home.path(), "cat ~/.tama/tama.log; tama hooks running"),
+    );
+    assert_eq!(
+        read.status.code(),
+        Some(0),
+        "{}{}",
+        support::text(&read.stdout),
+        support::text(&read.stderr)
+    );
 
-    let key = support::run_tama(home.path(), &["hook", "protect-tama"], &bash(home.path(), "cat \"$TAMA_HOME/control.key\""));
+    let key = support::run_tama(
+        home.path(),
+        &["hook", "protect-tama"],
+        &bash(home.path(), "cat \"$TAMA_HOME/control.key\""),
+    );
     assert_eq!(key.status.code(), Some(2), "{}", support::text(&key.stderr));
 }
 
@@ -125,23 +175,80 @@ fn tama_hook_refuses_a_change_to_tamas_home_and_passes_a_read() {
 fn run_hook_refuses_in_every_harness_and_lets_ordinary_work_through() {
     let home = home();
     // Claude Code: exit 2, the reason on stderr.
-    let claude = support::run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1", "--provider", "claude"], &bash(home.path(), "rm -rf ~/.tama"));
-    assert_eq!(claude.status.code(), Some(2), "{}", support::text(&claude.stderr));
-    assert!(support::text(&claude.stderr).contains("protect-tama"), "{}", support::text(&claude.stderr));
+    let claude = support::run_tama(
+        home.path(),
+        &[
+            "run-hook",
+            "pre_tool_use",
+            "agent-1",
+            "--provider",
+            "claude",
+        ],
+        &bash(home.path(), "rm -rf ~/.tama"),
+    );
+    assert_eq!(
+        claude.status.code(),
+        Some(2),
+        "{}",
+        support::text(&claude.stderr)
+    );
+    assert!(
+        support::text(&claude.stderr).contains("protect-tama"),
+        "{}",
+        support::text(&claude.stderr)
+    );
     assert!(home.path().join(".tama").is_dir());
 
-    let ordinary = support::run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1", "--provider", "claude"], &bash(home.path(), "cargo test > out.log 2>&1"));
-    assert_eq!(ordinary.status.code(), Some(0), "{}", support::text(&ordinary.stderr));
+    let ordinary = support::run_tama(
+        home.path(),
+        &[
+            "run-hook",
+            "pre_tool_use",
+            "agent-1",
+            "--provider",
+            "claude",
+        ],
+        &bash(home.path(), "cargo test > out.log 2>&1"),
+    );
+    assert_eq!(
+        ordinary.status.code(),
+        Some(0),
+        "{}",
+        support::text(&ordinary.stderr)
+    );
 
     let write = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": home.path().join("project"),
         "tool_name": "Write", "tool_input": {"file_path": home.path().join(".claude/settings.json"), "content": "{}"}});
-    let refused = support::run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1", "--provider", "claude"], &write.to_string());
-    assert_eq!(refused.status.code(), Some(2), "{}", support::text(&refused.stderr));
+    let refused = support::run_tama(
+        home.path(),
+        &[
+            "run-hook",
+            "pre_tool_use",
+            "agent-1",
+            "--provider",
+            "claude",
+        ],
+        &write.to_string(),
+    );
+    assert_eq!(
+        refused.status.code(),
+        Some(2),
+        "{}",
+        support::text(&refused.stderr)
+    );
 
     // Codex: exit 0 with its block JSON.
     let codex = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": home.path().join("project"),
         "tool_name": "Bash", "tool_input": {"command": "tama sessions grant --uses 5"}});
-    let refused = support::run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1", "--provider", "codex"], &codex.to_string());
+    let refused = support::run_tama(
+        home.path(),
+        &["run-hook", "pre_tool_use", "agent-1", "--provider", "codex"],
+        &codex.to_string(),
+    );
     let out = support::text(&refused.stdout);
-    assert!(out.contains("block") && out.contains("operator"), "{out}{}", support::text(&refused.stderr));
+    assert!(
+        out.contains("block") && out.contains("operator"),
+        "{out}{}",
+        support::text(&refused.stderr)
+    );
 }

@@ -5,7 +5,9 @@ use crate::support;
 
 #[test]
 fn the_committed_schema_matches_the_generated_one() {
-    let committed = std::fs::read_to_string(support::repo_file("registry-schema/registry.schema.json")).unwrap_or_default();
+    let committed =
+        std::fs::read_to_string(support::repo_file("registry-schema/registry.schema.json"))
+            .unwrap_or_default();
     assert!(
         committed == tama_engine::registry::schema(),
         "registry-schema/registry.schema.json is stale: regenerate it with `tama registry schema > registry-schema/registry.schema.json`"
@@ -15,17 +17,37 @@ fn the_committed_schema_matches_the_generated_one() {
 #[test]
 fn the_embedded_default_registry_is_sealed_and_valid() {
     let loaded = tama_engine::registry::Loaded::embedded().expect("the default registry loads");
-    assert!(loaded.registry.release_id.as_deref().is_some_and(|r| r.starts_with("tama-")));
+    assert!(
+        loaded
+            .registry
+            .release_id
+            .as_deref()
+            .is_some_and(|r| r.starts_with("tama-"))
+    );
     let ids = loaded.registry.hook_ids();
-    assert_eq!(ids, ["protect-tama", "block-git-hook-bypass", "block-supervisor-stop", "block-text-outside-tool-calls"]);
+    assert_eq!(
+        ids,
+        [
+            "protect-tama",
+            "block-git-hook-bypass",
+            "block-supervisor-stop",
+            "block-text-outside-tool-calls"
+        ]
+    );
 }
 
 #[test]
 fn the_checksum_is_the_existing_installers() {
     // sha256 of {"a":"é","b":[1,{"c":2,"d":null}]}: sorted keys, no spaces, non-ASCII as it is.
-    let registry = serde_json::json!({"b": [1, {"d": null, "c": 2}], "catalogChecksum": "x", "a": "é"});
-    let expected = tama_engine::registry::checksum::sha256_hex("{\"a\":\"é\",\"b\":[1,{\"c\":2,\"d\":null}]}".as_bytes());
-    assert_eq!(tama_engine::registry::checksum::catalog_checksum(&registry), expected);
+    let registry =
+        serde_json::json!({"b": [1, {"d": null, "c": 2}], "catalogChecksum": "x", "a": "é"});
+    let expected = tama_engine::registry::checksum::sha256_hex(
+        "{\"a\":\"é\",\"b\":[1,{\"c\":2,\"d\":null}]}".as_bytes(),
+    );
+    assert_eq!(
+        tama_engine::registry::checksum::catalog_checksum(&registry),
+        expected
+    );
 }
 
 use serde_json::{Value, json};
@@ -80,7 +102,10 @@ fn existing_format() -> Value {
 #[test]
 fn a_registry_in_the_existing_format_loads() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(seal_and_check(dir.path(), &existing_format().to_string()), (Some(0), String::new()));
+    assert_eq!(
+        seal_and_check(dir.path(), &existing_format().to_string()),
+        (Some(0), String::new())
+    );
 }
 
 #[test]
@@ -91,35 +116,71 @@ fn a_key_outside_both_formats_is_refused_by_name_and_place() {
         ("/events/pre_tool_use:bash/hooks/0", "blockng", json!(true)),
         ("", "generatedBy", json!("me")),
         ("/catalog/gitHooks/0", "hookPath", json!("x")),
-        ("/catalog/agentHooks/0/occurrences/0", "blocked", json!(true)),
+        (
+            "/catalog/agentHooks/0/occurrences/0",
+            "blocked",
+            json!(true),
+        ),
     ];
     for (pointer, key, value) in cases {
         let mut registry = existing_format();
-        registry.pointer_mut(pointer).unwrap().as_object_mut().unwrap().insert(key.into(), value);
+        registry
+            .pointer_mut(pointer)
+            .unwrap()
+            .as_object_mut()
+            .unwrap()
+            .insert(key.into(), value);
         let (code, stderr) = seal_and_check(dir.path(), &registry.to_string());
         assert_eq!(code, Some(1), "{key}");
-        assert!(stderr.starts_with("TAMA_HOOK_INFRASTRUCTURE: hook registry "), "{stderr}");
-        assert!(stderr.contains(&format!("unknown field `{key}`")), "{key}: {stderr}");
-        let place = pointer.trim_start_matches('/').replace('/', ".").replace(".0", "[0]");
-        assert!(stderr.contains(&format!("has the wrong shape: {place}")), "{place}: {stderr}");
+        assert!(
+            stderr.starts_with("TAMA_HOOK_INFRASTRUCTURE: hook registry "),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("unknown field `{key}`")),
+            "{key}: {stderr}"
+        );
+        let place = pointer
+            .trim_start_matches('/')
+            .replace('/', ".")
+            .replace(".0", "[0]");
+        assert!(
+            stderr.contains(&format!("has the wrong shape: {place}")),
+            "{place}: {stderr}"
+        );
     }
     let gate = json!({"version": 1, "events": {"stop": {"hooks": [{"id": "g", "type": "wasm", "component": "g.wasm", "sha256": "00", "sha265": "00"}]}}});
     let (code, stderr) = seal_and_check(dir.path(), &gate.to_string());
     assert_eq!(code, Some(1));
-    assert!(stderr.contains("events.stop.hooks[0]: unknown field `sha265`"), "{stderr}");
+    assert!(
+        stderr.contains("events.stop.hooks[0]: unknown field `sha265`"),
+        "{stderr}"
+    );
     let unknown_type = json!({"version": 1, "events": {"stop": {"hooks": [{"id": "g", "type": "wsam", "command": "true"}]}}});
     let (_, stderr) = seal_and_check(dir.path(), &unknown_type.to_string());
-    assert!(stderr.contains(r#"events.stop.hooks[0]: unknown hook type "wsam": expected "command" or "wasm""#), "{stderr}");
+    assert!(
+        stderr.contains(
+            r#"events.stop.hooks[0]: unknown hook type "wsam": expected "command" or "wasm""#
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn a_key_given_twice_is_refused_by_name_and_the_file_is_left_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let twice = r#"{"version": 1, "events": {"stop": {"blocking": true, "blocking": false, "hooks": []}}}"#;
+    let twice =
+        r#"{"version": 1, "events": {"stop": {"blocking": true, "blocking": false, "hooks": []}}}"#;
     let (code, stderr) = seal_and_check(dir.path(), twice);
     assert_eq!(code, Some(1));
-    assert!(stderr.contains(r#"events.stop: the key "blocking" is given twice"#), "{stderr}");
-    assert_eq!(std::fs::read_to_string(dir.path().join("registry.json")).unwrap(), twice);
+    assert!(
+        stderr.contains(r#"events.stop: the key "blocking" is given twice"#),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("registry.json")).unwrap(),
+        twice
+    );
 }
 
 #[test]
@@ -132,19 +193,34 @@ fn a_component_must_stay_inside_the_registry_folder() {
     std::fs::write(root.path().join("outside.wasm"), &bytes).unwrap();
     std::os::unix::fs::symlink(root.path().join("outside.wasm"), dir.join("link.wasm")).unwrap();
     std::fs::write(dir.join("inside.wasm"), &bytes).unwrap();
-    let gate = |component: &str| json!({"version": 1, "events": {"pre_tool_use": {"hooks": [
-        {"id": "g", "type": "wasm", "component": component, "sha256": sha256}
-    ]}}}).to_string();
-    assert_eq!(seal_and_check(&dir, &gate("inside.wasm")), (Some(0), String::new()));
+    let gate = |component: &str| {
+        json!({"version": 1, "events": {"pre_tool_use": {"hooks": [
+            {"id": "g", "type": "wasm", "component": component, "sha256": sha256}
+        ]}}})
+        .to_string()
+    };
+    assert_eq!(
+        seal_and_check(&dir, &gate("inside.wasm")),
+        (Some(0), String::new())
+    );
     let outside = root.path().join("outside.wasm");
     for (component, why) in [
-        ("../outside.wasm", "climbs out of the registry's folder with `..`"),
-        (outside.to_str().unwrap(), "is an absolute path, not one inside the registry's folder"),
+        (
+            "../outside.wasm",
+            "climbs out of the registry's folder with `..`",
+        ),
+        (
+            outside.to_str().unwrap(),
+            "is an absolute path, not one inside the registry's folder",
+        ),
         ("link.wasm", "leads out of the registry's folder"),
     ] {
         let (code, stderr) = seal_and_check(&dir, &gate(component));
         assert_eq!(code, Some(1), "{component}");
-        assert!(stderr.contains(why) && stderr.contains("hook g"), "{component}: {stderr}");
+        assert!(
+            stderr.contains(why) && stderr.contains("hook g"),
+            "{component}: {stderr}"
+        );
     }
 }
 

@@ -1,7 +1,7 @@
 //! `tama run-hook --serve omp` driven over real pipes.
 
-use crate::support::process;
 use crate::support;
+use crate::support::process;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -15,8 +15,17 @@ fn dispatch(id: &str, command: &str) -> Value {
 
 fn registry(home: &Path, hooks: Value) -> PathBuf {
     let path = home.join("registry.json");
-    std::fs::write(&path, json!({"version": 1, "releaseId": "r1", "events": hooks}).to_string()).unwrap();
-    assert_eq!(support::run_tama(home, &["registry", "seal", path.to_str().unwrap()], "").status.code(), Some(0));
+    std::fs::write(
+        &path,
+        json!({"version": 1, "releaseId": "r1", "events": hooks}).to_string(),
+    )
+    .unwrap();
+    assert_eq!(
+        support::run_tama(home, &["registry", "seal", path.to_str().unwrap()], "")
+            .status
+            .code(),
+        Some(0)
+    );
     path
 }
 
@@ -26,26 +35,61 @@ fn the_ready_frame_and_the_seed_requests() {
     let mut engine = Engine::start(home.path(), None);
     assert_eq!(engine.ready["ready"], true);
     let state = &engine.ready["state"];
-    for key in ["processId", "generation", "loadedReleaseId", "catalogChecksum", "registeredHookCount", "reloadCount", "lastReloadAtMs", "lastReloadError", "coreReleaseId", "coreReplacedByRelease"] {
+    for key in [
+        "processId",
+        "generation",
+        "loadedReleaseId",
+        "catalogChecksum",
+        "registeredHookCount",
+        "reloadCount",
+        "lastReloadAtMs",
+        "lastReloadError",
+        "coreReleaseId",
+        "coreReplacedByRelease",
+    ] {
         assert!(state.get(key).is_some(), "state lacks {key}: {state}");
     }
     assert_ne!(state["processId"].as_u64(), Some(std::process::id() as u64));
     engine.send(json!({"id": "inspect", "op": "status"}));
     let status = engine.answer("inspect");
     assert_eq!(status["ok"], true);
-    assert!(status["result"]["runningHooks"]["dispatched"].is_array() && status["result"]["dispatchStages"]["lastByEvent"].is_object());
+    assert!(
+        status["result"]["runningHooks"]["dispatched"].is_array()
+            && status["result"]["dispatchStages"]["lastByEvent"].is_object()
+    );
     engine.send(json!({"id": "reload", "op": "reload"}));
-    assert_eq!(engine.answer("reload")["result"], json!({"reloaded": true, "changed": false}));
+    assert_eq!(
+        engine.answer("reload")["result"],
+        json!({"reloaded": true, "changed": false})
+    );
     engine.send(json!({"id": "event", "op": "dispatch", "event": "pre_tool_use:read", "payload": {"session_id": "example-session", "tool_name": "read", "tool_input": {"path": "example.txt"}}}));
     let answer = engine.answer("event");
-    assert_eq!((answer["ok"].as_bool(), answer["result"]["decision"].as_str()), (Some(true), Some("allow")));
+    assert_eq!(
+        (
+            answer["ok"].as_bool(),
+            answer["result"]["decision"].as_str()
+        ),
+        (Some(true), Some("allow"))
+    );
     engine.send(dispatch("bypass", "git commit --no-verify -m x"));
     let answer = engine.answer("bypass");
     assert_eq!(answer["result"]["hookId"], "block-git-hook-bypass");
     engine.send(json!({"id": "stages", "op": "status"}));
-    let stages = engine.answer("stages")["result"]["dispatchStages"]["lastByEvent"]["pre_tool_use"].clone();
-    for stage in ["received", "runtimeLocked", "registryRefreshed", "threadStarted", "sessionStateRead", "hooksEnded", "answered"] {
-        assert!(stages["stages"][stage]["tookMs"].is_u64(), "{stage}: {stages}");
+    let stages =
+        engine.answer("stages")["result"]["dispatchStages"]["lastByEvent"]["pre_tool_use"].clone();
+    for stage in [
+        "received",
+        "runtimeLocked",
+        "registryRefreshed",
+        "threadStarted",
+        "sessionStateRead",
+        "hooksEnded",
+        "answered",
+    ] {
+        assert!(
+            stages["stages"][stage]["tookMs"].is_u64(),
+            "{stage}: {stages}"
+        );
     }
     assert!(stages["slowestStage"].is_string());
     assert_eq!(engine.close().status.code(), Some(0));
@@ -56,13 +100,23 @@ fn malformed_frames_get_errors_and_the_engine_keeps_serving() {
     let home = tempfile::tempdir().unwrap();
     let mut engine = Engine::start(home.path(), None);
     engine.send_raw("{not json");
-    assert!(engine.next()["error"].as_str().unwrap().starts_with("the request is not JSON: "));
+    assert!(
+        engine.next()["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the request is not JSON: ")
+    );
     engine.send(json!({"op": "status"}));
     assert!(engine.next()["error"].as_str().unwrap().contains("no id"));
     engine.send(json!({"id": "x"}));
     assert_eq!(engine.answer("x")["error"], "the request has no op");
     engine.send(json!({"id": "y", "op": "explode"}));
-    assert!(engine.answer("y")["error"].as_str().unwrap().starts_with("unknown op `explode`"));
+    assert!(
+        engine.answer("y")["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("unknown op `explode`")
+    );
     engine.send(json!({"id": "z", "op": "status"}));
     assert_eq!(engine.answer("z")["ok"], true);
 }
@@ -70,15 +124,23 @@ fn malformed_frames_get_errors_and_the_engine_keeps_serving() {
 #[test]
 fn answers_arrive_as_dispatches_finish() {
     let home = tempfile::tempdir().unwrap();
-    let path = registry(home.path(), json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "slow", "command": "sleep 2", "timeout": 10}]},
-        "pre_tool_use:bash": {"blocking": true, "hooks": [{"id": "b", "type": "wasm", "component": "bypass.wasm", "sha256": ""}]}}));
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "slow", "command": "sleep 2", "timeout": 10}]},
+        "pre_tool_use:bash": {"blocking": true, "hooks": [{"id": "b", "type": "wasm", "component": "bypass.wasm", "sha256": ""}]}}),
+    );
     // A registry that mixes a command hook with the built gate.
     let gate = std::fs::read(support::component("block-git-hook-bypass")).unwrap();
     std::fs::write(home.path().join("bypass.wasm"), &gate).unwrap();
     let mut raw: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    raw["events"]["pre_tool_use:bash"]["hooks"][0]["sha256"] = tama_engine::registry::checksum::sha256_hex(&gate).into();
+    raw["events"]["pre_tool_use:bash"]["hooks"][0]["sha256"] =
+        tama_engine::registry::checksum::sha256_hex(&gate).into();
     std::fs::write(&path, raw.to_string()).unwrap();
-    support::run_tama(home.path(), &["registry", "seal", path.to_str().unwrap()], "");
+    support::run_tama(
+        home.path(),
+        &["registry", "seal", path.to_str().unwrap()],
+        "",
+    );
     let mut engine = Engine::start(home.path(), Some(&path));
     // The first wasm dispatch compiles the components into the cache.
     engine.send(dispatch("warm", "git status"));
@@ -86,17 +148,29 @@ fn answers_arrive_as_dispatches_finish() {
     engine.send(json!({"id": "slow", "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}}));
     engine.send(dispatch("fast", "git status"));
     let first = engine.next();
-    assert_eq!(first["id"], "fast", "the fast dispatch answered first: {first}");
-    assert_eq!(engine.answer("slow")["result"]["results"][0]["hookId"], "slow");
+    assert_eq!(
+        first["id"], "fast",
+        "the fast dispatch answered first: {first}"
+    );
+    assert_eq!(
+        engine.answer("slow")["result"]["results"][0]["hookId"],
+        "slow"
+    );
 }
 
 #[test]
 fn reloads_rejected_replacements_and_known_catalogs() {
     let home = tempfile::tempdir().unwrap();
     let marker = home.path().join("ran");
-    let path = registry(home.path(), json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "mark", "command": format!("touch {}", marker.display()), "timeout": 5}]}}));
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "mark", "command": format!("touch {}", marker.display()), "timeout": 5}]}}),
+    );
     let mut engine = Engine::start(home.path(), Some(&path));
-    let first = engine.ready["state"]["catalogChecksum"].as_str().unwrap().to_string();
+    let first = engine.ready["state"]["catalogChecksum"]
+        .as_str()
+        .unwrap()
+        .to_string();
     engine.send(json!({"id": "r0", "op": "reload"}));
     assert_eq!(engine.answer("r0")["result"]["changed"], false);
 
@@ -107,19 +181,40 @@ fn reloads_rejected_replacements_and_known_catalogs() {
     engine.send(request);
     let answer = engine.answer("bad");
     assert_eq!(answer["ok"], false);
-    assert_eq!(answer["error"], format!("parsing hook registry {}: EOF while parsing a value at line 3 column 0", path.display()));
+    assert_eq!(
+        answer["error"],
+        format!(
+            "parsing hook registry {}: EOF while parsing a value at line 3 column 0",
+            path.display()
+        )
+    );
     assert!(!marker.exists(), "no hook ran");
-    assert_eq!(answer["state"]["catalogChecksum"], first.as_str(), "the old generation stays loaded");
-    assert!(answer.get("catalog").is_none(), "a client holding the loaded catalog gets none");
+    assert_eq!(
+        answer["state"]["catalogChecksum"],
+        first.as_str(),
+        "the old generation stays loaded"
+    );
+    assert!(
+        answer.get("catalog").is_none(),
+        "a client holding the loaded catalog gets none"
+    );
     let mut stale = dispatch("stale", "ls");
     stale["knownCatalogChecksum"] = "0000".into();
     engine.send(stale);
-    assert_eq!(engine.answer("stale")["catalog"]["catalogChecksum"], first.as_str(), "also on a rejected replacement");
+    assert_eq!(
+        engine.answer("stale")["catalog"]["catalogChecksum"],
+        first.as_str(),
+        "also on a rejected replacement"
+    );
 
     let mut changed: Value = serde_json::from_str(&good).unwrap();
     changed["events"]["pre_tool_use"]["hooks"][0]["timeout"] = 6.into();
     std::fs::write(&path, changed.to_string()).unwrap();
-    support::run_tama(home.path(), &["registry", "seal", path.to_str().unwrap()], "");
+    support::run_tama(
+        home.path(),
+        &["registry", "seal", path.to_str().unwrap()],
+        "",
+    );
     engine.send(dispatch("repaired", "ls"));
     let answer = engine.answer("repaired");
     assert_eq!(answer["ok"], true, "{answer}");
@@ -127,13 +222,19 @@ fn reloads_rejected_replacements_and_known_catalogs() {
     assert_ne!(answer["state"]["catalogChecksum"], first.as_str());
     assert_eq!(answer["state"]["generation"], 2);
     assert_eq!(answer["state"]["lastReloadError"], Value::Null);
-    assert_eq!(answer["result"]["sessionId"], "s1", "the event keeps its session");
+    assert_eq!(
+        answer["result"]["sessionId"], "s1",
+        "the event keeps its session"
+    );
 }
 
 #[test]
 fn closing_stdin_ends_every_hook_run_and_its_group() {
     let home = tempfile::tempdir().unwrap();
-    let path = registry(home.path(), json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}));
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}),
+    );
     let mut engine = Engine::start(home.path(), Some(&path));
     engine.send(dispatch("held", "ls"));
     let group = engine.held_on("forever");
@@ -147,7 +248,10 @@ fn closing_stdin_ends_every_hook_run_and_its_group() {
 #[test]
 fn a_thousand_dispatches_with_one_that_never_ends() {
     let home = tempfile::tempdir().unwrap();
-    let path = registry(home.path(), json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}));
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}),
+    );
     let mut engine = Engine::start(home.path(), Some(&path));
     engine.send(json!({"id": "stuck", "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}}));
     for i in 0..1000 {
@@ -155,7 +259,14 @@ fn a_thousand_dispatches_with_one_that_never_ends() {
     }
     for i in 0..1000 {
         let answer = engine.answer(&format!("d{i}"));
-        assert_eq!((answer["ok"].as_bool(), answer["result"]["decision"].as_str()), (Some(true), Some("allow")), "{answer}");
+        assert_eq!(
+            (
+                answer["ok"].as_bool(),
+                answer["result"]["decision"].as_str()
+            ),
+            (Some(true), Some("allow")),
+            "{answer}"
+        );
     }
     engine.send(json!({"id": "c", "op": "cancel", "dispatchId": "stuck"}));
     assert_eq!(engine.answer("c")["result"]["cancelled"], true);
@@ -165,14 +276,26 @@ fn a_thousand_dispatches_with_one_that_never_ends() {
 #[test]
 fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     let home = tempfile::tempdir().unwrap();
-    let path = registry(home.path(), json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}));
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}),
+    );
     let mut first = Engine::start(home.path(), Some(&path));
     let first_pid = first.ready["state"]["processId"].as_i64().unwrap() as i32;
     first.send(dispatch("held", "ls"));
     let group = first.held_on("forever");
     let listed = support::run_tama(home.path(), &["hooks", "running"], "");
-    assert!(support::text(&listed.stdout).starts_with("forever (pre_tool_use, session s1, process group"), "{}", support::text(&listed.stdout));
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(first_pid), nix::sys::signal::Signal::SIGKILL).unwrap();
+    assert!(
+        support::text(&listed.stdout)
+            .starts_with("forever (pre_tool_use, session s1, process group"),
+        "{}",
+        support::text(&listed.stdout)
+    );
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(first_pid),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
     let _ = first.close();
     let mut second = Engine::start(home.path(), Some(&path));
     second.send(json!({"id": "s", "op": "status"}));
@@ -183,11 +306,23 @@ fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     let listed = support::run_tama(home.path(), &["hooks", "running", "--json"], "");
     let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert_eq!(listed["leftByGoneProcesses"][0]["hook"], "forever");
-    std::fs::write(home.path().join(".tama/session-control/running.999999.json"), "{broken").unwrap();
+    std::fs::write(
+        home.path()
+            .join(".tama/session-control/running.999999.json"),
+        "{broken",
+    )
+    .unwrap();
     let unreadable = support::run_tama(home.path(), &["hooks", "running"], "");
     assert_eq!(unreadable.status.code(), Some(1));
-    assert!(support::text(&unreadable.stderr).contains("running.999999.json"), "{}", support::text(&unreadable.stderr));
-    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), nix::sys::signal::Signal::SIGKILL);
+    assert!(
+        support::text(&unreadable.stderr).contains("running.999999.json"),
+        "{}",
+        support::text(&unreadable.stderr)
+    );
+    let _ = nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(group),
+        nix::sys::signal::Signal::SIGKILL,
+    );
     process::assert_group_gone(group, Duration::from_secs(2));
 }
 
@@ -198,9 +333,18 @@ fn a_frame_that_is_not_utf8_gets_an_error_and_the_engine_keeps_serving() {
     engine.send_bytes(b"{\"id\": \"bad\", \"op\": \"status\", \"x\": \"\xff\xfe\"}\n");
     let answer = engine.next();
     assert_eq!(answer["ok"], false);
-    assert!(answer["error"].as_str().unwrap().starts_with("the request is not UTF-8: "), "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the request is not UTF-8: "),
+        "{answer}"
+    );
     engine.send(dispatch("after", "git commit --no-verify -m x"));
-    assert_eq!(engine.answer("after")["result"]["hookId"], "block-git-hook-bypass");
+    assert_eq!(
+        engine.answer("after")["result"]["hookId"],
+        "block-git-hook-bypass"
+    );
     assert_eq!(engine.close().status.code(), Some(0));
 }
 
@@ -208,10 +352,23 @@ fn a_frame_that_is_not_utf8_gets_an_error_and_the_engine_keeps_serving() {
 fn past_the_bound_on_dispatches_in_flight_a_request_is_refused_at_once() {
     let home = tempfile::tempdir().unwrap();
     let fifo = home.path().join("nobody-writes");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-    let path = registry(home.path(), json!({
-        "pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "stuck", "command": format!("cat {}", fifo.display()), "timeout": 600}]}}));
-    let mut engine = Engine::start_with(home.path(), Some(&path), &[("TAMA_SERVE_MAX_IN_FLIGHT", "2")]);
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let path = registry(
+        home.path(),
+        json!({
+        "pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "stuck", "command": format!("cat {}", fifo.display()), "timeout": 600}]}}),
+    );
+    let mut engine = Engine::start_with(
+        home.path(),
+        Some(&path),
+        &[("TAMA_SERVE_MAX_IN_FLIGHT", "2")],
+    );
     let edit = |id: &str| json!({"id": id, "op": "dispatch", "event": "pre_tool_use:edit", "payload": {"session_id": id, "tool_name": "edit", "tool_input": {"path": id}}});
     engine.send(edit("one"));
     engine.held_on("stuck");
@@ -224,37 +381,80 @@ fn past_the_bound_on_dispatches_in_flight_a_request_is_refused_at_once() {
         refused["error"],
         "TAMA_HOOK_INFRASTRUCTURE: dispatch three of pre_tool_use:edit was not started: 2 dispatches are in flight, the most this engine runs at once"
     );
-    assert!(started.elapsed() < Duration::from_secs(5), "refused at once, not after the hung ones");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "refused at once, not after the hung ones"
+    );
     // A request that is not a dispatch is still answered.
     engine.send(json!({"id": "s", "op": "status"}));
     assert_eq!(engine.answer("s")["ok"], true);
     engine.send(json!({"id": "c", "op": "cancel", "dispatchId": "one"}));
     assert_eq!(engine.answer("one")["ok"], false);
     engine.send(dispatch("four", "ls"));
-    assert_eq!(engine.answer("four")["ok"], true, "a freed place takes a new dispatch");
-    let refused = Engine::start_with(home.path(), Some(&path), &[("TAMA_SERVE_MAX_IN_FLIGHT", "0")]).ready;
+    assert_eq!(
+        engine.answer("four")["ok"],
+        true,
+        "a freed place takes a new dispatch"
+    );
+    let refused = Engine::start_with(
+        home.path(),
+        Some(&path),
+        &[("TAMA_SERVE_MAX_IN_FLIGHT", "0")],
+    )
+    .ready;
     assert_eq!(refused["ready"], false);
-    assert!(refused["error"].as_str().unwrap().contains("TAMA_SERVE_MAX_IN_FLIGHT is \"0\""), "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("TAMA_SERVE_MAX_IN_FLIGHT is \"0\""),
+        "{refused}"
+    );
 }
 
 #[test]
 fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_serving() {
     let home = tempfile::tempdir().unwrap();
     let mut engine = Engine::start(home.path(), None);
-    let pid = engine.ready["state"]["processId"].as_u64().unwrap().to_string();
+    let pid = engine.ready["state"]["processId"]
+        .as_u64()
+        .unwrap()
+        .to_string();
     // No idle thread exists yet; cap the engine's address space where it stands, so no thread stack can be mapped.
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let size_kb: u64 = status.lines().find_map(|l| l.strip_prefix("VmSize:")).unwrap().trim().trim_end_matches("kB").trim().parse().unwrap();
+    let size_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))
+        .unwrap()
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .unwrap();
     let limit = (size_kb + 512) * 1024;
-    let prlimit = |value: &str| assert!(std::process::Command::new("prlimit").args(["--pid", &pid, &format!("--as={value}:")]).status().unwrap().success());
+    let prlimit = |value: &str| {
+        assert!(
+            std::process::Command::new("prlimit")
+                .args(["--pid", &pid, &format!("--as={value}:")])
+                .status()
+                .unwrap()
+                .success()
+        )
+    };
     prlimit(&limit.to_string());
     engine.send(dispatch("starved", "git status"));
     let answer = engine.answer("starved");
     prlimit("unlimited");
     assert_eq!(answer["ok"], false, "{answer}");
     let error = answer["error"].as_str().unwrap();
-    assert!(error.starts_with("TAMA_HOOK_INFRASTRUCTURE: dispatch starved cannot start a thread: "), "{error}");
+    assert!(
+        error.starts_with("TAMA_HOOK_INFRASTRUCTURE: dispatch starved cannot start a thread: "),
+        "{error}"
+    );
     engine.send(dispatch("after", "git commit --no-verify -m x"));
-    assert_eq!(engine.answer("after")["result"]["hookId"], "block-git-hook-bypass");
+    assert_eq!(
+        engine.answer("after")["result"]["hookId"],
+        "block-git-hook-bypass"
+    );
     assert_eq!(engine.close().status.code(), Some(0));
 }

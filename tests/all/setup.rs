@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use tama_engine::harness::{claude::Claude, codex::Codex};
-use tama_engine::setup::{Harness, HookEvent, Report, SetupError, events_from_registry_keys, install, remove};
+use tama_engine::setup::{
+    Harness, HookEvent, Report, SetupError, events_from_registry_keys, install, remove,
+};
 
 const CLAUDE: Harness = Harness(&Claude);
 const CODEX: Harness = Harness(&Codex);
@@ -47,7 +49,10 @@ fn json_of(path: &Path) -> Value {
 }
 
 fn backups(dir: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut found: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     found.retain(|p| p.file_name().unwrap().to_string_lossy().contains(".bak-"));
     found
 }
@@ -66,14 +71,27 @@ fn tama_group(event: &str, matcher: Option<&str>, provider: &str) -> Value {
 
 #[test]
 fn registry_keys_become_one_entry_per_harness_event() {
-    let keys = ["pre_tool_use:bash", "stop", "pre_tool_use", "session_start:compact", "before_provider_request", "post_tool_use:edit"];
-    let names: Vec<_> = events_from_registry_keys(&keys, 9).into_iter().map(|e| (e.harness_event, e.matcher, e.timeout_secs)).collect();
-    assert_eq!(names, [
-        ("PreToolUse".to_string(), Some("*".to_string()), 9),
-        ("Stop".to_string(), None, 9),
-        ("SessionStart".to_string(), None, 9),
-        ("PostToolUse".to_string(), Some("*".to_string()), 9),
-    ]);
+    let keys = [
+        "pre_tool_use:bash",
+        "stop",
+        "pre_tool_use",
+        "session_start:compact",
+        "before_provider_request",
+        "post_tool_use:edit",
+    ];
+    let names: Vec<_> = events_from_registry_keys(&keys, 9)
+        .into_iter()
+        .map(|e| (e.harness_event, e.matcher, e.timeout_secs))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("PreToolUse".to_string(), Some("*".to_string()), 9),
+            ("Stop".to_string(), None, 9),
+            ("SessionStart".to_string(), None, 9),
+            ("PostToolUse".to_string(), Some("*".to_string()), 9),
+        ]
+    );
 }
 
 #[test]
@@ -83,7 +101,10 @@ fn install_adds_tamas_hooks_and_keeps_everything_else() {
 
     assert!(report.changed);
     assert_eq!(report.events, ["PreToolUse", "Stop"]);
-    assert_eq!(fs::read_to_string(report.backup.as_ref().unwrap()).unwrap(), SETTINGS);
+    assert_eq!(
+        fs::read_to_string(report.backup.as_ref().unwrap()).unwrap(),
+        SETTINGS
+    );
     let mut expected: Value = serde_json::from_str(SETTINGS).unwrap();
     // The older installer's entry is replaced where it stood.
     expected["hooks"]["PreToolUse"][1] = tama_group("pre_tool_use", Some("*"), "claude");
@@ -107,14 +128,23 @@ fn installing_twice_changes_nothing_the_second_time() {
 
 #[test]
 fn remove_takes_out_only_tamas_hooks() {
-    let original = SETTINGS.replace(r#"node \"$HOME/.shared-hooks/run-hook.mjs\" pre_tool_use claude"#, "echo mine");
+    let original = SETTINGS.replace(
+        r#"node \"$HOME/.shared-hooks/run-hook.mjs\" pre_tool_use claude"#,
+        "echo mine",
+    );
     let (home, path) = home_with(CLAUDE, &original);
     install(CLAUDE, home.path(), Path::new(TAMA), &events()).unwrap();
 
     let report = remove(CLAUDE, home.path(), Path::new(TAMA)).unwrap();
     assert!(report.changed && report.backup.is_some());
-    assert_eq!(json_of(&path), serde_json::from_str::<Value>(&original).unwrap());
-    assert!(report.to_string().starts_with("Tama's hooks removed from"), "{report}");
+    assert_eq!(
+        json_of(&path),
+        serde_json::from_str::<Value>(&original).unwrap()
+    );
+    assert!(
+        report.to_string().starts_with("Tama's hooks removed from"),
+        "{report}"
+    );
 
     let again = remove(CLAUDE, home.path(), Path::new(TAMA)).unwrap();
     assert!(!again.changed);
@@ -129,7 +159,10 @@ fn remove_keeps_the_others_in_a_shared_group() {
     ]}]}});
     let (home, path) = home_with(CLAUDE, &text.to_string());
     remove(CLAUDE, home.path(), Path::new(TAMA)).unwrap();
-    assert_eq!(json_of(&path), json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}));
+    assert_eq!(
+        json_of(&path),
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}})
+    );
 }
 
 #[test]
@@ -142,16 +175,35 @@ fn remove_after_install_into_an_empty_home_leaves_an_empty_object() {
 
 #[test]
 fn a_file_that_is_not_a_json_object_is_refused_and_left_alone() {
-    for text in ["{ \"hooks\": ", "[1, 2]", "{\"hooks\": []}", "{\"hooks\": {\"Stop\": {}}}"] {
+    for text in [
+        "{ \"hooks\": ",
+        "[1, 2]",
+        "{\"hooks\": []}",
+        "{\"hooks\": {\"Stop\": {}}}",
+    ] {
         let (home, path) = home_with(CLAUDE, text);
         let err = install(CLAUDE, home.path(), Path::new(TAMA), &events()).unwrap_err();
-        assert!(err.to_string().contains(&path.display().to_string()), "{err}");
-        assert!(matches!(err, SetupError::NotJson { .. } | SetupError::NotObject { .. } | SetupError::Shape { .. }), "{err:?}");
+        assert!(
+            err.to_string().contains(&path.display().to_string()),
+            "{err}"
+        );
+        assert!(
+            matches!(
+                err,
+                SetupError::NotJson { .. }
+                    | SetupError::NotObject { .. }
+                    | SetupError::Shape { .. }
+            ),
+            "{err:?}"
+        );
         assert_eq!(fs::read_to_string(&path).unwrap(), text);
         assert!(backups(path.parent().unwrap()).is_empty());
     }
     let (home, _) = home_with(CLAUDE, "not json");
-    assert!(matches!(remove(CLAUDE, home.path(), Path::new(TAMA)), Err(SetupError::NotJson { .. })));
+    assert!(matches!(
+        remove(CLAUDE, home.path(), Path::new(TAMA)),
+        Err(SetupError::NotJson { .. })
+    ));
 }
 
 #[test]
@@ -163,14 +215,26 @@ fn codex_gets_its_own_file_and_a_trust_notice() {
     let path = home.path().join(".codex/hooks.json");
     assert_eq!(report.path, path);
     assert_eq!(report.backup, None);
-    assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
-    assert_eq!(json_of(&path), json!({"hooks": {
-        "PreToolUse": [tama_group("pre_tool_use", Some("*"), "codex")],
-        "Stop": [tama_group("stop", None, "codex")],
-    }}));
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    assert_eq!(
+        json_of(&path),
+        json!({"hooks": {
+            "PreToolUse": [tama_group("pre_tool_use", Some("*"), "codex")],
+            "Stop": [tama_group("stop", None, "codex")],
+        }})
+    );
     let notices = report.notices.join("\n");
-    assert!(notices.contains("codex has no SessionEnd event"), "{notices}");
-    assert!(notices.contains("/hooks") && notices.contains("trust"), "{notices}");
+    assert!(
+        notices.contains("codex has no SessionEnd event"),
+        "{notices}"
+    );
+    assert!(
+        notices.contains("/hooks") && notices.contains("trust"),
+        "{notices}"
+    );
     assert!(report.to_string().contains("/hooks"));
 }
 
@@ -184,8 +248,16 @@ fn the_files_mode_and_symlink_are_kept() {
     std::os::unix::fs::symlink(&real, &link).unwrap();
 
     install(CLAUDE, link_home.path(), Path::new(TAMA), &events()).unwrap();
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-    assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
     assert!(json_of(&real)["hooks"]["Stop"].is_array());
     drop(home);
 }
@@ -195,7 +267,11 @@ fn a_relative_tama_or_an_odd_event_is_refused() {
     let home = tempfile::tempdir().unwrap();
     let err = install(CLAUDE, home.path(), Path::new("bin/tama"), &events()).unwrap_err();
     assert!(matches!(err, SetupError::TamaPath(_)), "{err:?}");
-    let odd = [HookEvent { harness_event: "Pre; rm -rf".into(), matcher: None, timeout_secs: 1 }];
+    let odd = [HookEvent {
+        harness_event: "Pre; rm -rf".into(),
+        matcher: None,
+        timeout_secs: 1,
+    }];
     let err = install(CLAUDE, home.path(), Path::new(TAMA), &odd).unwrap_err();
     assert!(matches!(err, SetupError::BadEvent(_)), "{err:?}");
     assert!(!CLAUDE.config_path(home.path()).exists());
@@ -206,8 +282,13 @@ fn a_path_with_a_quote_stays_one_word() {
     let home = tempfile::tempdir().unwrap();
     let tama = Path::new("/home/o'neil/bin/tama");
     install(CLAUDE, home.path(), tama, &events()).unwrap();
-    let command = json_of(&CLAUDE.config_path(home.path()))["hooks"]["Stop"][0]["hooks"][0]["command"].clone();
-    assert_eq!(command, r"'/home/o'\''neil/bin/tama' run-hook --provider claude stop claude");
+    let command =
+        json_of(&CLAUDE.config_path(home.path()))["hooks"]["Stop"][0]["hooks"][0]["command"]
+            .clone();
+    assert_eq!(
+        command,
+        r"'/home/o'\''neil/bin/tama' run-hook --provider claude stop claude"
+    );
     let report: Report = remove(CLAUDE, home.path(), tama).unwrap();
     assert!(report.changed);
 }

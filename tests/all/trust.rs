@@ -39,7 +39,10 @@ fn renamed(bytes: &[u8], label: &str) -> Vec<u8> {
 fn registry(home: &Path) -> PathBuf {
     let dir = home.join("hooks");
     std::fs::create_dir_all(&dir).unwrap();
-    let bypass = renamed(&std::fs::read(support::component("block-git-hook-bypass")).unwrap(), "bypass");
+    let bypass = renamed(
+        &std::fs::read(support::component("block-git-hook-bypass")).unwrap(),
+        "bypass",
+    );
     let template = std::fs::read(support::component("gate-template")).unwrap();
     std::fs::write(dir.join("bypass.wasm"), &bypass).unwrap();
     std::fs::write(dir.join("template.wasm"), &template).unwrap();
@@ -51,13 +54,23 @@ fn registry(home: &Path) -> PathBuf {
     let path = dir.join("registry.json");
     let registry = json!({"version": 1, "releaseId": "r1", "events": {"pre_tool_use:bash": {"blocking": true, "hooks": hooks}}});
     std::fs::write(&path, registry.to_string()).unwrap();
-    assert_eq!(run_tama(home, &["registry", "seal", path.to_str().unwrap()], "").status.code(), Some(0));
+    assert_eq!(
+        run_tama(home, &["registry", "seal", path.to_str().unwrap()], "")
+            .status
+            .code(),
+        Some(0)
+    );
     path
 }
 
 fn artifacts(home: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(home.join("cache"))
-        .map(|entries| entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "cwasm")).collect())
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "cwasm"))
+                .collect()
+        })
         .unwrap_or_default();
     found.sort();
     found
@@ -66,21 +79,57 @@ fn artifacts(home: &Path) -> Vec<PathBuf> {
 /// Asserts the bypass gate refuses the bypass under both `tama hook` and `tama run-hook`.
 fn assert_refused(home: &Path, registry: &Path, case: &str) {
     let r = registry.to_str().unwrap();
-    let hook = run_tama(home, &["hook", "--registry", r, "block-git-hook-bypass"], &shell_payload(BYPASS));
-    assert_eq!(hook.status.code(), Some(2), "{case}: tama hook: {}{}", text(&hook.stdout), text(&hook.stderr));
-    assert!(text(&hook.stdout).contains("--no-verify"), "{case}: {}", text(&hook.stdout));
-    let run = run_tama(home, &["run-hook", "--registry", r, "pre_tool_use", "agent-1"], &shell_payload(BYPASS));
-    assert_eq!(run.status.code(), Some(2), "{case}: tama run-hook: {}{}", text(&run.stdout), text(&run.stderr));
-    assert!(text(&run.stderr).contains("block-git-hook-bypass"), "{case}: {}", text(&run.stderr));
+    let hook = run_tama(
+        home,
+        &["hook", "--registry", r, "block-git-hook-bypass"],
+        &shell_payload(BYPASS),
+    );
+    assert_eq!(
+        hook.status.code(),
+        Some(2),
+        "{case}: tama hook: {}{}",
+        text(&hook.stdout),
+        text(&hook.stderr)
+    );
+    assert!(
+        text(&hook.stdout).contains("--no-verify"),
+        "{case}: {}",
+        text(&hook.stdout)
+    );
+    let run = run_tama(
+        home,
+        &["run-hook", "--registry", r, "pre_tool_use", "agent-1"],
+        &shell_payload(BYPASS),
+    );
+    assert_eq!(
+        run.status.code(),
+        Some(2),
+        "{case}: tama run-hook: {}{}",
+        text(&run.stdout),
+        text(&run.stderr)
+    );
+    assert!(
+        text(&run.stderr).contains("block-git-hook-bypass"),
+        "{case}: {}",
+        text(&run.stderr)
+    );
 }
 
 #[test]
 fn the_default_registrys_gates_refuse_whatever_the_cache_holds() {
     let home = tempfile::tempdir().unwrap();
     let refused = |case: &str| {
-        let out = run_tama(home.path(), &["hook", "block-git-hook-bypass"], &shell_payload(BYPASS));
+        let out = run_tama(
+            home.path(),
+            &["hook", "block-git-hook-bypass"],
+            &shell_payload(BYPASS),
+        );
         assert_eq!(out.status.code(), Some(2), "{case}: {}", text(&out.stdout));
-        let out = run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1"], &shell_payload(BYPASS));
+        let out = run_tama(
+            home.path(),
+            &["run-hook", "pre_tool_use", "agent-1"],
+            &shell_payload(BYPASS),
+        );
         assert_eq!(out.status.code(), Some(2), "{case}: {}", text(&out.stderr));
     };
     refused("first run");
@@ -102,7 +151,11 @@ fn a_swapped_artifact_is_recompiled_never_run() {
     let registry = registry(home.path());
     assert_refused(home.path(), &registry, "first run");
     let cached = artifacts(home.path());
-    assert_eq!(cached.len(), 2, "both registry gates are cached: {cached:?}");
+    assert_eq!(
+        cached.len(),
+        2,
+        "both registry gates are cached: {cached:?}"
+    );
     assert_eq!(mode(&home.path().join("cache")), 0o700);
     assert_eq!(mode(&home.path().join(".tama/control.key")), 0o600);
     let original: Vec<Vec<u8>> = cached.iter().map(|p| std::fs::read(p).unwrap()).collect();
@@ -114,7 +167,11 @@ fn a_swapped_artifact_is_recompiled_never_run() {
     // The swap of the report: the other gate's artifact in each one's place.
     for (from, to) in [(0, 1), (1, 0)] {
         std::fs::copy(&cached[from], &cached[to]).unwrap();
-        assert_refused(home.path(), &registry, &format!("artifact {from} over {to}"));
+        assert_refused(
+            home.path(),
+            &registry,
+            &format!("artifact {from} over {to}"),
+        );
         restore();
     }
     // Both swapped at once, and every artifact edited: in its code, in its tag.
@@ -138,10 +195,19 @@ fn a_swapped_artifact_is_recompiled_never_run() {
         std::fs::copy(other, path).unwrap();
     }
     assert_refused(home.path(), &registry, "artifacts of another key");
-    assert!(log(home.path()).contains("is not the compilation of component"), "{}", log(home.path()));
+    assert!(
+        log(home.path()).contains("is not the compilation of component"),
+        "{}",
+        log(home.path())
+    );
     // Each refused artifact was compiled again: the cache holds true ones.
     for (path, bytes) in cached.iter().zip(&original) {
-        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{} is this key's compilation again", path.display());
+        assert_eq!(
+            &std::fs::read(path).unwrap(),
+            bytes,
+            "{} is this key's compilation again",
+            path.display()
+        );
     }
 }
 
@@ -172,7 +238,10 @@ fn bypass_call(session: &str) -> String {
 }
 
 fn override_path(home: &Path, agent: &str, session: &str) -> PathBuf {
-    home.join(format!(".tama/session-control/{}.override.json", control_key(agent, session)))
+    home.join(format!(
+        ".tama/session-control/{}.override.json",
+        control_key(agent, session)
+    ))
 }
 
 #[test]
@@ -180,41 +249,116 @@ fn a_hand_written_override_is_refused_with_its_reason() {
     let home = tempfile::tempdir().unwrap();
     let path = override_path(home.path(), "agent-1", "s1");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    for forged in [json!({"globallyDisabled": true}), json!({"disabledHookIds": ["block-git-hook-bypass"]})] {
+    for forged in [
+        json!({"globallyDisabled": true}),
+        json!({"disabledHookIds": ["block-git-hook-bypass"]}),
+    ] {
         std::fs::write(&path, forged.to_string()).unwrap();
-        let out = run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1"], &bypass_call("s1"));
-        assert_eq!(out.status.code(), Some(2), "{forged}: {}", text(&out.stderr));
+        let out = run_tama(
+            home.path(),
+            &["run-hook", "pre_tool_use", "agent-1"],
+            &bypass_call("s1"),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{forged}: {}",
+            text(&out.stderr)
+        );
         let decision: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
         let reason = decision["reason"].as_str().unwrap();
-        assert!(reason.contains("--no-verify") && reason.contains("override") && reason.contains("was refused"), "{reason}");
-        assert!(log(home.path()).contains("session s1: the session's override"), "{}", log(home.path()));
+        assert!(
+            reason.contains("--no-verify")
+                && reason.contains("override")
+                && reason.contains("was refused"),
+            "{reason}"
+        );
+        assert!(
+            log(home.path()).contains("session s1: the session's override"),
+            "{}",
+            log(home.path())
+        );
     }
 }
 
 #[test]
 fn the_operators_override_counts_and_an_edited_or_moved_one_does_not() {
     let home = tempfile::tempdir().unwrap();
-    let written = run_operator(home.path(), &["sessions", "override", "--agent", "agent-1", "--session", "s1", "--disable", "block-git-hook-bypass"]);
-    assert_eq!(written.status.code(), Some(0), "{}{}", text(&written.stdout), text(&written.stderr));
+    let written = run_operator(
+        home.path(),
+        &[
+            "sessions",
+            "override",
+            "--agent",
+            "agent-1",
+            "--session",
+            "s1",
+            "--disable",
+            "block-git-hook-bypass",
+        ],
+    );
+    assert_eq!(
+        written.status.code(),
+        Some(0),
+        "{}{}",
+        text(&written.stdout),
+        text(&written.stderr)
+    );
     assert_eq!(mode(&home.path().join(".tama/control.key")), 0o600);
-    let out = run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1"], &bypass_call("s1"));
-    assert_eq!(out.status.code(), Some(0), "the operator disabled the gate for s1: {}", text(&out.stderr));
+    let out = run_tama(
+        home.path(),
+        &["run-hook", "pre_tool_use", "agent-1"],
+        &bypass_call("s1"),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the operator disabled the gate for s1: {}",
+        text(&out.stderr)
+    );
     // Moved to another session, it does not count there.
     let path = override_path(home.path(), "agent-1", "s1");
     std::fs::copy(&path, override_path(home.path(), "agent-1", "s2")).unwrap();
-    let out = run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1"], &bypass_call("s2"));
+    let out = run_tama(
+        home.path(),
+        &["run-hook", "pre_tool_use", "agent-1"],
+        &bypass_call("s2"),
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("it was written for agent agent-1 session s1"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("it was written for agent agent-1 session s1"),
+        "{}",
+        text(&out.stderr)
+    );
     // Edited, it does not count at all.
     let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     record["disabledHookIds"] = json!([]);
     record["globallyDisabled"] = json!(true);
     std::fs::write(&path, record.to_string()).unwrap();
-    let out = run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1"], &bypass_call("s1"));
+    let out = run_tama(
+        home.path(),
+        &["run-hook", "pre_tool_use", "agent-1"],
+        &bypass_call("s1"),
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("its tag does not verify"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("its tag does not verify"),
+        "{}",
+        text(&out.stderr)
+    );
     // Cleared by the operator, the gate runs again.
-    let cleared = run_operator(home.path(), &["sessions", "override", "--agent", "agent-1", "--session", "s1", "--clear"]);
+    let cleared = run_operator(
+        home.path(),
+        &[
+            "sessions",
+            "override",
+            "--agent",
+            "agent-1",
+            "--session",
+            "s1",
+            "--clear",
+        ],
+    );
     assert_eq!(cleared.status.code(), Some(0), "{}", text(&cleared.stderr));
     assert!(!path.exists());
 }
@@ -223,14 +367,39 @@ fn the_operators_override_counts_and_an_edited_or_moved_one_does_not() {
 fn operator_commands_refuse_to_run_without_a_terminal() {
     let home = tempfile::tempdir().unwrap();
     for args in [
-        &["sessions", "override", "--agent", "agent-1", "--session", "s1", "--disable-all"][..],
-        &["sessions", "grant", "--agent", "agent-1", "--session", "s1", "--grant", "bash"][..],
+        &[
+            "sessions",
+            "override",
+            "--agent",
+            "agent-1",
+            "--session",
+            "s1",
+            "--disable-all",
+        ][..],
+        &[
+            "sessions",
+            "grant",
+            "--agent",
+            "agent-1",
+            "--session",
+            "s1",
+            "--grant",
+            "bash",
+        ][..],
     ] {
         let out = run_tama(home.path(), args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(text(&out.stderr).contains("is the operator's: it runs only with a terminal on stdin and stderr"), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr)
+                .contains("is the operator's: it runs only with a terminal on stdin and stderr"),
+            "{}",
+            text(&out.stderr)
+        );
     }
-    assert!(!home.path().join(".tama/session-control").exists(), "nothing was written");
+    assert!(
+        !home.path().join(".tama/session-control").exists(),
+        "nothing was written"
+    );
 }
 
 #[test]
@@ -246,13 +415,33 @@ fn the_log_is_private_and_rotated_past_its_bound() {
     let path = override_path(home.path(), "agent-1", "s1");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, "{}").unwrap();
-    run_tama(home.path(), &["run-hook", "pre_tool_use", "agent-1"], &bypass_call("s1"));
-    assert_eq!(std::fs::read_to_string(tama_home.join("tama.log.1")).unwrap(), filler, "the full log was set aside whole");
-    assert!(log(home.path()).contains("session s1: the session's override"), "{}", log(home.path()));
+    run_tama(
+        home.path(),
+        &["run-hook", "pre_tool_use", "agent-1"],
+        &bypass_call("s1"),
+    );
+    assert_eq!(
+        std::fs::read_to_string(tama_home.join("tama.log.1")).unwrap(),
+        filler,
+        "the full log was set aside whole"
+    );
+    assert!(
+        log(home.path()).contains("session s1: the session's override"),
+        "{}",
+        log(home.path())
+    );
     assert_eq!(mode(&log_path), 0o600);
     let fresh = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(fresh.path().join(".tama/session-control")).unwrap();
     std::fs::write(override_path(fresh.path(), "agent-1", "s1"), "{}").unwrap();
-    run_tama(fresh.path(), &["run-hook", "pre_tool_use", "agent-1"], &bypass_call("s1"));
-    assert_eq!(mode(&fresh.path().join(".tama/tama.log")), 0o600, "a new log is created private");
+    run_tama(
+        fresh.path(),
+        &["run-hook", "pre_tool_use", "agent-1"],
+        &bypass_call("s1"),
+    );
+    assert_eq!(
+        mode(&fresh.path().join(".tama/tama.log")),
+        0o600,
+        "a new log is created private"
+    );
 }

@@ -11,18 +11,25 @@ const GUEST_STACK: u32 = 256 << 10;
 const GUEST_HEAP: u32 = 256 << 10;
 
 fn main() {
-    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest_dir = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
     let root = manifest_dir.join("../..");
     let plugins = root.join("tests/plugins");
     for watched in [plugins.clone(), root.join("wit"), root.join("Cargo.lock")] {
         println!("cargo:rerun-if-changed={}", watched.display());
     }
 
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
     let wasm_target_dir = target_dir.join("wasm-test");
     build(&root, &wasm_target_dir, &packages(&plugins));
     let wasm_dir = wasm_target_dir.join(WASM_TARGET).join("release");
-    println!("cargo:rustc-env=TEST_PLUGINS_WASM_DIR={}", wasm_dir.display());
+    println!(
+        "cargo:rustc-env=TEST_PLUGINS_WASM_DIR={}",
+        wasm_dir.display()
+    );
 }
 
 fn packages(plugins: &Path) -> Vec<String> {
@@ -38,12 +45,29 @@ fn packages(plugins: &Path) -> Vec<String> {
 
 fn build(root: &Path, target_dir: &Path, packages: &[String]) {
     let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cargo.current_dir(root).args(["build", "--release", "--target", WASM_TARGET, "--target-dir"]).arg(target_dir);
+    cargo
+        .current_dir(root)
+        .args([
+            "build",
+            "--release",
+            "--target",
+            WASM_TARGET,
+            "--target-dir",
+        ])
+        .arg(target_dir);
     for package in packages {
         cargo.args(["-p", package]);
     }
     // The outer build's flags and wrappers are for the host, not for wasm.
-    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_RUSTFLAGS", "RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET"] {
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "RUSTC_WRAPPER",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET",
+    ] {
         cargo.env_remove(var);
     }
     cargo.env(
@@ -52,6 +76,8 @@ fn build(root: &Path, target_dir: &Path, packages: &[String]) {
     );
     let status = cargo.status().expect("cargo can be started");
     if !status.success() {
-        panic!("building the test plugins failed; is the target installed? run: rustup target add {WASM_TARGET}");
+        panic!(
+            "building the test plugins failed; is the target installed? run: rustup target add {WASM_TARGET}"
+        );
     }
 }

@@ -33,13 +33,25 @@ pub fn run(args: DoctorArgs) -> u8 {
             return exit::INFRASTRUCTURE;
         }
     };
-    let scope = Scope { home: crate::paths::home(), tama, registry: args.registry, codex: args.codex };
+    let scope = Scope {
+        home: crate::paths::home(),
+        tama,
+        registry: args.registry,
+        codex: args.codex,
+    };
     let findings = examine(&scope);
     let healthy = findings.iter().all(|f| f.ok);
     if args.json {
-        println!("{}", serde_json::json!({"ok": healthy, "findings": findings}));
+        println!(
+            "{}",
+            serde_json::json!({"ok": healthy, "findings": findings})
+        );
     } else {
         findings.iter().for_each(|f| println!("{f}"));
     }
-    if healthy { exit::PASS } else { exit::INFRASTRUCTURE }
+    if healthy {
+        exit::PASS
+    } else {
+        exit::INFRASTRUCTURE
+    }
 }

@@ -1,6 +1,9 @@
 //! `tama hook <id>`: one payload through one gate.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -11,8 +14,8 @@ use clap::Args;
 use super::exit;
 use crate::dispatch::{Fault, Infrastructure, Outcome, select::text_var};
 use crate::event::Event;
-use crate::registry::{HookKind, Loaded, tool_declaration};
 use crate::oko::OkoState;
+use crate::registry::{HookKind, Loaded, tool_declaration};
 use crate::wasm::{ComponentBytes, Gate, GateEvent, GateFault, Host, Verdict};
 
 /// Pipe one payload (Claude Code, Codex or oh-my-pi shape) through one gate.
@@ -67,7 +70,11 @@ pub fn run(args: HookArgs) -> u8 {
     };
     let host = match Host::new(crate::paths::cache_dir(), &tool_declaration()) {
         Ok(host) => host,
-        Err(err) => return answer(&Outcome::Infrastructure(Infrastructure::new(Fault::WasmHost(format!("{err:#}"))))),
+        Err(err) => {
+            return answer(&Outcome::Infrastructure(Infrastructure::new(
+                Fault::WasmHost(format!("{err:#}")),
+            )));
+        }
     };
     let (id, gate) = match (&args.plugin, &registry, &args.id) {
         (Some(path), _, _) => plugin_gate(&host, path, &args.config),
@@ -80,12 +87,25 @@ pub fn run(args: HookArgs) -> u8 {
             return exit::USAGE;
         }
     };
-    let verdict = gate.and_then(|gate| gate.evaluate(&Arc::new(GateEvent::new(event)), Arc::new(OkoState::from_env())));
+    let verdict = gate.and_then(|gate| {
+        gate.evaluate(
+            &Arc::new(GateEvent::new(event)),
+            Arc::new(OkoState::from_env()),
+        )
+    });
     match verdict {
         Ok(Verdict::Pass) => answer(&Outcome::Pass),
-        Ok(Verdict::Refuse(reason)) => answer(&Outcome::Refused { reason: format!("{id}: {reason}"), hook_id: id }),
-        Err(GateFault::InvalidInput(why)) => bad_payload(&format!("gate {id} {}", GateFault::InvalidInput(why))),
-        Err(source) => answer(&Outcome::Infrastructure(Infrastructure::new(Fault::Gate { id, source }))),
+        Ok(Verdict::Refuse(reason)) => answer(&Outcome::Refused {
+            reason: format!("{id}: {reason}"),
+            hook_id: id,
+        }),
+        Err(GateFault::InvalidInput(why)) => {
+            bad_payload(&format!("gate {id} {}", GateFault::InvalidInput(why)))
+        }
+        Err(source) => answer(&Outcome::Infrastructure(Infrastructure::new(Fault::Gate {
+            id,
+            source,
+        }))),
     }
 }
 
@@ -110,12 +130,20 @@ fn answer(outcome: &Outcome) -> u8 {
     }
 }
 
-fn plugin_gate(host: &Host, path: &std::path::Path, config: &str) -> (String, Result<Gate, GateFault>) {
-    let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "plugin".into());
+fn plugin_gate(
+    host: &Host,
+    path: &std::path::Path,
+    config: &str,
+) -> (String, Result<Gate, GateFault>) {
+    let id = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plugin".into());
     let gate = (|| {
-        let bytes = std::fs::read(path).map_err(|e| GateFault::Load(format!("reading {}: {e}", path.display())))?;
-        let config: serde_json::Value =
-            serde_json::from_str(config).map_err(|e| GateFault::Config(format!("--config is not JSON: {e}")))?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| GateFault::Load(format!("reading {}: {e}", path.display())))?;
+        let config: serde_json::Value = serde_json::from_str(config)
+            .map_err(|e| GateFault::Config(format!("--config is not JSON: {e}")))?;
         let sha256 = crate::registry::checksum::sha256_hex(&bytes);
         let source = ComponentBytes::checked(bytes, &sha256).map_err(GateFault::Load)?;
         Gate::load(host, &id, &source, &config, &[])
@@ -123,14 +151,32 @@ fn plugin_gate(host: &Host, path: &std::path::Path, config: &str) -> (String, Re
     (id, gate)
 }
 
-fn registered_gate(host: &Host, registry: &Loaded, id: &str) -> Result<(String, Result<Gate, GateFault>), u8> {
-    let Some(entry) = registry.registry.hooks_named(id).find(|h| h.kind() == HookKind::Wasm) else {
+fn registered_gate(
+    host: &Host,
+    registry: &Loaded,
+    id: &str,
+) -> Result<(String, Result<Gate, GateFault>), u8> {
+    let Some(entry) = registry
+        .registry
+        .hooks_named(id)
+        .find(|h| h.kind() == HookKind::Wasm)
+    else {
         let known = registry.registry.hooks_named(id).next().is_some();
-        let why = if known { "is a command hook, not a wasm gate" } else { "is not in the registry" };
-        eprintln!("tama hook: {id} {why} {}; `tama hook --list` names the gates", registry.origin);
+        let why = if known {
+            "is a command hook, not a wasm gate"
+        } else {
+            "is not in the registry"
+        };
+        eprintln!(
+            "tama hook: {id} {why} {}; `tama hook --list` names the gates",
+            registry.origin
+        );
         return Err(exit::USAGE);
     };
-    let config = entry.wasm().and_then(|w| w.config.clone()).unwrap_or(serde_json::Value::Null);
+    let config = entry
+        .wasm()
+        .and_then(|w| w.config.clone())
+        .unwrap_or(serde_json::Value::Null);
     let state = entry.wasm().map(|w| w.state.clone()).unwrap_or_default();
     let gate = registry
         .component(entry)
@@ -146,7 +192,11 @@ fn list(registry: &crate::registry::Loaded) -> u8 {
             .registry
             .events
             .iter()
-            .filter(|(_, e)| e.hooks.iter().any(|h| h.id == id && h.kind() == HookKind::Wasm))
+            .filter(|(_, e)| {
+                e.hooks
+                    .iter()
+                    .any(|h| h.id == id && h.kind() == HookKind::Wasm)
+            })
             .map(|(name, _)| name.as_str())
             .collect();
         if !events.is_empty() {

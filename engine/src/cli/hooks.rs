@@ -27,12 +27,18 @@ pub fn run(command: HooksCommand) -> u8 {
     let (abandoned, abandoned_unread) = records::abandoned();
     unread.extend(abandoned_unread);
     if args.json {
-        println!("{}", json!({"running": live, "leftByGoneProcesses": gone, "abandoned": abandoned, "recordsUnread": unread}));
+        println!(
+            "{}",
+            json!({"running": live, "leftByGoneProcesses": gone, "abandoned": abandoned, "recordsUnread": unread})
+        );
     } else {
         if live.is_empty() && gone.is_empty() {
             println!("no hook is running");
         }
-        for (hooks, whose) in [(&live, "running"), (&gone, "left running by a process that is gone")] {
+        for (hooks, whose) in [
+            (&live, "running"),
+            (&gone, "left running by a process that is gone"),
+        ] {
             for hook in hooks {
                 println!(
                     "{} ({}, session {}, process group {}, tama process {}): {whose}",
@@ -45,11 +51,23 @@ pub fn run(command: HooksCommand) -> u8 {
             }
         }
         for record in &abandoned {
-            println!("abandoned in session {}: {}", record["session"].as_str().unwrap_or("?"), record["text"].as_str().unwrap_or("?"));
+            println!(
+                "abandoned in session {}: {}",
+                record["session"].as_str().unwrap_or("?"),
+                record["text"].as_str().unwrap_or("?")
+            );
         }
         for record in &unread {
-            eprintln!("tama: cannot read {}: {}", record["record"].as_str().unwrap_or("?"), record["reason"].as_str().unwrap_or("?"));
+            eprintln!(
+                "tama: cannot read {}: {}",
+                record["record"].as_str().unwrap_or("?"),
+                record["reason"].as_str().unwrap_or("?")
+            );
         }
     }
-    if unread.is_empty() { exit::PASS } else { exit::INFRASTRUCTURE }
+    if unread.is_empty() {
+        exit::PASS
+    } else {
+        exit::INFRASTRUCTURE
+    }
 }

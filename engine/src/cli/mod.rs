@@ -30,7 +30,11 @@ pub mod exit {
 }
 
 #[derive(Parser)]
-#[command(name = "tama", version, about = "The policy engine AI coding agents call on every tool call, prompt and turn end.")]
+#[command(
+    name = "tama",
+    version,
+    about = "The policy engine AI coding agents call on every tool call, prompt and turn end."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,7 +61,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return ExitCode::from(if err.use_stderr() { exit::USAGE } else { exit::PASS });
+            return ExitCode::from(if err.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::PASS
+            });
         }
     };
     let exit = match cli.command {

@@ -24,13 +24,23 @@ pub fn run(args: PeerHookArgs) -> u8 {
         return 0;
     }
     let [kind, event] = words[..] else {
-        let err = PeerError::Input(format!("expected `tama peer-hook KIND EVENT`, got {:?}", words.join(" ")));
+        let err = PeerError::Input(format!(
+            "expected `tama peer-hook KIND EVENT`, got {:?}",
+            words.join(" ")
+        ));
         peers::journal_error(&dir, words.get(1).copied().unwrap_or("-"), &err);
         return 0;
     };
     let mut input = String::new();
     if let Err(err) = std::io::stdin().read_to_string(&mut input) {
-        peers::journal_error(&dir, event, &PeerError::Io { what: "cannot read the hook input".into(), source: err });
+        peers::journal_error(
+            &dir,
+            event,
+            &PeerError::Io {
+                what: "cannot read the hook input".into(),
+                source: err,
+            },
+        );
         return 0;
     }
     let outcome = peers::peer_hook(&dir, kind, event, &input);

@@ -15,7 +15,13 @@ pub struct PeersArgs {
     #[arg(long, global = true, value_name = "KEY")]
     session: Option<String>,
     /// The session secret from the session-start brief, for a command that does not run under its agent.
-    #[arg(long, global = true, value_name = "SECRET", env = "TAMA_PEER_SECRET", hide_env_values = true)]
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECRET",
+        env = "TAMA_PEER_SECRET",
+        hide_env_values = true
+    )]
     secret: Option<String>,
     #[command(subcommand)]
     command: PeersCommand,
@@ -83,22 +89,44 @@ pub fn run(args: PeersArgs) -> u8 {
 
 fn command(dir: &Path, args: PeersArgs) -> peers::Result<String> {
     // Every command that acts for a session proves it, then ends its mode if that is over.
-    let me = || together::settle(dir, caller::whoami(dir, args.session.as_deref(), args.secret.as_deref())?);
+    let me = || {
+        together::settle(
+            dir,
+            caller::whoami(dir, args.session.as_deref(), args.secret.as_deref())?,
+        )
+    };
     Ok(match args.command {
         PeersCommand::List { json } => {
             let me = me().ok();
-            let live: Vec<Registration> = sessions::all_live(dir)?.into_iter().filter(|r| Some(&r.key) != me.as_ref().map(|m| &m.key)).collect();
+            let live: Vec<Registration> = sessions::all_live(dir)?
+                .into_iter()
+                .filter(|r| Some(&r.key) != me.as_ref().map(|m| &m.key))
+                .collect();
             if json {
                 serde_json::to_string_pretty(&live)?
             } else if live.is_empty() {
                 "no other peer session is live".into()
             } else {
-                live.iter().map(Registration::describe).collect::<Vec<_>>().join("\n")
+                live.iter()
+                    .map(Registration::describe)
+                    .collect::<Vec<_>>()
+                    .join("\n")
             }
         }
-        PeersCommand::Note { peer, text } => sent(&peers::send(dir, &me()?, &peer, "note", &text, None)?),
-        PeersCommand::Ask { peer, text } => sent(&peers::send(dir, &me()?, &peer, "ask", &text, None)?),
-        PeersCommand::Reply { peer, re, text } => sent(&peers::send(dir, &me()?, &peer, "reply", &text, re.as_deref())?),
+        PeersCommand::Note { peer, text } => {
+            sent(&peers::send(dir, &me()?, &peer, "note", &text, None)?)
+        }
+        PeersCommand::Ask { peer, text } => {
+            sent(&peers::send(dir, &me()?, &peer, "ask", &text, None)?)
+        }
+        PeersCommand::Reply { peer, re, text } => sent(&peers::send(
+            dir,
+            &me()?,
+            &peer,
+            "reply",
+            &text,
+            re.as_deref(),
+        )?),
         PeersCommand::Inbox { json } => {
             let me = me()?;
             let letters = inbox::take(dir, &me.key)?;
@@ -110,11 +138,22 @@ fn command(dir: &Path, args: PeersArgs) -> peers::Result<String> {
                 (false, false) => peers::peer_text(&me, &envelopes),
             }
         }
-        PeersCommand::Together { peer, budget, duration } => {
+        PeersCommand::Together {
+            peer,
+            budget,
+            duration,
+        } => {
             // A mode of the peer's whose time is up does not stand in the way.
-            let (me, peer) = (me()?, together::settle(dir, sessions::find_peer(dir, &peer)?)?);
+            let (me, peer) = (
+                me()?,
+                together::settle(dir, sessions::find_peer(dir, &peer)?)?,
+            );
             together::start(dir, &me.key, &peer.key, budget, duration)?;
-            format!("working together with {} for {}: {budget} asks each", peer.key, humantime::format_duration(duration))
+            format!(
+                "working together with {} for {}: {budget} asks each",
+                peer.key,
+                humantime::format_duration(duration)
+            )
         }
         PeersCommand::Apart => match together::end(dir, &me()?.key, "ended by a peer command")? {
             Some(mode) => format!("work-together mode with {} ended", mode.with),
@@ -128,7 +167,12 @@ fn command(dir: &Path, args: PeersArgs) -> peers::Result<String> {
             let me = me()?;
             let mode = me.together.as_ref().map_or_else(
                 || "not in work-together mode".to_string(),
-                |t| format!("working together with {}: {} of {} asks used", t.with, t.used, t.budget),
+                |t| {
+                    format!(
+                        "working together with {}: {} of {} asks used",
+                        t.with, t.used, t.budget
+                    )
+                },
             );
             let unread = inbox::unread_count(dir, &me.key);
             json!({"session": me, "mode": mode, "unread": unread}).to_string()

@@ -1,6 +1,9 @@
 //! `tama registry seal|check`.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use std::path::{Path, PathBuf};
 
@@ -26,7 +29,10 @@ enum CommandError {
     #[error(transparent)]
     Registry(#[from] RegistryError),
     #[error("writing hook registry {}: {source}", path.display())]
-    Write { path: std::path::PathBuf, source: std::io::Error },
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
 }
 
 pub fn run(command: RegistryCommand) -> u8 {
@@ -53,9 +59,18 @@ fn seal(path: &Path) -> Result<(), CommandError> {
     let mut raw = crate::registry::read_unsealed(path)?;
     checksum::seal(&mut raw);
     let sealed = serde_json::to_string_pretty(&raw).unwrap_or_default() + "\n";
-    crate::files::write_whole(path, sealed.as_bytes()).map_err(|source| CommandError::Write { path: path.to_path_buf(), source })?;
+    crate::files::write_whole(path, sealed.as_bytes()).map_err(|source| CommandError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Loaded::from_file(path)?;
-    println!("sealed {} catalogChecksum {}", path.display(), raw.get(checksum::CHECKSUM_KEY).and_then(|c| c.as_str()).unwrap_or_default());
+    println!(
+        "sealed {} catalogChecksum {}",
+        path.display(),
+        raw.get(checksum::CHECKSUM_KEY)
+            .and_then(|c| c.as_str())
+            .unwrap_or_default()
+    );
     Ok(())
 }
 
@@ -63,14 +78,23 @@ fn check(path: &Path) -> Result<(), CommandError> {
     let loaded = Loaded::from_file(path)?;
     let registry = &loaded.registry;
     println!("registry {}", loaded.origin);
-    println!("release {}", registry.release_id.as_deref().unwrap_or("null"));
-    println!("catalogChecksum {}", registry.catalog_checksum.as_deref().unwrap_or_default());
+    println!(
+        "release {}",
+        registry.release_id.as_deref().unwrap_or("null")
+    );
+    println!(
+        "catalogChecksum {}",
+        registry.catalog_checksum.as_deref().unwrap_or_default()
+    );
     for (event, hooks) in &registry.events {
         for hook in &hooks.hooks {
             match &hook.run {
                 HookRun::Wasm(wasm) => {
                     let source = loaded.component(hook)?;
-                    println!("{event}\t{}\twasm {} sha256 {}", hook.id, wasm.component, source.sha256);
+                    println!(
+                        "{event}\t{}\twasm {} sha256 {}",
+                        hook.id, wasm.component, source.sha256
+                    );
                 }
                 HookRun::Command { command } => println!("{event}\t{}\tcommand {command}", hook.id),
             }

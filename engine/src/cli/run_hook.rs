@@ -1,7 +1,10 @@
 //! `tama run-hook <event> [<agent-id>]`: the path every Claude Code and Codex
 //! hook call takes, the payload on stdin.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -59,41 +62,70 @@ fn answer(args: RunHookArgs) -> Answer {
         // block by Codex too, so a harness Tama cannot name still gets one.
         Err(fault) => (claude(), Err(fault)),
     };
-    let decision = chosen.and_then(|()| decide(provider, &args, &event_arg)).unwrap_or_else(|fault| {
-        let agent = args.agent_id.clone().filter(|a| !a.is_empty());
-        Decision::infrastructure(EventName::parse(&event_arg), agent, Infrastructure::new(fault))
-    });
+    let decision = chosen
+        .and_then(|()| decide(provider, &args, &event_arg))
+        .unwrap_or_else(|fault| {
+            let agent = args.agent_id.clone().filter(|a| !a.is_empty());
+            Decision::infrastructure(
+                EventName::parse(&event_arg),
+                agent,
+                Infrastructure::new(fault),
+            )
+        });
     provider.encode(&decision)
 }
 
 /// The decision for the event on stdin; a fault when Tama cannot decide it.
 fn decide(provider: Harness, args: &RunHookArgs, event_arg: &str) -> Result<Decision, Fault> {
     let from_env = text_var("TAMA_AGENT_ID")?;
-    let agent = args.agent_id.clone().or(from_env).filter(|a| !a.is_empty()).ok_or(Fault::NoAgent)?;
+    let agent = args
+        .agent_id
+        .clone()
+        .or(from_env)
+        .filter(|a| !a.is_empty())
+        .ok_or(Fault::NoAgent)?;
     let selection = Selection::from_env()?;
     let registry = Loaded::select(args.registry.as_deref())?;
     let mut bytes = Vec::new();
-    std::io::stdin().read_to_end(&mut bytes).map_err(Fault::Stdin)?;
-    let payload = |source| Fault::Payload { event: event_arg.to_string(), source };
-    let text = String::from_utf8(bytes).map_err(|e| payload(PayloadError::NotUtf8(e.utf8_error())))?;
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(Fault::Stdin)?;
+    let payload = |source| Fault::Payload {
+        event: event_arg.to_string(),
+        source,
+    };
+    let text =
+        String::from_utf8(bytes).map_err(|e| payload(PayloadError::NotUtf8(e.utf8_error())))?;
     let mut event = provider.decode(&text, Some(event_arg)).map_err(payload)?;
-    let mut selection = crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
-    event.capability = crate::capability::for_event(&registry.registry, &agent, event.session_id.as_deref())
-        .unwrap_or_else(|refused| {
-            selection.refused.push(refused);
-            None
-        });
+    let mut selection =
+        crate::session::selection_for(&selection, &agent, event.session_id.as_deref());
+    event.capability =
+        crate::capability::for_event(&registry.registry, &agent, event.session_id.as_deref())
+            .unwrap_or_else(|refused| {
+                selection.refused.push(refused);
+                None
+            });
     event.agent_id = Some(agent);
-    let cwd = event.payload.get("cwd").and_then(|c| c.as_str()).map(str::to_string);
+    let cwd = event
+        .payload
+        .get("cwd")
+        .and_then(|c| c.as_str())
+        .map(str::to_string);
     if let Err(err) = crate::command::init_supervision() {
-        crate::log::write("run-hook", &format!("cannot adopt orphaned hook processes: {err}"));
+        crate::log::write(
+            "run-hook",
+            &format!("cannot adopt orphaned hook processes: {err}"),
+        );
     }
     let dispatcher = Dispatcher::new(registry, Arc::new(OkoState::from_env()));
     let run = Arc::new(crate::supervise::Run::arrive(&event));
     let ending = Arc::downgrade(&run);
     crate::supervise::termination::on_termination(move |signal| {
         if let Some(run) = ending.upgrade() {
-            run.end_all(&format!("tama run-hook was terminated by {}", signal.as_str()));
+            run.end_all(&format!(
+                "tama run-hook was terminated by {}",
+                signal.as_str()
+            ));
         }
     });
     let decision = run.conclude(dispatcher.dispatch_watched(event, &selection, run.as_ref()));
@@ -102,7 +134,10 @@ fn decide(provider: Harness, args: &RunHookArgs, event_arg: &str) -> Result<Deci
     }
     drop(run);
     if let Err(err) = crate::session::publish(dispatcher.registry(), &decision, cwd.as_deref()) {
-        crate::log::write("run-hook", &format!("cannot publish the session record: {err}"));
+        crate::log::write(
+            "run-hook",
+            &format!("cannot publish the session record: {err}"),
+        );
     }
     Ok(decision)
 }
@@ -116,7 +151,9 @@ fn provider(flag: Option<String>) -> Result<Harness, Fault> {
     if name.is_empty() {
         return Ok(claude());
     }
-    Harness::named(&name.to_ascii_lowercase()).filter(|h| !h.served()).ok_or(Fault::UnknownProvider(name))
+    Harness::named(&name.to_ascii_lowercase())
+        .filter(|h| !h.served())
+        .ok_or(Fault::UnknownProvider(name))
 }
 
 fn claude() -> Harness {

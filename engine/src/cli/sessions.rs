@@ -62,7 +62,11 @@ pub struct GrantArgs {
     #[command(flatten)]
     target: SessionArg,
     /// A tool the grant covers, with the actions it allows (`bash:push,tag`); no actions means all.
-    #[arg(long = "grant", value_name = "TOOL[:ACTION,…]", required_unless_present = "revoke")]
+    #[arg(
+        long = "grant",
+        value_name = "TOOL[:ACTION,…]",
+        required_unless_present = "revoke"
+    )]
     grants: Vec<String>,
     /// How long the grant lasts.
     #[arg(long, value_enum, default_value = "session")]
@@ -83,8 +87,14 @@ pub struct GrantArgs {
 
 pub fn run(command: SessionsCommand) -> u8 {
     let result = match command {
-        SessionsCommand::Reload(args) => return super::sessions_reload::run(super::sessions_reload::SessionsCommand::Reload(args)),
-        SessionsCommand::Override(args) => operator_only("override").and_then(|()| write_override(args)),
+        SessionsCommand::Reload(args) => {
+            return super::sessions_reload::run(super::sessions_reload::SessionsCommand::Reload(
+                args,
+            ));
+        }
+        SessionsCommand::Override(args) => {
+            operator_only("override").and_then(|()| write_override(args))
+        }
         SessionsCommand::Grant(args) => operator_only("grant").and_then(|()| grant(args)),
     };
     match result {
@@ -128,7 +138,9 @@ fn write_override(args: OverrideArgs) -> Result<(), Refusal> {
     if args.clear {
         match std::fs::remove_file(&path) {
             Ok(()) => println!("removed {}", path.display()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => println!("{} has no override", session),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                println!("{} has no override", session)
+            }
             Err(e) => return Err(format!("removing {}: {e}", path.display()).into()),
         }
         return Ok(());
@@ -146,7 +158,8 @@ fn write_override(args: OverrideArgs) -> Result<(), Refusal> {
     }
     .sealed(&control);
     let text = serde_json::to_string_pretty(&record).expect("an override serializes");
-    crate::files::write_whole(&path, text.as_bytes()).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    crate::files::write_whole(&path, text.as_bytes())
+        .map_err(|e| format!("writing {}: {e}", path.display()))?;
     println!("wrote {}\n{text}", path.display());
     Ok(())
 }
@@ -156,10 +169,16 @@ fn grant(args: GrantArgs) -> Result<(), Refusal> {
     let (session, agent) = (session.clone(), agent.clone());
     let key = session::control_key(&agent, &session);
     let path = session::record_path(&key);
-    let capability = if args.revoke { None } else { Some(capability(&args, &session, &key)?) };
+    let capability = if args.revoke {
+        None
+    } else {
+        Some(capability(&args, &session, &key)?)
+    };
     let _lock = session::lock(&key)?;
     let mut record = match session::read_record(&path)? {
-        serde_json::Value::Null => serde_json::json!({"schema": session::SCHEMA, "agentId": agent, "sessionId": session, "controlKey": key}),
+        serde_json::Value::Null => {
+            serde_json::json!({"schema": session::SCHEMA, "agentId": agent, "sessionId": session, "controlKey": key})
+        }
         record => record,
     };
     if !record.is_object() {
@@ -167,9 +186,14 @@ fn grant(args: GrantArgs) -> Result<(), Refusal> {
     }
     record["capability"] = serde_json::to_value(&capability).expect("a capability serializes");
     record["updatedAt"] = crate::clock::now_iso().into();
-    crate::files::write_whole(&path, record.to_string().as_bytes()).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    crate::files::write_whole(&path, record.to_string().as_bytes())
+        .map_err(|e| format!("writing {}: {e}", path.display()))?;
     match capability {
-        Some(granted) => println!("wrote the capability into {}\n{}", path.display(), serde_json::to_string_pretty(&granted).expect("serializes")),
+        Some(granted) => println!(
+            "wrote the capability into {}\n{}",
+            path.display(),
+            serde_json::to_string_pretty(&granted).expect("serializes")
+        ),
         None => println!("revoked the capability of {}", path.display()),
     }
     Ok(())
@@ -178,8 +202,14 @@ fn grant(args: GrantArgs) -> Result<(), Refusal> {
 /// The grant `args` describe, bound to the registry `tama run-hook` loads and tagged.
 fn capability(args: &GrantArgs, session: &str, key: &str) -> Result<Capability, String> {
     let registry = Loaded::select(args.registry.as_deref()).map_err(|e| e.to_string())?;
-    let grants = args.grants.iter().map(|g| parse_grant(g)).collect::<Result<Vec<_>, _>>()?;
-    let expires_at = args.expires_in.map(|d| humantime::format_rfc3339_seconds(SystemTime::now() + d).to_string());
+    let grants = args
+        .grants
+        .iter()
+        .map(|g| parse_grant(g))
+        .collect::<Result<Vec<_>, _>>()?;
+    let expires_at = args
+        .expires_in
+        .map(|d| humantime::format_rfc3339_seconds(SystemTime::now() + d).to_string());
     if args.lifetime == Lifetime::Expiry && expires_at.is_none() {
         return Err("--lifetime expiry needs --expires-in".into());
     }
@@ -212,11 +242,24 @@ fn capability(args: &GrantArgs, session: &str, key: &str) -> Result<Capability, 
 /// `bash:push,tag` → tool `bash`, actions `push` and `tag`; `bash` → every action.
 fn parse_grant(text: &str) -> Result<Grant, String> {
     let (tool, actions) = match text.split_once(':') {
-        Some((tool, actions)) => (tool, Some(actions.split(',').map(str::trim).filter(|a| !a.is_empty()).map(String::from).collect())),
+        Some((tool, actions)) => (
+            tool,
+            Some(
+                actions
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(String::from)
+                    .collect(),
+            ),
+        ),
         None => (text, None),
     };
     if tool.trim().is_empty() {
         return Err(format!("--grant {text:?} names no tool"));
     }
-    Ok(Grant { tool: tool.trim().to_string(), actions })
+    Ok(Grant {
+        tool: tool.trim().to_string(),
+        actions,
+    })
 }

@@ -47,13 +47,34 @@ fn reload(args: ReloadArgs) -> u8 {
     let receipt = request(&dir, &args.session, Duration::from_secs(args.timeout));
     let ok = receipt.get("ok").and_then(Value::as_bool) == Some(true);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&receipt).unwrap_or_else(|_| receipt.to_string()));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&receipt).unwrap_or_else(|_| receipt.to_string())
+        );
     } else if ok {
-        let text = |key: &str| receipt.get(key).map_or("?".to_string(), |v| v.as_str().map_or(v.to_string(), str::to_string));
-        let digest = receipt.pointer("/runtime/adapterDigest").and_then(Value::as_str).unwrap_or("none");
-        println!("oh-my-pi process {}, session {}: {} (adapter {digest})", text("processId"), text("sessionId"), text("message"));
+        let text = |key: &str| {
+            receipt.get(key).map_or("?".to_string(), |v| {
+                v.as_str().map_or(v.to_string(), str::to_string)
+            })
+        };
+        let digest = receipt
+            .pointer("/runtime/adapterDigest")
+            .and_then(Value::as_str)
+            .unwrap_or("none");
+        println!(
+            "oh-my-pi process {}, session {}: {} (adapter {digest})",
+            text("processId"),
+            text("sessionId"),
+            text("message")
+        );
     } else {
-        eprintln!("tama sessions reload: {}", receipt.get("error").and_then(Value::as_str).unwrap_or("the session answered without saying why"));
+        eprintln!(
+            "tama sessions reload: {}",
+            receipt
+                .get("error")
+                .and_then(Value::as_str)
+                .unwrap_or("the session answered without saying why")
+        );
     }
     if ok { exit::PASS } else { exit::INFRASTRUCTURE }
 }
@@ -75,27 +96,43 @@ fn request(dir: &Path, session: &str, wait: Duration) -> Value {
         "requestedAtMs": crate::clock::now_ms(),
     });
     if let Err(err) = crate::files::write_whole(&request, format!("{body}\n").as_bytes()) {
-        return fail(format!("cannot write the request {}: {err}", request.display()));
+        return fail(format!(
+            "cannot write the request {}: {err}",
+            request.display()
+        ));
     }
     let started = Instant::now();
     loop {
         match std::fs::read(&receipt) {
             Ok(bytes) => {
                 let _ = std::fs::remove_file(&receipt);
-                return serde_json::from_slice(&bytes)
-                    .unwrap_or_else(|err| fail(format!("the receipt {} is not JSON: {err}", receipt.display())));
+                return serde_json::from_slice(&bytes).unwrap_or_else(|err| {
+                    fail(format!(
+                        "the receipt {} is not JSON: {err}",
+                        receipt.display()
+                    ))
+                });
             }
             Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
-                return fail(format!("cannot read the receipt {}: {err}", receipt.display()));
+                return fail(format!(
+                    "cannot read the receipt {}: {err}",
+                    receipt.display()
+                ));
             }
             Err(_) => {}
         }
         if started.elapsed() >= wait {
             let untaken = std::fs::remove_file(&request).is_ok();
             return fail(if untaken {
-                format!("no oh-my-pi process of session {session} took the reload request within {} s: is the session running with Tama's extension (tama setup omp)? A session started before that extension existed needs oh-my-pi to start again once", wait.as_secs())
+                format!(
+                    "no oh-my-pi process of session {session} took the reload request within {} s: is the session running with Tama's extension (tama setup omp)? A session started before that extension existed needs oh-my-pi to start again once",
+                    wait.as_secs()
+                )
             } else {
-                format!("session {session} took the reload request but did not answer within {} s", wait.as_secs())
+                format!(
+                    "session {session} took the reload request but did not answer within {} s",
+                    wait.as_secs()
+                )
             });
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -104,7 +141,9 @@ fn request(dir: &Path, session: &str, wait: Duration) -> Value {
 
 /// A request id no other request shares: the session, this process and the clock, hashed.
 fn request_id(session: &str) -> String {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
     let digest = Sha256::digest(format!("{session}\0{}\0{nanos}", std::process::id()));
     hex::encode(&digest[..12])
 }

@@ -43,29 +43,48 @@ pub fn run(args: SetupArgs) -> u8 {
 }
 
 fn setup(args: SetupArgs) -> Result<String, String> {
-    let harness: Harness = args.harness.parse().map_err(|e: setup::SetupError| e.to_string())?;
+    let harness: Harness = args
+        .harness
+        .parse()
+        .map_err(|e: setup::SetupError| e.to_string())?;
     let tama = crate::paths::this_tama()?;
     let home = crate::paths::home();
     if args.remove {
-        return harness.remove(&home, &tama).map(|r| r.to_string()).map_err(|e| e.to_string());
+        return harness
+            .remove(&home, &tama)
+            .map(|r| r.to_string())
+            .map_err(|e| e.to_string());
     }
     if harness.served() {
-        return harness.install(&home, &tama, &[]).map(|r| r.to_string()).map_err(|e| e.to_string());
+        return harness
+            .install(&home, &tama, &[])
+            .map(|r| r.to_string())
+            .map_err(|e| e.to_string());
     }
     let registry = Loaded::select(args.registry.as_deref()).map_err(|e| e.to_string())?;
-    let keys: Vec<&str> = registry.registry.events.keys().map(String::as_str).collect();
+    let keys: Vec<&str> = registry
+        .registry
+        .events
+        .keys()
+        .map(String::as_str)
+        .collect();
     // Each entry waits longer than every hook Tama may run for its event, so
     // Tama, not the harness, ends a hook that runs too long and refuses.
     let mut events = setup::events_from_registry_keys(&keys, 0);
     for event in &mut events {
         let name = crate::event::EventName::parse(&event.harness_event);
-        event.timeout_secs = name.map_or(30, |name| setup::entry_timeout(&registry.registry, name)).max(30);
+        event.timeout_secs = name
+            .map_or(30, |name| setup::entry_timeout(&registry.registry, name))
+            .max(30);
     }
     if args.trust {
         let report = setup::install(harness, &home, &tama, &events).map_err(|e| e.to_string())?;
         return Ok(trust_codex(harness, report)?.to_string());
     }
-    harness.install(&home, &tama, &events).map(|r| r.to_string()).map_err(|e| e.to_string())
+    harness
+        .install(&home, &tama, &events)
+        .map(|r| r.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// `tama setup peers [--remove]`: the peer hooks and the peer-work skill
@@ -96,13 +115,20 @@ fn setup_peers(remove: bool) -> u8 {
 fn trust_codex(harness: Harness, mut report: setup::Report) -> Result<setup::Report, String> {
     use crate::doctor::codex_trust;
     if harness.setup_notice() != Some(setup::CODEX_TRUST) {
-        return Err("--trust is for codex alone: Claude Code runs its hooks without a trust step".into());
+        return Err(
+            "--trust is for codex alone: Claude Code runs its hooks without a trust step".into(),
+        );
     }
-    let codex = codex_trust::on_path("codex").ok_or("--trust needs codex on PATH, to ask it for the hashes of Tama's hooks")?;
+    let codex = codex_trust::on_path("codex")
+        .ok_or("--trust needs codex on PATH, to ask it for the hashes of Tama's hooks")?;
     let home = crate::paths::home();
     let hooks = codex_trust::tama_hooks(&codex, &home).map_err(|e| e.to_string())?;
     let config = codex_trust::record_trust(&home, &hooks).map_err(|e| e.to_string())?;
     report.notices.retain(|n| n != setup::CODEX_TRUST);
-    report.notices.push(format!("codex now trusts {} of Tama's hooks, recorded in {}", hooks.len(), config.display()));
+    report.notices.push(format!(
+        "codex now trusts {} of Tama's hooks, recorded in {}",
+        hooks.len(),
+        config.display()
+    ));
     Ok(report)
 }

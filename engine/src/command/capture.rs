@@ -1,6 +1,9 @@
 //! Reading a hook's stdout or stderr on a thread of its own, up to a cap.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use std::io::{ErrorKind, Read};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -50,7 +53,10 @@ impl Capture {
                 Err(poisoned) => poisoned.into_inner().0,
             };
         }
-        (String::from_utf8_lossy(&std::mem::take(&mut buffer.bytes)).into_owned(), buffer.overflowed)
+        (
+            String::from_utf8_lossy(&std::mem::take(&mut buffer.bytes)).into_owned(),
+            buffer.overflowed,
+        )
     }
 }
 
@@ -63,7 +69,9 @@ fn read(pipe: &mut impl Read, cap: usize, shared: &Shared) {
                 let mut buffer = lock(&shared.buffer);
                 let room = cap.saturating_sub(buffer.bytes.len());
                 buffer.overflowed |= n > room;
-                buffer.bytes.extend_from_slice(chunk.get(..n.min(room)).unwrap_or_default());
+                buffer
+                    .bytes
+                    .extend_from_slice(chunk.get(..n.min(room)).unwrap_or_default());
             }
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(_) => break,

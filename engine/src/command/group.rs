@@ -50,7 +50,9 @@ pub fn end_adopted(marker: Option<&str>, until: Instant) {
         }
         let me = std::process::id() as i32;
         let wanted = marker.map(|m| format!("{}={m}", super::MARKER));
-        let Ok(entries) = std::fs::read_dir("/proc") else { return };
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
         let adopted: Vec<i32> = entries
             .flatten()
             .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
@@ -76,7 +78,8 @@ pub fn end_adopted(marker: Option<&str>, until: Instant) {
 
 /// Whether `pid` started with the environment entry `wanted` (`NAME=value`).
 fn carries(pid: i32, wanted: &str) -> bool {
-    std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| env.split(|b| *b == 0).any(|var| var == wanted.as_bytes()))
+    std::fs::read(format!("/proc/{pid}/environ"))
+        .is_ok_and(|env| env.split(|b| *b == 0).any(|var| var == wanted.as_bytes()))
 }
 
 /// Sends `signal` to every process of the group. Only call it while the

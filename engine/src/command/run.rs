@@ -79,7 +79,12 @@ pub fn spawn(spec: &CommandSpec, stdin_payload: &[u8]) -> Result<Running, SpawnE
     // A hook sees a capability only when Tama hands it one in `spec.env`.
     command.env_remove(crate::capability::VAR);
     command.envs(spec.env.iter().map(|(key, value)| (key, value)));
-    let marker: Arc<str> = format!("{}.{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed)).into();
+    let marker: Arc<str> = format!(
+        "{}.{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    )
+    .into();
     command.env(super::MARKER, &*marker);
     if let Some(cwd) = &spec.cwd {
         command.current_dir(cwd);

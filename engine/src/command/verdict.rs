@@ -1,6 +1,9 @@
 //! Reading a finished hook's verdict the way the existing Tama registry does.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 use std::time::Duration;
 
@@ -75,7 +78,9 @@ pub fn verdict(finished: &Finished) -> HookVerdict {
 /// then stdout that is not a JSON object, then a default naming the hook.
 fn reason(finished: &Finished, object: Option<&Map<String, Value>>) -> String {
     let said = |text: &str| Some(text.trim().to_owned()).filter(|text| !text.is_empty());
-    let specific = object.and_then(|object| object.get("hookSpecificOutput")).and_then(Value::as_object);
+    let specific = object
+        .and_then(|object| object.get("hookSpecificOutput"))
+        .and_then(Value::as_object);
     object
         .and_then(|object| {
             ["reason", "userMessage"]

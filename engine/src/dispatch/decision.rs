@@ -14,13 +14,19 @@ use crate::wasm::GateFault;
 pub enum Outcome {
     Pass,
     /// A hook's policy refused the event.
-    Refused { hook_id: String, reason: String },
+    Refused {
+        hook_id: String,
+        reason: String,
+    },
     /// Tama could not decide: its own fault, never a pass.
     Infrastructure(Infrastructure),
     /// A hook was ended because nobody waits for the answer any more (the
     /// same hook started for a later event of the session). Never a pass: a
     /// harness that cannot say "cancelled" is answered with a refusal.
-    Cancelled { hook_id: Option<String>, reason: String },
+    Cancelled {
+        hook_id: Option<String>,
+        reason: String,
+    },
 }
 
 /// A refusal that is Tama's own fault, with its cause and the cause's
@@ -38,11 +44,19 @@ pub struct Infrastructure {
 
 impl Infrastructure {
     pub fn new(cause: impl Into<Fault>) -> Self {
-        Infrastructure { hook_id: None, cause: Arc::new(cause.into()), further: Vec::new() }
+        Infrastructure {
+            hook_id: None,
+            cause: Arc::new(cause.into()),
+            further: Vec::new(),
+        }
     }
 
     fn of_hook(hook_id: &str, cause: Fault) -> Self {
-        Infrastructure { hook_id: Some(hook_id.to_string()), cause: Arc::new(cause), further: Vec::new() }
+        Infrastructure {
+            hook_id: Some(hook_id.to_string()),
+            cause: Arc::new(cause),
+            further: Vec::new(),
+        }
     }
 }
 
@@ -52,7 +66,10 @@ pub enum Fault {
     #[error(transparent)]
     Registry(#[from] crate::registry::RegistryError),
     #[error("the {event} payload cannot be read: {source}")]
-    Payload { event: String, source: crate::event::PayloadError },
+    Payload {
+        event: String,
+        source: crate::event::PayloadError,
+    },
     #[error("the payload on stdin cannot be read: {0}")]
     Stdin(#[source] std::io::Error),
     #[error("tama run-hook needs an agent id: pass it after the event or set TAMA_AGENT_ID")]
@@ -68,9 +85,18 @@ pub enum Fault {
     #[error("gate {id} {source}")]
     Gate { id: String, source: GateFault },
     #[error("gate {id} {source}")]
-    Component { id: String, source: crate::registry::RegistryError },
-    #[error("hook {id} of hook registry {origin} cannot start: {source}; the call is refused because a registered hook that cannot start has not judged it")]
-    Unresolved { id: String, origin: Origin, source: crate::command::Unresolved },
+    Component {
+        id: String,
+        source: crate::registry::RegistryError,
+    },
+    #[error(
+        "hook {id} of hook registry {origin} cannot start: {source}; the call is refused because a registered hook that cannot start has not judged it"
+    )]
+    Unresolved {
+        id: String,
+        origin: Origin,
+        source: crate::command::Unresolved,
+    },
     #[error(transparent)]
     Spawn(#[from] crate::command::SpawnError),
     /// A command hook ran but did not judge: `why` says how it ended.
@@ -154,7 +180,11 @@ pub struct Decision {
 
 impl Decision {
     /// A decision reached before any hook ran: Tama could not decide.
-    pub fn infrastructure(event: Option<EventName>, agent_id: Option<String>, fault: Infrastructure) -> Decision {
+    pub fn infrastructure(
+        event: Option<EventName>,
+        agent_id: Option<String>,
+        fault: Infrastructure,
+    ) -> Decision {
         Decision {
             outcome: Outcome::Infrastructure(fault),
             event,
@@ -173,7 +203,10 @@ impl Decision {
 
     /// Marks the decision cancelled, `why`, naming the hook ended when there is one.
     pub fn cancel(&mut self, hook_id: Option<String>, why: String) {
-        self.outcome = Outcome::Cancelled { hook_id, reason: why };
+        self.outcome = Outcome::Cancelled {
+            hook_id,
+            reason: why,
+        };
     }
 
     /// The word the canonical JSON gives the outcome.
@@ -192,7 +225,9 @@ impl Decision {
         match &mut self.outcome {
             Outcome::Pass => {}
             Outcome::Refused { reason, .. } | Outcome::Cancelled { reason, .. } => {
-                refused.iter().for_each(|r| reason.push_str(&format!("\n{r}")));
+                refused
+                    .iter()
+                    .for_each(|r| reason.push_str(&format!("\n{r}")));
             }
             Outcome::Infrastructure(fault) => fault.further.extend(refused.iter().cloned()),
         }
@@ -201,7 +236,9 @@ impl Decision {
     pub fn reason(&self) -> Option<String> {
         match &self.outcome {
             Outcome::Pass => None,
-            Outcome::Refused { reason, .. } | Outcome::Cancelled { reason, .. } => Some(reason.clone()),
+            Outcome::Refused { reason, .. } | Outcome::Cancelled { reason, .. } => {
+                Some(reason.clone())
+            }
             Outcome::Infrastructure(fault) => Some(fault.to_string()),
         }
     }

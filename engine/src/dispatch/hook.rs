@@ -23,7 +23,11 @@ pub fn run(
     watch: &dyn Watch,
 ) -> HookRecord {
     let start = Instant::now();
-    let mut record = record(hook, blocking, start.duration_since(dispatch_start).as_millis() as u64);
+    let mut record = record(
+        hook,
+        blocking,
+        start.duration_since(dispatch_start).as_millis() as u64,
+    );
     let ended = match hook.kind() {
         HookKind::Wasm => {
             watch.hook_started(&hook.id, None, None);
@@ -95,7 +99,10 @@ fn run_gate(dispatcher: &Dispatcher, hook: &HookEntry, event: &Arc<GateEvent>) -
     match gate.evaluate(event, dispatcher.state.clone()) {
         Ok(Verdict::Pass) => Ended::Pass,
         Ok(Verdict::Refuse(reason)) => Ended::Refused(reason),
-        Err(source) => Ended::Failed(Fault::Gate { id: hook.id.clone(), source }),
+        Err(source) => Ended::Failed(Fault::Gate {
+            id: hook.id.clone(),
+            source,
+        }),
     }
 }
 
@@ -113,11 +120,19 @@ fn run_command(
         Origin::File(path) => path.parent().map(Path::to_path_buf).unwrap_or_default(),
         Origin::Embedded => PathBuf::from("."),
     };
-    let command = match command::resolve(written, registry.registry.catalog_source(&hook.id).map(Path::new), &registry_dir) {
+    let command = match command::resolve(
+        written,
+        registry.registry.catalog_source(&hook.id).map(Path::new),
+        &registry_dir,
+    ) {
         Ok(command) => command,
         Err(source) => {
             watch.hook_started(&hook.id, None, None);
-            return Ended::Failed(Fault::Unresolved { id: hook.id.clone(), origin: registry.origin.clone(), source });
+            return Ended::Failed(Fault::Unresolved {
+                id: hook.id.clone(),
+                origin: registry.origin.clone(),
+                source,
+            });
         }
     };
     let inner = event.event();
@@ -125,7 +140,12 @@ fn run_command(
         hook_id: hook.id.clone(),
         command,
         timeout: hook_timeout(hook),
-        cwd: inner.payload.get("cwd").and_then(|c| c.as_str()).map(PathBuf::from).filter(|p| p.is_dir()),
+        cwd: inner
+            .payload
+            .get("cwd")
+            .and_then(|c| c.as_str())
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir()),
         env: [
             ("TAMA_HOOK_ID", Some(hook.id.clone())),
             ("TAMA_EVENT", Some(inner.name.to_string())),
@@ -154,7 +174,10 @@ fn run_command(
     match command::verdict(&finished) {
         HookVerdict::Pass => Ended::Pass,
         HookVerdict::Refuse(reason) => Ended::Refused(reason),
-        HookVerdict::Failed(why) => Ended::Failed(Fault::Hook { id: hook.id.clone(), why }),
+        HookVerdict::Failed(why) => Ended::Failed(Fault::Hook {
+            id: hook.id.clone(),
+            why,
+        }),
         HookVerdict::Cancelled => Ended::Cancelled(format!("hook {} was cancelled", hook.id)),
     }
 }

@@ -2,7 +2,10 @@
 //! tool call, the first refusal ending it; for a stop, the in-process gates
 //! first, then every command hook side by side.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 mod decision;
 mod hook;
@@ -13,8 +16,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-pub use hook::hook_timeout;
 pub use decision::{Decision, EnvError, Fault, HookOutcome, HookRecord, Infrastructure, Outcome};
+pub use hook::hook_timeout;
 pub use select::Selection;
 pub use watch::{Unwatched, Watch};
 
@@ -43,7 +46,12 @@ impl Dispatcher {
     }
 
     pub fn with_host(registry: Loaded, state: Arc<dyn StateSource>, host: SharedHost) -> Self {
-        Dispatcher { registry, host, gates: Mutex::new(HashMap::new()), state }
+        Dispatcher {
+            registry,
+            host,
+            gates: Mutex::new(HashMap::new()),
+            state,
+        }
     }
 
     pub fn registry(&self) -> &Loaded {
@@ -53,7 +61,13 @@ impl Dispatcher {
     /// The wasm host, started on first use so command-only events never pay for it.
     fn host(&self) -> Result<&Host, Fault> {
         self.host
-            .get_or_init(|| Host::new(crate::paths::cache_dir(), &crate::registry::tool_declaration()).map_err(|e| format!("{e:#}")))
+            .get_or_init(|| {
+                Host::new(
+                    crate::paths::cache_dir(),
+                    &crate::registry::tool_declaration(),
+                )
+                .map_err(|e| format!("{e:#}"))
+            })
             .as_ref()
             .map_err(|why| Fault::WasmHost(why.clone()))
     }
@@ -65,7 +79,12 @@ impl Dispatcher {
 
     /// [`Dispatcher::dispatch`], telling `watch` what runs. A refusal also
     /// names the session records the selection refused.
-    pub fn dispatch_watched(&self, event: Event, selection: &Selection, watch: &dyn Watch) -> Decision {
+    pub fn dispatch_watched(
+        &self,
+        event: Event,
+        selection: &Selection,
+        watch: &dyn Watch,
+    ) -> Decision {
         let mut decision = self.decide(event, selection, watch);
         if !selection.refused.is_empty() {
             decision.note_refused_records(&selection.refused);
@@ -99,14 +118,28 @@ impl Dispatcher {
             .filter(|(_, hook)| selection.allows(&hook.id))
             .map(|(event_hooks, hook)| (hook, hook.blocking.unwrap_or(event_hooks.blocking)))
             .collect();
-        if hooks.iter().any(|(hook, _)| hook.kind() == HookKind::Command) {
+        if hooks
+            .iter()
+            .any(|(hook, _)| hook.kind() == HookKind::Command)
+        {
             watch.will_run_commands();
         }
         let payload = gate_event.event().payload.to_string();
-        let run = |(hook, blocking): &(&HookEntry, bool)| hook::run(self, hook, *blocking, &gate_event, payload.as_bytes(), started, watch);
+        let run = |(hook, blocking): &(&HookEntry, bool)| {
+            hook::run(
+                self,
+                hook,
+                *blocking,
+                &gate_event,
+                payload.as_bytes(),
+                started,
+                watch,
+            )
+        };
         if name == EventName::Stop {
             // In-process gates first: a refusal there starts no command hook.
-            let (gates, commands): (Vec<&(&HookEntry, bool)>, Vec<_>) = hooks.iter().partition(|(h, _)| h.kind() == HookKind::Wasm);
+            let (gates, commands): (Vec<&(&HookEntry, bool)>, Vec<_>) =
+                hooks.iter().partition(|(h, _)| h.kind() == HookKind::Wasm);
             for gate in &gates {
                 if !watch.proceed(&gate.0.id) {
                     break;
@@ -117,14 +150,27 @@ impl Dispatcher {
                     return conclude(decision);
                 }
             }
-            if commands.first().is_none_or(|first| watch.proceed(&first.0.id)) {
+            if commands
+                .first()
+                .is_none_or(|first| watch.proceed(&first.0.id))
+            {
                 let side_by_side: Vec<HookRecord> = std::thread::scope(|scope| {
-                    let running: Vec<_> = commands.iter().map(|hook| (hook, std::thread::Builder::new().spawn_scoped(scope, move || run(hook)))).collect();
+                    let running: Vec<_> = commands
+                        .iter()
+                        .map(|hook| {
+                            (
+                                hook,
+                                std::thread::Builder::new().spawn_scoped(scope, move || run(hook)),
+                            )
+                        })
+                        .collect();
                     // A hook whose thread cannot start runs on this one once the others started.
                     running
                         .into_iter()
                         .map(|(hook, thread)| match thread {
-                            Ok(thread) => thread.join().unwrap_or_else(|_| panicked(hook.0, hook.1)),
+                            Ok(thread) => {
+                                thread.join().unwrap_or_else(|_| panicked(hook.0, hook.1))
+                            }
                             Err(_) => run(hook),
                         })
                         .collect()
@@ -154,26 +200,53 @@ impl Dispatcher {
         if !event.name.is_tool_call() {
             return Ok(Arc::new(GateEvent::new(event)));
         }
-        let unreadable = |why: String| Outcome::Refused { hook_id: DECLARATION_ID.to_string(), reason: format!("{DECLARATION_ID}: {why}") };
-        let (name, input) = match (event.tool_name.clone().filter(|n| !n.trim().is_empty()), event.tool_input.as_ref()) {
+        let unreadable = |why: String| Outcome::Refused {
+            hook_id: DECLARATION_ID.to_string(),
+            reason: format!("{DECLARATION_ID}: {why}"),
+        };
+        let (name, input) = match (
+            event.tool_name.clone().filter(|n| !n.trim().is_empty()),
+            event.tool_input.as_ref(),
+        ) {
             (Some(name), Some(input)) if input.is_object() => (name, input),
-            (None, _) => return Err(unreadable(format!("the {} event names no tool, so its call cannot be read", event.name))),
+            (None, _) => {
+                return Err(unreadable(format!(
+                    "the {} event names no tool, so its call cannot be read",
+                    event.name
+                )));
+            }
             (Some(name), Some(input)) => {
-                return Err(unreadable(format!("the {name} call cannot be read: its tool input is {}, not a JSON object", kind_of(input))));
+                return Err(unreadable(format!(
+                    "the {name} call cannot be read: its tool input is {}, not a JSON object",
+                    kind_of(input)
+                )));
             }
             (Some(name), None) => {
-                let elsewhere = event.payload.as_object().into_iter().flat_map(|o| o.keys()).find(|k| k.eq_ignore_ascii_case("toolinput"));
+                let elsewhere = event
+                    .payload
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|o| o.keys())
+                    .find(|k| k.eq_ignore_ascii_case("toolinput"));
                 let why = match elsewhere {
-                    Some(key) => format!("its input is under `{key}`, which is not where {DECLARATION_ID} reads a tool input (`tool_input`, `input` or `arguments`)"),
-                    None => "it has no tool input (`tool_input`, `input` or `arguments`)".to_string(),
+                    Some(key) => format!(
+                        "its input is under `{key}`, which is not where {DECLARATION_ID} reads a tool input (`tool_input`, `input` or `arguments`)"
+                    ),
+                    None => {
+                        "it has no tool input (`tool_input`, `input` or `arguments`)".to_string()
+                    }
                 };
                 return Err(unreadable(format!("the {name} call cannot be read: {why}")));
             }
         };
-        let host = self.host().map_err(|fault| Outcome::Infrastructure(Infrastructure::new(fault)))?;
+        let host = self
+            .host()
+            .map_err(|fault| Outcome::Infrastructure(Infrastructure::new(fault)))?;
         match host.classify(&name, &input.to_string()) {
             Ok(call) => Ok(Arc::new(GateEvent::classified(event, Ok(call)))),
-            Err(ClassifyError::Protocol(why)) => Err(unreadable(format!("the {name} call cannot be read: {why}"))),
+            Err(ClassifyError::Protocol(why)) => {
+                Err(unreadable(format!("the {name} call cannot be read: {why}")))
+            }
             Err(ClassifyError::Failed(why)) => {
                 let mut fault = Infrastructure::new(Fault::Declaration { tool: name, why });
                 fault.hook_id = Some(DECLARATION_ID.to_string());
@@ -189,13 +262,25 @@ impl Dispatcher {
             return Ok(gate);
         }
         let host = self.host()?;
-        let source = self.registry.component(hook).map_err(|source| Fault::Component { id: hook.id.clone(), source })?;
+        let source = self
+            .registry
+            .component(hook)
+            .map_err(|source| Fault::Component {
+                id: hook.id.clone(),
+                source,
+            })?;
         let (config, state) = match hook.wasm() {
-            Some(wasm) => (wasm.config.clone().unwrap_or(serde_json::Value::Null), wasm.state.as_slice()),
+            Some(wasm) => (
+                wasm.config.clone().unwrap_or(serde_json::Value::Null),
+                wasm.state.as_slice(),
+            ),
             None => (serde_json::Value::Null, &[][..]),
         };
         let gate = Gate::load(host, &hook.id, &source, &config, state)
-            .map_err(|source| Fault::Gate { id: hook.id.clone(), source })?
+            .map_err(|source| Fault::Gate {
+                id: hook.id.clone(),
+                source,
+            })?
             .in_registry(&self.registry);
         let gate = Arc::new(gate);
         lock(&self.gates).insert(hook.id.clone(), gate.clone());
@@ -204,7 +289,9 @@ impl Dispatcher {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn kind_of(value: &serde_json::Value) -> &'static str {
@@ -221,7 +308,10 @@ fn kind_of(value: &serde_json::Value) -> &'static str {
 /// The record of a hook whose supervising thread panicked: it did not judge.
 fn panicked(hook: &HookEntry, blocking: bool) -> HookRecord {
     let mut record = hook::record(hook, blocking, 0);
-    record.failed(Fault::Hook { id: hook.id.clone(), why: "lost its supervising thread to a panic".into() });
+    record.failed(Fault::Hook {
+        id: hook.id.clone(),
+        why: "lost its supervising thread to a panic".into(),
+    });
     record
 }
 
@@ -245,15 +335,30 @@ fn conclude(mut decision: Decision) -> Decision {
             }
             None => Outcome::Refused {
                 hook_id: first.hook_id.clone(),
-                reason: refusing.iter().map(|r| r.refusal_text()).collect::<Vec<_>>().join("\n"),
+                reason: refusing
+                    .iter()
+                    .map(|r| r.refusal_text())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
             },
         };
         return decision;
     }
-    let cancelled: Vec<&HookRecord> = decision.results.iter().filter(|r| r.decision == HookOutcome::Cancelled).collect();
+    let cancelled: Vec<&HookRecord> = decision
+        .results
+        .iter()
+        .filter(|r| r.decision == HookOutcome::Cancelled)
+        .collect();
     if let Some(first) = cancelled.first() {
-        let reason = cancelled.iter().map(|r| r.refusal_text()).collect::<Vec<_>>().join("\n");
-        decision.outcome = Outcome::Cancelled { hook_id: Some(first.hook_id.clone()), reason };
+        let reason = cancelled
+            .iter()
+            .map(|r| r.refusal_text())
+            .collect::<Vec<_>>()
+            .join("\n");
+        decision.outcome = Outcome::Cancelled {
+            hook_id: Some(first.hook_id.clone()),
+            reason,
+        };
     }
     decision
 }

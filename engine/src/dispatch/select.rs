@@ -7,7 +7,11 @@ use crate::registry::{EventHooks, HookEntry, Registry};
 use crate::tool::{ToolCall, ToolKind};
 
 /// Hooks to run, in registry order, each once.
-pub fn hooks_for<'r>(registry: &'r Registry, event: EventName, tool: Option<&ToolCall>) -> Vec<(&'r EventHooks, &'r HookEntry)> {
+pub fn hooks_for<'r>(
+    registry: &'r Registry,
+    event: EventName,
+    tool: Option<&ToolCall>,
+) -> Vec<(&'r EventHooks, &'r HookEntry)> {
     let mut chosen: Vec<(&EventHooks, &HookEntry)> = Vec::new();
     for (key, hooks) in &registry.events {
         let (phase, suffix) = match key.split_once(':') {
@@ -71,7 +75,14 @@ impl Selection {
     /// Reads the variables; one holding something that is not text is an
     /// error naming it, never read as unset.
     pub fn from_env() -> Result<Selection, EnvError> {
-        let list = |v: Option<String>| v.map(|s| s.split(',').map(|i| i.trim().to_string()).filter(|i| !i.is_empty()).collect());
+        let list = |v: Option<String>| {
+            v.map(|s| {
+                s.split(',')
+                    .map(|i| i.trim().to_string())
+                    .filter(|i| !i.is_empty())
+                    .collect()
+            })
+        };
         Ok(Selection {
             only: text_var("TAMA_ONLY_HOOK_ID")?.filter(|s| !s.is_empty()),
             disabled: list(text_var("TAMA_DISABLED_HOOKS")?).unwrap_or_default(),
@@ -83,7 +94,10 @@ impl Selection {
     pub fn allows(&self, id: &str) -> bool {
         self.only.as_deref().is_none_or(|only| only == id)
             && !self.disabled.iter().any(|d| d == id)
-            && self.enabled.as_ref().is_none_or(|e| e.iter().any(|i| i == id))
+            && self
+                .enabled
+                .as_ref()
+                .is_none_or(|e| e.iter().any(|i| i == id))
     }
 }
 

@@ -12,7 +12,13 @@ pub trait Watch: Sync {
         true
     }
     /// A hook started; a command hook with its process group and the handle that ends it.
-    fn hook_started(&self, _hook_id: &str, _process_group: Option<i32>, _canceller: Option<Canceller>) {}
+    fn hook_started(
+        &self,
+        _hook_id: &str,
+        _process_group: Option<i32>,
+        _canceller: Option<Canceller>,
+    ) {
+    }
     fn hook_ended(&self, _hook_id: &str) {}
     /// Asked when a command hook's run is over: why, when another process
     /// ended its group because nobody waits for it, so it was cancelled.

@@ -32,34 +32,69 @@ pub struct CodexHook {
 #[derive(Debug, thiserror::Error)]
 pub enum TrustError {
     #[error("cannot start {program} app-server: {source}")]
-    Start { program: String, source: std::io::Error },
+    Start {
+        program: String,
+        source: std::io::Error,
+    },
     #[error("{program} app-server did not list its hooks within {} s", LIST_TIMEOUT.as_secs())]
     Timeout { program: String },
     #[error("{program} app-server answered hooks/list with {answer}")]
     Answer { program: String, answer: String },
     #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{} is not TOML: {source}; it was left untouched", path.display())]
-    NotToml { path: PathBuf, source: toml_edit::TomlError },
+    NotToml {
+        path: PathBuf,
+        source: toml_edit::TomlError,
+    },
     #[error("cannot write {}: {source}", path.display())]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// The finding for Codex's trust, when Codex's config holds Tama's hooks.
 pub fn finding(scope: &Scope) -> Option<Finding> {
     let installed = super::Installed::find(&scope.home);
-    if !installed.iter().any(|i| i.harness == crate::setup::Harness(&crate::harness::codex::Codex)) {
+    if !installed
+        .iter()
+        .any(|i| i.harness == crate::setup::Harness(&crate::harness::codex::Codex))
+    {
         return None;
     }
     let check = "codex trust";
     let Some(codex) = scope.codex.clone().or_else(|| on_path("codex")) else {
-        return Some(Finding::fail(check, "codex is not on PATH, so its trust in Tama's hooks cannot be read", "tama doctor --codex <path to codex>"));
+        return Some(Finding::fail(
+            check,
+            "codex is not on PATH, so its trust in Tama's hooks cannot be read",
+            "tama doctor --codex <path to codex>",
+        ));
     };
     Some(match tama_hooks(&codex, &scope.home) {
-        Err(err) => Finding::fail(check, err.to_string(), "start codex once, then tama doctor again"),
-        Ok(hooks) if hooks.is_empty() => Finding::fail(check, "codex lists none of Tama's hooks", "tama setup codex"),
-        Ok(hooks) => match hooks.iter().filter(|h| !h.trusted).map(|h| h.key.as_str()).collect::<Vec<_>>() {
-            untrusted if untrusted.is_empty() => Finding::ok(check, format!("codex trusts all {} of Tama's hooks", hooks.len())),
+        Err(err) => Finding::fail(
+            check,
+            err.to_string(),
+            "start codex once, then tama doctor again",
+        ),
+        Ok(hooks) if hooks.is_empty() => Finding::fail(
+            check,
+            "codex lists none of Tama's hooks",
+            "tama setup codex",
+        ),
+        Ok(hooks) => match hooks
+            .iter()
+            .filter(|h| !h.trusted)
+            .map(|h| h.key.as_str())
+            .collect::<Vec<_>>()
+        {
+            untrusted if untrusted.is_empty() => Finding::ok(
+                check,
+                format!("codex trusts all {} of Tama's hooks", hooks.len()),
+            ),
             untrusted => Finding::fail(
                 check,
                 format!("codex skips {}, which nobody trusted", untrusted.join(", ")),
@@ -79,7 +114,10 @@ pub fn tama_hooks(codex: &Path, home: &Path) -> Result<Vec<CodexHook>, TrustErro
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|source| TrustError::Start { program: program.clone(), source })?;
+        .map_err(|source| TrustError::Start {
+            program: program.clone(),
+            source,
+        })?;
     let requests = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": {"name": "tama", "version": env!("CARGO_PKG_VERSION")}}}),
         json!({"jsonrpc": "2.0", "method": "initialized"}),
@@ -106,8 +144,13 @@ pub fn tama_hooks(codex: &Path, home: &Path) -> Result<Vec<CodexHook>, TrustErro
         drop(stdin);
         let _ = child.kill();
         let _ = child.wait();
-        let reply = reply.map_err(|_| TrustError::Timeout { program: program.clone() })?;
-        return hooks_of(&reply).ok_or_else(|| TrustError::Answer { program, answer: reply.to_string() });
+        let reply = reply.map_err(|_| TrustError::Timeout {
+            program: program.clone(),
+        })?;
+        return hooks_of(&reply).ok_or_else(|| TrustError::Answer {
+            program,
+            answer: reply.to_string(),
+        });
     }
     let _ = child.kill();
     Err(TrustError::Timeout { program })
@@ -116,7 +159,11 @@ pub fn tama_hooks(codex: &Path, home: &Path) -> Result<Vec<CodexHook>, TrustErro
 fn hooks_of(reply: &Value) -> Option<Vec<CodexHook>> {
     let groups = reply.pointer("/result/data")?.as_array()?;
     let mut hooks = Vec::new();
-    for hook in groups.iter().filter_map(|g| g.get("hooks")?.as_array()).flatten() {
+    for hook in groups
+        .iter()
+        .filter_map(|g| g.get("hooks")?.as_array())
+        .flatten()
+    {
         if !crate::setup::runs_tama(hook, Path::new("/"), "run-hook") {
             continue;
         }
@@ -138,8 +185,14 @@ pub fn record_trust(home: &Path, hooks: &[CodexHook]) -> Result<PathBuf, TrustEr
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(source) => return Err(TrustError::Read { path, source }),
     };
-    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|source| TrustError::NotToml { path: path.clone(), source })?;
-    let hooks_table = doc.entry("hooks").or_insert(toml_edit::table()).as_table_mut();
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|source| TrustError::NotToml {
+        path: path.clone(),
+        source,
+    })?;
+    let hooks_table = doc
+        .entry("hooks")
+        .or_insert(toml_edit::table())
+        .as_table_mut();
     let state = hooks_table.map(|t| {
         t.set_implicit(true);
         t.entry("state").or_insert(toml_edit::table())
@@ -154,14 +207,24 @@ pub fn record_trust(home: &Path, hooks: &[CodexHook]) -> Result<PathBuf, TrustEr
         }
     }
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|source| TrustError::Write { path: path.clone(), source })?;
+        std::fs::create_dir_all(parent).map_err(|source| TrustError::Write {
+            path: path.clone(),
+            source,
+        })?;
     }
-    crate::files::write_whole_synced(&path, doc.to_string().as_bytes()).map_err(|source| TrustError::Write { path: path.clone(), source })?;
+    crate::files::write_whole_synced(&path, doc.to_string().as_bytes()).map_err(|source| {
+        TrustError::Write {
+            path: path.clone(),
+            source,
+        }
+    })?;
     Ok(path)
 }
 
 /// The first `name` on PATH.
 pub fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| candidate.is_file())
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
 }

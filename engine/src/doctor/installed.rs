@@ -35,16 +35,34 @@ impl Installed {
         let mut found = Vec::new();
         for harness in crate::harness::ALL.into_iter().filter(|h| !h.served()) {
             let config = harness.config_path(home);
-            let Ok(text) = std::fs::read_to_string(&config) else { continue };
-            let Ok(root) = serde_json::from_str::<Value>(&text) else { continue };
-            let Some(events) = root.get("hooks").and_then(Value::as_object) else { continue };
+            let Ok(text) = std::fs::read_to_string(&config) else {
+                continue;
+            };
+            let Ok(root) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            let Some(events) = root.get("hooks").and_then(Value::as_object) else {
+                continue;
+            };
             for (event, groups) in events {
-                for handler in groups.as_array().into_iter().flatten().filter_map(|g| g.get("hooks")?.as_array()).flatten() {
+                for handler in groups
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|g| g.get("hooks")?.as_array())
+                    .flatten()
+                {
                     if !crate::setup::runs_tama(handler, Path::new("/"), "run-hook") {
                         continue;
                     }
-                    let Some(command) = handler.get("command").and_then(Value::as_str) else { continue };
-                    let timeout = handler.get("timeout").and_then(Value::as_f64).filter(|t| *t > 0.0).unwrap_or(60.0);
+                    let Some(command) = handler.get("command").and_then(Value::as_str) else {
+                        continue;
+                    };
+                    let timeout = handler
+                        .get("timeout")
+                        .and_then(Value::as_f64)
+                        .filter(|t| *t > 0.0)
+                        .unwrap_or(60.0);
                     found.push(Installed {
                         harness,
                         config: config.clone(),
@@ -66,7 +84,11 @@ impl Installed {
             "PreToolUse" => {
                 let mut probes = vec![("an ordinary command", self.payload("ls -la"), false)];
                 if refuses_bypass(scope.registry.as_deref()) {
-                    probes.push(("a --no-verify commit", self.payload("git commit --no-verify -m doctor"), true));
+                    probes.push((
+                        "a --no-verify commit",
+                        self.payload("git commit --no-verify -m doctor"),
+                        true,
+                    ));
                 }
                 probes
             }
@@ -75,13 +97,26 @@ impl Installed {
         };
         for (what, payload, refuse) in probes {
             findings.push(match self.probe(&payload) {
-                Err(why) => Finding::fail(&check, format!("running `{}` failed: {why}", self.command), format!("tama setup {name}")),
+                Err(why) => Finding::fail(
+                    &check,
+                    format!("running `{}` failed: {why}", self.command),
+                    format!("tama setup {name}"),
+                ),
                 Ok(reading) => match (reading, refuse) {
-                    (Reading::Block, true) => Finding::ok(&check, format!("{name} reads the answer to {what} as a block")),
-                    (Reading::Pass, false) => Finding::ok(&check, format!("{name} reads the answer to {what} as a pass")),
+                    (Reading::Block, true) => Finding::ok(
+                        &check,
+                        format!("{name} reads the answer to {what} as a block"),
+                    ),
+                    (Reading::Pass, false) => Finding::ok(
+                        &check,
+                        format!("{name} reads the answer to {what} as a pass"),
+                    ),
                     (reading, _) => Finding::fail(
                         &check,
-                        format!("{name} would read the answer to {what} as {reading:?}, not as a {}", if refuse { "block" } else { "pass" }),
+                        format!(
+                            "{name} would read the answer to {what} as {reading:?}, not as a {}",
+                            if refuse { "block" } else { "pass" }
+                        ),
                         format!("tama setup {name}; then tama doctor again"),
                     ),
                 },
@@ -92,19 +127,29 @@ impl Installed {
 
     /// The `tama` the entry runs is this one.
     fn program_finding(&self, check: &str, tama: &Path) -> Finding {
-        let program = crate::setup::shell_words(&self.command).into_iter().next().unwrap_or_default();
+        let program = crate::setup::shell_words(&self.command)
+            .into_iter()
+            .next()
+            .unwrap_or_default();
         let resolved = std::fs::canonicalize(&program).unwrap_or_else(|_| PathBuf::from(&program));
         let name = self.harness.name();
         if resolved == tama {
             return Finding::ok(check, format!("{} runs this tama", self.config.display()));
         }
         let which = match Command::new(&resolved).arg("--version").output() {
-            Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).trim().to_string(),
+            Ok(out) if out.status.success() => {
+                String::from_utf8_lossy(&out.stdout).trim().to_string()
+            }
             _ => "a program that does not start".into(),
         };
         Finding::fail(
             check,
-            format!("{} runs {} ({which}), not this tama ({})", self.config.display(), resolved.display(), tama.display()),
+            format!(
+                "{} runs {} ({which}), not this tama ({})",
+                self.config.display(),
+                resolved.display(),
+                tama.display()
+            ),
             format!("{} setup {name}", tama.display()),
         )
     }
@@ -159,7 +204,10 @@ impl Installed {
             if Instant::now() > deadline {
                 let _ = child.kill();
                 let _ = std::fs::remove_dir_all(&scratch);
-                return Ok(Reading::FailedHook(format!("ran past the harness's {} s", self.timeout.as_secs())));
+                return Ok(Reading::FailedHook(format!(
+                    "ran past the harness's {} s",
+                    self.timeout.as_secs()
+                )));
             }
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -167,7 +215,12 @@ impl Installed {
         let _ = std::fs::remove_dir_all(&scratch);
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        Ok(read_answer(self.harness, out.status.code(), &stdout, &stderr))
+        Ok(read_answer(
+            self.harness,
+            out.status.code(),
+            &stdout,
+            &stderr,
+        ))
     }
 }
 
@@ -176,10 +229,16 @@ impl Installed {
 /// blocks only with a block JSON; Codex fails open on anything else.
 fn read_answer(harness: Harness, code: Option<i32>, stdout: &str, stderr: &str) -> Reading {
     let json: Option<Value> = serde_json::from_str(stdout.trim()).ok();
-    let text = |v: Option<&Value>| v.and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty());
+    let text = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .is_some_and(|s| !s.trim().is_empty())
+    };
     let blocks = json.as_ref().is_some_and(|v| {
         (v.get("decision").and_then(Value::as_str) == Some("block") && text(v.get("reason")))
-            || (v.pointer("/hookSpecificOutput/permissionDecision").and_then(Value::as_str) == Some("deny")
+            || (v
+                .pointer("/hookSpecificOutput/permissionDecision")
+                .and_then(Value::as_str)
+                == Some("deny")
                 && text(v.pointer("/hookSpecificOutput/permissionDecisionReason")))
             || v.get("continue") == Some(&Value::Bool(false))
     });
@@ -191,7 +250,10 @@ fn read_answer(harness: Harness, code: Option<i32>, stdout: &str, stderr: &str) 
             Reading::FailedHook("exit 0 with output that is not JSON".into())
         }
         Some(0) => Reading::Pass,
-        Some(code) => Reading::FailedHook(format!("exit {code}, which {} reads as a failed hook and runs the tool", harness.name())),
+        Some(code) => Reading::FailedHook(format!(
+            "exit {code}, which {} reads as a failed hook and runs the tool",
+            harness.name()
+        )),
         None => Reading::FailedHook("ended by a signal".into()),
     }
 }
@@ -204,12 +266,19 @@ fn codex() -> Harness {
 /// Whether the registry in use refuses a `--no-verify` commit.
 pub(super) fn refuses_bypass(explicit: Option<&Path>) -> bool {
     crate::registry::Loaded::select(explicit).is_ok_and(|loaded| {
-        loaded.registry.events.iter().any(|(key, hooks)| key.starts_with("pre_tool_use") && hooks.hooks.iter().any(|h| h.id == "block-git-hook-bypass"))
+        loaded.registry.events.iter().any(|(key, hooks)| {
+            key.starts_with("pre_tool_use")
+                && hooks.hooks.iter().any(|h| h.id == "block-git-hook-bypass")
+        })
     })
 }
 
 fn tempdir() -> std::io::Result<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("tama-doctor-{}-{}", std::process::id(), crate::clock::now_ms()));
+    let dir = std::env::temp_dir().join(format!(
+        "tama-doctor-{}-{}",
+        std::process::id(),
+        crate::clock::now_ms()
+    ));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
@@ -222,9 +291,18 @@ mod tests {
     fn codex_reads_exit_one_as_a_failed_hook() {
         let block = r#"{"decision":"block","reason":"no"}"#;
         assert_eq!(read_answer(codex(), Some(0), block, ""), Reading::Block);
-        assert!(matches!(read_answer(codex(), Some(1), block, "why"), Reading::FailedHook(_)));
-        assert_eq!(read_answer(Harness::named("claude").unwrap(), Some(2), block, "why"), Reading::Block);
+        assert!(matches!(
+            read_answer(codex(), Some(1), block, "why"),
+            Reading::FailedHook(_)
+        ));
+        assert_eq!(
+            read_answer(Harness::named("claude").unwrap(), Some(2), block, "why"),
+            Reading::Block
+        );
         assert_eq!(read_answer(codex(), Some(0), "", ""), Reading::Pass);
-        assert!(matches!(read_answer(codex(), Some(2), "", ""), Reading::FailedHook(_)));
+        assert!(matches!(
+            read_answer(codex(), Some(2), "", ""),
+            Reading::FailedHook(_)
+        ));
     }
 }

@@ -30,11 +30,25 @@ pub struct Finding {
 
 impl Finding {
     fn ok(check: impl Into<String>, detail: impl Into<String>) -> Finding {
-        Finding { check: check.into(), ok: true, detail: detail.into(), fix: None }
+        Finding {
+            check: check.into(),
+            ok: true,
+            detail: detail.into(),
+            fix: None,
+        }
     }
 
-    fn fail(check: impl Into<String>, detail: impl Into<String>, fix: impl Into<String>) -> Finding {
-        Finding { check: check.into(), ok: false, detail: detail.into(), fix: Some(fix.into()) }
+    fn fail(
+        check: impl Into<String>,
+        detail: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Finding {
+        Finding {
+            check: check.into(),
+            ok: false,
+            detail: detail.into(),
+            fix: Some(fix.into()),
+        }
     }
 }
 
@@ -70,7 +84,10 @@ pub fn examine(scope: &Scope) -> Vec<Finding> {
         findings.push(finding);
     }
     findings.extend(omp::findings(scope));
-    if findings.iter().all(|f| !f.check.contains(" hook ") && !f.check.starts_with("omp")) {
+    if findings
+        .iter()
+        .all(|f| !f.check.contains(" hook ") && !f.check.starts_with("omp"))
+    {
         findings.push(Finding::fail(
             "harness hooks",
             format!("no harness config under {} runs Tama", scope.home.display()),
@@ -86,30 +103,56 @@ fn registry_findings(explicit: Option<&Path>) -> Vec<Finding> {
         Ok(loaded) => loaded,
         Err(err) => {
             let fix = match crate::registry::Loaded::source(explicit) {
-                Some(path) => format!("restore {} from its release, or run tama registry check {} for the cause", path.display(), path.display()),
+                Some(path) => format!(
+                    "restore {} from its release, or run tama registry check {} for the cause",
+                    path.display(),
+                    path.display()
+                ),
                 None => "reinstall tama".into(),
             };
             return vec![Finding::fail("registry", err.to_string(), fix)];
         }
     };
     let mut findings = vec![Finding::ok("registry", format!("{} loads", loaded.origin))];
-    let gates: Vec<_> = loaded.registry.events.values().flat_map(|e| &e.hooks).filter(|h| h.kind() == crate::registry::HookKind::Wasm).collect();
+    let gates: Vec<_> = loaded
+        .registry
+        .events
+        .values()
+        .flat_map(|e| &e.hooks)
+        .filter(|h| h.kind() == crate::registry::HookKind::Wasm)
+        .collect();
     if gates.is_empty() {
         return findings;
     }
-    let host = match crate::wasm::Host::new(crate::paths::cache_dir(), &crate::registry::tool_declaration()) {
+    let host = match crate::wasm::Host::new(
+        crate::paths::cache_dir(),
+        &crate::registry::tool_declaration(),
+    ) {
         Ok(host) => host,
-        Err(err) => return vec![Finding::fail("wasm host", format!("{err:#}"), "check that TAMA_CACHE_DIR is writable")],
+        Err(err) => {
+            return vec![Finding::fail(
+                "wasm host",
+                format!("{err:#}"),
+                "check that TAMA_CACHE_DIR is writable",
+            )];
+        }
     };
     for hook in gates {
         let check = format!("gate {}", hook.id);
-        let loaded_gate = loaded.component(hook).map_err(|e| e.to_string()).and_then(|source| {
-            let (config, state) = match hook.wasm() {
-                Some(wasm) => (wasm.config.clone().unwrap_or(serde_json::Value::Null), wasm.state.as_slice()),
-                None => (serde_json::Value::Null, &[][..]),
-            };
-            crate::wasm::Gate::load(&host, &hook.id, &source, &config, state).map_err(|e| e.to_string())
-        });
+        let loaded_gate = loaded
+            .component(hook)
+            .map_err(|e| e.to_string())
+            .and_then(|source| {
+                let (config, state) = match hook.wasm() {
+                    Some(wasm) => (
+                        wasm.config.clone().unwrap_or(serde_json::Value::Null),
+                        wasm.state.as_slice(),
+                    ),
+                    None => (serde_json::Value::Null, &[][..]),
+                };
+                crate::wasm::Gate::load(&host, &hook.id, &source, &config, state)
+                    .map_err(|e| e.to_string())
+            });
         findings.push(match loaded_gate {
             Ok(_) => Finding::ok(check, "compiles and accepts its config"),
             Err(why) => Finding::fail(check, why, format!("tama registry check {}", loaded.origin)),
@@ -123,11 +166,21 @@ fn cache_finding(dir: &Path) -> Finding {
     use std::os::unix::fs::PermissionsExt;
     let check = "compile cache";
     match std::fs::metadata(dir) {
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Finding::ok(check, format!("{} does not exist yet", dir.display())),
-        Err(err) => Finding::fail(check, format!("cannot read {}: {err}", dir.display()), format!("ls -ld {}", dir.display())),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            Finding::ok(check, format!("{} does not exist yet", dir.display()))
+        }
+        Err(err) => Finding::fail(
+            check,
+            format!("cannot read {}: {err}", dir.display()),
+            format!("ls -ld {}", dir.display()),
+        ),
         Ok(meta) if meta.permissions().mode() & 0o077 != 0 => Finding::fail(
             check,
-            format!("{} is open to others (mode {:o})", dir.display(), meta.permissions().mode() & 0o777),
+            format!(
+                "{} is open to others (mode {:o})",
+                dir.display(),
+                meta.permissions().mode() & 0o777
+            ),
             format!("chmod 700 {}", dir.display()),
         ),
         Ok(_) => Finding::ok(check, format!("{} is private", dir.display())),

@@ -27,19 +27,52 @@ pub fn findings(scope: &Scope) -> Vec<Finding> {
     let mut findings = vec![same_as_installed("omp extension", &shell, SHELL.1)];
     let stale: Vec<&str> = ADAPTER
         .iter()
-        .filter(|(name, text)| std::fs::read(layout.adapter.join(name)).map_or(true, |bytes| bytes != text.as_bytes()))
+        .filter(|(name, text)| {
+            std::fs::read(layout.adapter.join(name)).map_or(true, |bytes| bytes != text.as_bytes())
+        })
         .map(|(name, _)| *name)
         .collect();
     findings.push(if stale.is_empty() {
-        Finding::ok("omp adapter", format!("{} holds this tama's adapter {}", layout.adapter.display(), digest(ADAPTER[0].1)))
+        Finding::ok(
+            "omp adapter",
+            format!(
+                "{} holds this tama's adapter {}",
+                layout.adapter.display(),
+                digest(ADAPTER[0].1)
+            ),
+        )
     } else {
-        Finding::fail("omp adapter", format!("{} in {} differ from this tama's (a stale adapter)", stale.join(", "), layout.adapter.display()), FIX)
+        Finding::fail(
+            "omp adapter",
+            format!(
+                "{} in {} differ from this tama's (a stale adapter)",
+                stale.join(", "),
+                layout.adapter.display()
+            ),
+            FIX,
+        )
     });
     let engine = std::fs::canonicalize(&layout.engine).ok();
     findings.push(match engine {
-        Some(engine) if engine == scope.tama => Finding::ok("omp engine", format!("{} is this tama", layout.engine.display())),
-        Some(engine) => Finding::fail("omp engine", format!("{} is {}, not this tama ({})", layout.engine.display(), engine.display(), scope.tama.display()), FIX),
-        None => Finding::fail("omp engine", format!("{} is missing", layout.engine.display()), FIX),
+        Some(engine) if engine == scope.tama => Finding::ok(
+            "omp engine",
+            format!("{} is this tama", layout.engine.display()),
+        ),
+        Some(engine) => Finding::fail(
+            "omp engine",
+            format!(
+                "{} is {}, not this tama ({})",
+                layout.engine.display(),
+                engine.display(),
+                scope.tama.display()
+            ),
+            FIX,
+        ),
+        None => Finding::fail(
+            "omp engine",
+            format!("{} is missing", layout.engine.display()),
+            FIX,
+        ),
     });
     if super::installed::refuses_bypass(scope.registry.as_deref()) {
         findings.push(probe(&layout.engine));
@@ -49,8 +82,14 @@ pub fn findings(scope: &Scope) -> Vec<Finding> {
 
 fn same_as_installed(check: &str, path: &Path, text: &str) -> Finding {
     match std::fs::read(path) {
-        Ok(bytes) if bytes == text.as_bytes() => Finding::ok(check, format!("{} is this tama's", path.display())),
-        Ok(_) => Finding::fail(check, format!("{} differs from this tama's", path.display()), FIX),
+        Ok(bytes) if bytes == text.as_bytes() => {
+            Finding::ok(check, format!("{} is this tama's", path.display()))
+        }
+        Ok(_) => Finding::fail(
+            check,
+            format!("{} differs from this tama's", path.display()),
+            FIX,
+        ),
         Err(err) => Finding::fail(check, format!("cannot read {}: {err}", path.display()), FIX),
     }
 }
@@ -74,12 +113,22 @@ fn probe(engine: &Path) -> Finding {
         .spawn();
     let mut child = match spawned {
         Ok(child) => child,
-        Err(err) => return Finding::fail(check, format!("{} does not start: {err}", engine.display()), FIX),
+        Err(err) => {
+            return Finding::fail(
+                check,
+                format!("{} does not start: {err}", engine.display()),
+                FIX,
+            );
+        }
     };
     let (send, answer) = mpsc::channel();
     if let Some(stdout) = child.stdout.take() {
         std::thread::spawn(move || {
-            for frame in BufReader::new(stdout).lines().map_while(Result::ok).filter_map(|l| serde_json::from_str::<Value>(&l).ok()) {
+            for frame in BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .filter_map(|l| serde_json::from_str::<Value>(&l).ok())
+            {
                 if frame.get("id") == Some(&json!("doctor")) {
                     let _ = send.send(frame);
                     return;
@@ -96,11 +145,24 @@ fn probe(engine: &Path) -> Finding {
         let _ = child.wait();
         let _ = std::fs::remove_dir_all(&scratch);
         return match reply {
-            Ok(reply) if reply.pointer("/result/decision").and_then(Value::as_str) == Some("block") => {
+            Ok(reply)
+                if reply.pointer("/result/decision").and_then(Value::as_str) == Some("block") =>
+            {
                 Finding::ok(check, "the installed engine refuses a --no-verify commit")
             }
-            Ok(reply) => Finding::fail(check, format!("the installed engine answered a --no-verify commit with {reply}"), FIX),
-            Err(_) => Finding::fail(check, format!("the installed engine did not answer within {} s", ANSWER_TIMEOUT.as_secs()), FIX),
+            Ok(reply) => Finding::fail(
+                check,
+                format!("the installed engine answered a --no-verify commit with {reply}"),
+                FIX,
+            ),
+            Err(_) => Finding::fail(
+                check,
+                format!(
+                    "the installed engine did not answer within {} s",
+                    ANSWER_TIMEOUT.as_secs()
+                ),
+                FIX,
+            ),
         };
     }
     let _ = child.kill();

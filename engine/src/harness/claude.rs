@@ -28,12 +28,21 @@ impl Spec for Claude {
     /// `PermissionRequest` denies through `hookSpecificOutput`, `SessionStart`
     /// stops the session with `continue: false`.
     fn encode(&self, decision: &Decision) -> Answer {
-        let Some(reason) = refusal(&decision.outcome) else { return Answer::silent() };
+        let Some(reason) = refusal(&decision.outcome) else {
+            return Answer::silent();
+        };
         match decision.event {
-            Some(EventName::PermissionRequest) => Answer::json(&permission_denied(&reason), &reason, 0),
-            Some(EventName::SessionStart) => Answer::json(&json!({"continue": false, "stopReason": reason}), &reason, 0),
+            Some(EventName::PermissionRequest) => {
+                Answer::json(&permission_denied(&reason), &reason, 0)
+            }
+            Some(EventName::SessionStart) => Answer::json(
+                &json!({"continue": false, "stopReason": reason}),
+                &reason,
+                0,
+            ),
             _ => {
-                let canonical = serde_json::to_value(decision).unwrap_or_else(|_| json!({"decision": "block", "reason": reason}));
+                let canonical = serde_json::to_value(decision)
+                    .unwrap_or_else(|_| json!({"decision": "block", "reason": reason}));
                 Answer::json(&canonical, &reason, 2)
             }
         }
@@ -47,8 +56,18 @@ impl Spec for Claude {
         true
     }
 
-    fn install(&self, home: &Path, tama: &Path, events: &[HookEvent]) -> Result<Box<dyn fmt::Display>, SetupError> {
-        Ok(Box::new(crate::setup::install(Harness(&Claude), home, tama, events)?))
+    fn install(
+        &self,
+        home: &Path,
+        tama: &Path,
+        events: &[HookEvent],
+    ) -> Result<Box<dyn fmt::Display>, SetupError> {
+        Ok(Box::new(crate::setup::install(
+            Harness(&Claude),
+            home,
+            tama,
+            events,
+        )?))
     }
 
     fn peers(&self) -> Option<Adapter> {

@@ -17,8 +17,16 @@ pub struct Codex;
 
 /// The events Codex's hooks.json knows.
 const EVENTS: &[&str] = &[
-    "SessionStart", "SubagentStart", "PreToolUse", "PermissionRequest", "PostToolUse",
-    "PreCompact", "PostCompact", "UserPromptSubmit", "SubagentStop", "Stop",
+    "SessionStart",
+    "SubagentStart",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "UserPromptSubmit",
+    "SubagentStop",
+    "Stop",
 ];
 
 pub const TRUST: &str = "Codex skips a hook nobody has trusted, without a word: start codex, \
@@ -36,9 +44,13 @@ impl Spec for Codex {
     /// Nothing on a pass; on a refusal exit 0 and the block response of the
     /// event, with only the fields Codex's strict schema accepts there.
     fn encode(&self, decision: &Decision) -> Answer {
-        let Some(reason) = refusal(&decision.outcome) else { return Answer::silent() };
+        let Some(reason) = refusal(&decision.outcome) else {
+            return Answer::silent();
+        };
         let block = match decision.event {
-            Some(EventName::SessionStart | EventName::PreCompact) => json!({"continue": false, "stopReason": reason}),
+            Some(EventName::SessionStart | EventName::PreCompact) => {
+                json!({"continue": false, "stopReason": reason})
+            }
             Some(EventName::PermissionRequest) => permission_denied(&reason),
             _ => json!({"decision": "block", "reason": reason}),
         };
@@ -53,8 +65,18 @@ impl Spec for Codex {
         EVENTS.contains(&event)
     }
 
-    fn install(&self, home: &Path, tama: &Path, events: &[HookEvent]) -> Result<Box<dyn fmt::Display>, SetupError> {
-        Ok(Box::new(crate::setup::install(Harness(&Codex), home, tama, events)?))
+    fn install(
+        &self,
+        home: &Path,
+        tama: &Path,
+        events: &[HookEvent],
+    ) -> Result<Box<dyn fmt::Display>, SetupError> {
+        Ok(Box::new(crate::setup::install(
+            Harness(&Codex),
+            home,
+            tama,
+            events,
+        )?))
     }
 
     fn setup_notice(&self) -> Option<&'static str> {

@@ -4,7 +4,10 @@
 //! fail-closed forms included), what `tama setup` writes, and the peer hooks.
 //! A harness is one file implementing [`Spec`] and one line in [`ALL`].
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 pub mod claude;
 pub mod codex;
@@ -21,7 +24,11 @@ use crate::peers::Adapter;
 use crate::setup::{HookEvent, SetupError};
 
 /// Every harness Tama knows, in the order `tama setup` and `tama doctor` go through them.
-pub const ALL: [Harness; 3] = [Harness(&claude::Claude), Harness(&codex::Codex), Harness(&omp::Omp)];
+pub const ALL: [Harness; 3] = [
+    Harness(&claude::Claude),
+    Harness(&codex::Codex),
+    Harness(&omp::Omp),
+];
 
 /// What one harness does its own way.
 pub trait Spec: Sync {
@@ -62,11 +69,20 @@ pub trait Spec: Sync {
 
     /// `tama setup <harness>`: Tama's hooks for `events`, run by `tama`, put
     /// into the harness's config under `home`.
-    fn install(&self, home: &Path, tama: &Path, events: &[HookEvent]) -> Result<Box<dyn fmt::Display>, SetupError>;
+    fn install(
+        &self,
+        home: &Path,
+        tama: &Path,
+        events: &[HookEvent],
+    ) -> Result<Box<dyn fmt::Display>, SetupError>;
 
     /// `tama setup <harness> --remove`.
     fn remove(&self, home: &Path, tama: &Path) -> Result<Box<dyn fmt::Display>, SetupError> {
-        Ok(Box::new(crate::setup::remove(Harness::of(self.name())?, home, tama)?))
+        Ok(Box::new(crate::setup::remove(
+            Harness::of(self.name())?,
+            home,
+            tama,
+        )?))
     }
 
     /// What the user has to do before the harness runs hooks Tama wrote.
@@ -87,7 +103,8 @@ pub struct Harness(pub &'static dyn Spec);
 impl Harness {
     /// The harness by name or alias.
     pub fn named(name: &str) -> Option<Harness> {
-        ALL.into_iter().find(|h| h.name() == name || h.aliases().contains(&name))
+        ALL.into_iter()
+            .find(|h| h.name() == name || h.aliases().contains(&name))
     }
 
     /// [`Harness::named`], or why not.
@@ -97,7 +114,10 @@ impl Harness {
 
     /// The names of the harnesses `tama run-hook` answers.
     pub fn run_hook_names() -> Vec<&'static str> {
-        ALL.into_iter().filter(|h| !h.served()).map(|h| h.name()).collect()
+        ALL.into_iter()
+            .filter(|h| !h.served())
+            .map(|h| h.name())
+            .collect()
     }
 }
 
@@ -141,11 +161,23 @@ pub struct Answer {
 
 impl Answer {
     pub(crate) fn silent() -> Answer {
-        Answer { stdout: String::new(), stderr: String::new(), exit: 0 }
+        Answer {
+            stdout: String::new(),
+            stderr: String::new(),
+            exit: 0,
+        }
     }
 
     pub(crate) fn json(stdout: &Value, stderr: &str, exit: u8) -> Answer {
-        Answer { stdout: line(&stdout.to_string()), stderr: if stderr.is_empty() { String::new() } else { line(stderr) }, exit }
+        Answer {
+            stdout: line(&stdout.to_string()),
+            stderr: if stderr.is_empty() {
+                String::new()
+            } else {
+                line(stderr)
+            },
+            exit,
+        }
     }
 }
 
@@ -163,7 +195,11 @@ pub(crate) fn refusal(outcome: &Outcome) -> Option<String> {
         Outcome::Cancelled { reason, .. } => reason.clone(),
     };
     // A harness ignores a block with an empty reason, so none is empty.
-    Some(if reason.trim().is_empty() { "refused without a reason".to_string() } else { reason })
+    Some(if reason.trim().is_empty() {
+        "refused without a reason".to_string()
+    } else {
+        reason
+    })
 }
 
 /// Claude Code's and Codex's refusal of a permission request.

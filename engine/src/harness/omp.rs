@@ -18,9 +18,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::{Answer, Spec};
-use crate::peers::Adapter;
 use crate::dispatch::Decision;
 use crate::event::EventName;
+use crate::peers::Adapter;
 use crate::setup::{HookEvent, SetupError};
 
 pub struct Omp;
@@ -48,12 +48,19 @@ impl Spec for Omp {
     fn encode(&self, decision: &Decision) -> Answer {
         match serde_json::to_value(decision) {
             Ok(canonical) => Answer::json(&canonical, "", 0),
-            Err(err) => Answer::json(&serde_json::json!({"decision": "block", "reason": format!("{}: the decision cannot be written: {err}", crate::INFRASTRUCTURE)}), "", 0),
+            Err(err) => Answer::json(
+                &serde_json::json!({"decision": "block", "reason": format!("{}: the decision cannot be written: {err}", crate::INFRASTRUCTURE)}),
+                "",
+                0,
+            ),
         }
     }
 
     fn event_named(&self, name: &str) -> Option<EventName> {
-        EVENTS.iter().find(|(own, _)| *own == name).map(|(_, event)| *event)
+        EVENTS
+            .iter()
+            .find(|(own, _)| *own == name)
+            .map(|(_, event)| *event)
     }
 
     fn served(&self) -> bool {
@@ -69,7 +76,12 @@ impl Spec for Omp {
     }
 
     /// The extension asks about every event it meets, so `events` does not narrow it.
-    fn install(&self, home: &Path, tama: &Path, _events: &[HookEvent]) -> Result<Box<dyn fmt::Display>, SetupError> {
+    fn install(
+        &self,
+        home: &Path,
+        tama: &Path,
+        _events: &[HookEvent],
+    ) -> Result<Box<dyn fmt::Display>, SetupError> {
         Ok(Box::new(install(home, tama)?))
     }
 
@@ -99,17 +111,38 @@ impl Spec for Omp {
 pub const PEER_HOOKS: &str = ".shared-hooks/omp/peer-hooks.json";
 
 /// The extension module oh-my-pi loads.
-pub const SHELL: (&str, &str) = ("omp-shared-hooks.js", include_str!("../../../adapters/omp/omp-shared-hooks.js"));
+pub const SHELL: (&str, &str) = (
+    "omp-shared-hooks.js",
+    include_str!("../../../adapters/omp/omp-shared-hooks.js"),
+);
 
 /// The adapter and its sibling modules, by file name.
 pub const ADAPTER: &[(&str, &str)] = &[
-    ("adapter.js", include_str!("../../../adapters/omp/adapter.js")),
-    ("engine-client.mjs", include_str!("../../../adapters/omp/engine-client.mjs")),
-    ("hook-events.mjs", include_str!("../../../adapters/omp/hook-events.mjs")),
-    ("installed-contract.mjs", include_str!("../../../adapters/omp/installed-contract.mjs")),
+    (
+        "adapter.js",
+        include_str!("../../../adapters/omp/adapter.js"),
+    ),
+    (
+        "engine-client.mjs",
+        include_str!("../../../adapters/omp/engine-client.mjs"),
+    ),
+    (
+        "hook-events.mjs",
+        include_str!("../../../adapters/omp/hook-events.mjs"),
+    ),
+    (
+        "installed-contract.mjs",
+        include_str!("../../../adapters/omp/installed-contract.mjs"),
+    ),
     ("peers.mjs", include_str!("../../../adapters/omp/peers.mjs")),
-    ("provider-request.mjs", include_str!("../../../adapters/omp/provider-request.mjs")),
-    ("session-control.mjs", include_str!("../../../adapters/omp/session-control.mjs")),
+    (
+        "provider-request.mjs",
+        include_str!("../../../adapters/omp/provider-request.mjs"),
+    ),
+    (
+        "session-control.mjs",
+        include_str!("../../../adapters/omp/session-control.mjs"),
+    ),
 ];
 
 /// Words only Tama's shell carries, so `--remove` takes out no one else's file.
@@ -128,7 +161,11 @@ impl Layout {
         Layout {
             extensions: home.join(".omp").join("agent").join("extensions"),
             adapter: shared.join("omp"),
-            engine: shared.join("hooks-runtime").join("current").join("bin").join("tama"),
+            engine: shared
+                .join("hooks-runtime")
+                .join("current")
+                .join("bin")
+                .join("tama"),
         }
     }
 }
@@ -147,10 +184,26 @@ pub struct OmpReport {
 impl fmt::Display for OmpReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut lines = Vec::new();
-        lines.extend(self.written.iter().map(|p| format!("wrote {}", p.display())));
-        lines.extend(self.unchanged.iter().map(|p| format!("unchanged {}", p.display())));
-        lines.extend(self.removed.iter().map(|p| format!("removed {}", p.display())));
-        lines.extend(self.kept.iter().map(|(p, why)| format!("kept {}: {why}", p.display())));
+        lines.extend(
+            self.written
+                .iter()
+                .map(|p| format!("wrote {}", p.display())),
+        );
+        lines.extend(
+            self.unchanged
+                .iter()
+                .map(|p| format!("unchanged {}", p.display())),
+        );
+        lines.extend(
+            self.removed
+                .iter()
+                .map(|p| format!("removed {}", p.display())),
+        );
+        lines.extend(
+            self.kept
+                .iter()
+                .map(|(p, why)| format!("kept {}: {why}", p.display())),
+        );
         if self.removing {
             if self.removed.is_empty() {
                 lines.push("no Tama oh-my-pi extension was installed; nothing changed".into());
@@ -181,13 +234,21 @@ pub fn install(home: &Path, tama: &Path) -> Result<OmpReport, SetupError> {
 /// shell made); keeps the engine link, which other installs run too.
 pub fn remove(home: &Path) -> Result<OmpReport, SetupError> {
     let layout = Layout::under(home);
-    let mut report = OmpReport { removing: true, ..OmpReport::default() };
+    let mut report = OmpReport {
+        removing: true,
+        ..OmpReport::default()
+    };
     let shell = layout.extensions.join(SHELL.0);
     match fs::read_to_string(&shell) {
         Ok(text) if text.contains(SHELL_MARK) => take_out(&shell, &mut report)?,
         Ok(_) => report.kept.push((shell, "not Tama's extension")),
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(SetupError::Read { path: shell, source }),
+        Err(source) => {
+            return Err(SetupError::Read {
+                path: shell,
+                source,
+            });
+        }
     }
     for (name, _) in ADAPTER {
         take_out(&layout.adapter.join(name), &mut report)?;
@@ -196,7 +257,11 @@ pub fn remove(home: &Path) -> Result<OmpReport, SetupError> {
         let mut copies: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(is_digest_copy))
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(is_digest_copy)
+            })
             .collect();
         copies.sort();
         for copy in copies {
@@ -204,7 +269,10 @@ pub fn remove(home: &Path) -> Result<OmpReport, SetupError> {
         }
     }
     if fs::symlink_metadata(&layout.engine).is_ok() {
-        report.kept.push((layout.engine, "the engine other installs of Tama run as well"));
+        report.kept.push((
+            layout.engine,
+            "the engine other installs of Tama run as well",
+        ));
     }
     Ok(report)
 }
@@ -224,9 +292,19 @@ fn put(path: &Path, text: &str, report: &mut OmpReport) -> Result<(), SetupError
         }
         Ok(_) => {}
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(SetupError::Read { path: path.into(), source }),
+        Err(source) => {
+            return Err(SetupError::Read {
+                path: path.into(),
+                source,
+            });
+        }
     }
-    crate::files::write_whole_synced(path, text.as_bytes()).map_err(|source| SetupError::Write { path: path.into(), source })?;
+    crate::files::write_whole_synced(path, text.as_bytes()).map_err(|source| {
+        SetupError::Write {
+            path: path.into(),
+            source,
+        }
+    })?;
     report.written.push(path.into());
     Ok(())
 }
@@ -237,7 +315,10 @@ fn link(path: &Path, tama: &Path, report: &mut OmpReport) -> Result<(), SetupErr
         report.unchanged.push(path.into());
         return Ok(());
     }
-    let write = |source| SetupError::Write { path: path.into(), source };
+    let write = |source| SetupError::Write {
+        path: path.into(),
+        source,
+    };
     let dir = path.parent().unwrap_or(Path::new("/"));
     crate::files::create_private_dir(dir).map_err(write)?;
     let partial = dir.join(format!(".tama.{}.link", std::process::id()));
@@ -252,7 +333,12 @@ fn take_out(path: &Path, report: &mut OmpReport) -> Result<(), SetupError> {
     match fs::remove_file(path) {
         Ok(()) => report.removed.push(path.into()),
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(source) => return Err(SetupError::Write { path: path.into(), source }),
+        Err(source) => {
+            return Err(SetupError::Write {
+                path: path.into(),
+                source,
+            });
+        }
     }
     Ok(())
 }

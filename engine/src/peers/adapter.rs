@@ -76,7 +76,10 @@ impl Adapter {
         let mut block = vec![
             ("SessionStart".to_string(), vec![plain("session-start")]),
             ("UserPromptSubmit".to_string(), vec![plain("prompt")]),
-            ("PreToolUse".to_string(), vec![json!({"matcher": self.edit_matcher, "hooks": [handler("pre-tool")]})]),
+            (
+                "PreToolUse".to_string(),
+                vec![json!({"matcher": self.edit_matcher, "hooks": [handler("pre-tool")]})],
+            ),
         ];
         let mut stop = vec![plain("stop")];
         if self.wakes {

@@ -17,9 +17,12 @@ pub fn descends_from(registration: &Registration) -> bool {
     let mut pid = std::process::id() as i32;
     // A chain of processes deeper than this is no agent's command.
     for _ in 0..128 {
-        let Some((parent, _)) = sessions::parent_of(pid) else { return false };
+        let Some((parent, _)) = sessions::parent_of(pid) else {
+            return false;
+        };
         if parent == registration.pid {
-            return registration.pid_start.is_some() && sessions::process_start(parent) == registration.pid_start;
+            return registration.pid_start.is_some()
+                && sessions::process_start(parent) == registration.pid_start;
         }
         if parent <= 1 {
             return false;
@@ -46,7 +49,9 @@ pub fn issue_secret(dir: &Path, key: &str) -> Result<String> {
     let mut bytes = [0u8; 16];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))
-        .map_err(io(|| "cannot read /dev/urandom for a session secret".into()))?;
+        .map_err(io(|| {
+            "cannot read /dev/urandom for a session secret".into()
+        }))?;
     let secret = hex::encode(bytes);
     let sha = digest(&secret);
     sessions::update(dir, key, |r| r.secret_sha256 = Some(sha))?;
@@ -59,7 +64,11 @@ pub fn issue_secret(dir: &Path, key: &str) -> Result<String> {
 /// this command cannot prove it belongs to is refused by name.
 pub fn whoami(dir: &Path, named: Option<&str>, secret: Option<&str>) -> Result<Registration> {
     let live = sessions::all_live(dir)?;
-    let named = named.map(String::from).or_else(|| std::env::var("TAMA_PEER_SESSION").ok().filter(|s| !s.is_empty()));
+    let named = named.map(String::from).or_else(|| {
+        std::env::var("TAMA_PEER_SESSION")
+            .ok()
+            .filter(|s| !s.is_empty())
+    });
     let claimed = match named {
         Some(named) => Some(
             live.iter()
@@ -67,8 +76,11 @@ pub fn whoami(dir: &Path, named: Option<&str>, secret: Option<&str>) -> Result<R
                 .ok_or_else(|| PeerError::Refused(format!("no live peer session {named}")))?,
         ),
         None => Adapter::all().find_map(|kind| {
-            let id = std::env::var(kind.session_env?).ok().filter(|s| !s.is_empty())?;
-            live.iter().find(|r| r.kind == kind.name() && r.session == id)
+            let id = std::env::var(kind.session_env?)
+                .ok()
+                .filter(|s| !s.is_empty())?;
+            live.iter()
+                .find(|r| r.kind == kind.name() && r.session == id)
         }),
     };
     if let Some(claimed) = claimed {
@@ -83,9 +95,14 @@ pub fn whoami(dir: &Path, named: Option<&str>, secret: Option<&str>) -> Result<R
     }
     let mut pid = std::process::id() as i32;
     for _ in 0..128 {
-        let Some((parent, _)) = sessions::parent_of(pid) else { break };
+        let Some((parent, _)) = sessions::parent_of(pid) else {
+            break;
+        };
         let start = sessions::process_start(parent);
-        if let Some(found) = live.iter().find(|r| r.pid == parent && r.pid_start.is_some() && r.pid_start == start) {
+        if let Some(found) = live
+            .iter()
+            .find(|r| r.pid == parent && r.pid_start.is_some() && r.pid_start == start)
+        {
             return Ok(found.clone());
         }
         if parent <= 1 {

@@ -9,7 +9,8 @@ use super::{PeerError, Result, ensure_dir, io};
 
 /// Writes `bytes` over `path` whole (see [`crate::files::write_whole`]).
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
-    crate::files::write_whole(path, bytes).map_err(io(|| format!("cannot write {}", path.display())))
+    crate::files::write_whole(path, bytes)
+        .map_err(io(|| format!("cannot write {}", path.display())))
 }
 
 /// Holds the peers registry lock while it lives: registrations are read,
@@ -20,9 +21,15 @@ impl RegistryLock {
     pub fn take(dir: &Path) -> Result<RegistryLock> {
         ensure_dir(dir)?;
         let path = dir.join("registry.lock");
-        let file = OpenOptions::new().create(true).truncate(false).write(true).mode(0o600).open(&path)
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(&path)
             .map_err(io(|| format!("cannot open {}", path.display())))?;
-        file.lock().map_err(io(|| format!("cannot lock {}", path.display())))?;
+        file.lock()
+            .map_err(io(|| format!("cannot lock {}", path.display())))?;
         Ok(RegistryLock(file))
     }
 }
@@ -38,8 +45,16 @@ const MAX_LINKS: usize = 40;
 /// fails on any missing part, and a lexical clean-up first would take `..`
 /// before links.
 pub fn resolve(cwd: &Path, path: &str) -> Result<PathBuf> {
-    let joined = if Path::new(path).is_absolute() { PathBuf::from(path) } else { cwd.join(path) };
-    let mut pending: Vec<PathBuf> = joined.components().rev().map(|c| PathBuf::from(c.as_os_str())).collect();
+    let joined = if Path::new(path).is_absolute() {
+        PathBuf::from(path)
+    } else {
+        cwd.join(path)
+    };
+    let mut pending: Vec<PathBuf> = joined
+        .components()
+        .rev()
+        .map(|c| PathBuf::from(c.as_os_str()))
+        .collect();
     let mut real = PathBuf::from("/");
     let mut links = 0;
     while let Some(part) = pending.pop() {
@@ -54,13 +69,22 @@ pub fn resolve(cwd: &Path, path: &str) -> Result<PathBuf> {
                     Ok(meta) if meta.file_type().is_symlink() => {
                         links += 1;
                         if links > MAX_LINKS {
-                            return Err(PeerError::Refused(format!("{path}: too many symbolic links (a loop?) from {}", next.display())));
+                            return Err(PeerError::Refused(format!(
+                                "{path}: too many symbolic links (a loop?) from {}",
+                                next.display()
+                            )));
                         }
-                        let target = std::fs::read_link(&next).map_err(io(|| format!("cannot read the link {}", next.display())))?;
+                        let target = std::fs::read_link(&next)
+                            .map_err(io(|| format!("cannot read the link {}", next.display())))?;
                         if target.is_absolute() {
                             real = PathBuf::from("/");
                         }
-                        pending.extend(target.components().rev().map(|c| PathBuf::from(c.as_os_str())));
+                        pending.extend(
+                            target
+                                .components()
+                                .rev()
+                                .map(|c| PathBuf::from(c.as_os_str())),
+                        );
                     }
                     _ => real = next,
                 }

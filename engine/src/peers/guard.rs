@@ -19,18 +19,33 @@ use crate::tool::{ToolCall, ToolKind};
 /// so a checkout nested in another (a submodule, a vendored repository) is
 /// its own session's, and everything else under a peer's root is the
 /// peer's. With no other checkout to guard, the call is not even read.
-pub fn denial(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Result<Option<String>> {
+pub fn denial(
+    dir: &Path,
+    me: &Registration,
+    cwd: &Path,
+    payload: &Value,
+) -> Result<Option<String>> {
     let call = tool_call(payload);
     // Codex applies a shell command that runs `apply_patch` itself, and its
     // hook sees a `Bash` call; any other shell command is not the guard's.
     let shell_patch = matches!(&call, Ok((name, _)) if name == "Bash")
-        .then(|| payload["tool_input"]["command"].as_str().and_then(shell_patch))
+        .then(|| {
+            payload["tool_input"]["command"]
+                .as_str()
+                .and_then(shell_patch)
+        })
         .flatten();
     if matches!(&call, Ok((name, _)) if name == "Bash") && shell_patch.is_none() {
         return Ok(None);
     }
     let (call, patch_dir) = match shell_patch {
-        Some((dir, patch)) => (Ok(("apply_patch".to_string(), serde_json::json!({"command": patch}).to_string())), dir),
+        Some((dir, patch)) => (
+            Ok((
+                "apply_patch".to_string(),
+                serde_json::json!({"command": patch}).to_string(),
+            )),
+            dir,
+        ),
         None => (call, None),
     };
     let peers: Vec<Registration> = sessions::all_live(dir)?
@@ -46,8 +61,10 @@ pub fn denial(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Res
         Err(err) => {
             // Other checkouts are guarded: a write we cannot read is refused, never let through.
             journal::hook_error(dir, "pre-tool", Some(&me.key), &err);
-            return Ok(Some(format!("peer folder guard (pre-tool): cannot tell which files this call writes, so it is refused \
-                while other sessions' checkouts are guarded: {err}")));
+            return Ok(Some(format!(
+                "peer folder guard (pre-tool): cannot tell which files this call writes, so it is refused \
+                while other sessions' checkouts are guarded: {err}"
+            )));
         }
     };
     if call.kind != ToolKind::Write {
@@ -60,7 +77,11 @@ pub fn denial(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Res
     for target in call.targets.iter().filter(|t| t.device_action.is_none()) {
         let path = match resolve(&cwd, &target.path) {
             Ok(path) => path,
-            Err(err) => return Ok(Some(format!("peer folder guard (pre-tool): {err}; the write is refused"))),
+            Err(err) => {
+                return Ok(Some(format!(
+                    "peer folder guard (pre-tool): {err}; the write is refused"
+                )));
+            }
         };
         if let Some(owner) = owner(me, &peers, &path) {
             let run = peer_run(me.kind().as_ref(), &me.key);
@@ -78,9 +99,16 @@ pub fn denial(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Res
 
 /// The peer whose checkout `path` lies in, unless the session's own
 /// (guarded) checkout is nearer to it.
-fn owner<'a>(me: &Registration, peers: &'a [Registration], path: &Path) -> Option<&'a Registration> {
+fn owner<'a>(
+    me: &Registration,
+    peers: &'a [Registration],
+    path: &Path,
+) -> Option<&'a Registration> {
     let depth = |root: &PathBuf| root.components().count();
-    let peer = peers.iter().filter(|p| path.starts_with(&p.root)).max_by_key(|p| depth(&p.root))?;
+    let peer = peers
+        .iter()
+        .filter(|p| path.starts_with(&p.root))
+        .max_by_key(|p| depth(&p.root))?;
     let mine = me.guarded && path.starts_with(&me.root) && depth(&me.root) >= depth(&peer.root);
     (!mine).then_some(peer)
 }
@@ -91,9 +119,15 @@ fn owner<'a>(me: &Registration, peers: &'a [Registration], path: &Path) -> Optio
 /// runs `apply_patch` is an `apply_patch` call whatever tool carries it.
 fn tool_call(payload: &Value) -> Result<(String, String)> {
     let Value::Object(input) = &payload["tool_input"] else {
-        return Err(PeerError::Input(format!("TypeError: tool_input is not an object: {}", payload["tool_input"])));
+        return Err(PeerError::Input(format!(
+            "TypeError: tool_input is not an object: {}",
+            payload["tool_input"]
+        )));
     };
-    let mut name = payload["tool_name"].as_str().ok_or_else(|| PeerError::Input("the hook input has no string tool_name".into()))?.to_string();
+    let mut name = payload["tool_name"]
+        .as_str()
+        .ok_or_else(|| PeerError::Input("the hook input has no string tool_name".into()))?
+        .to_string();
     let mut input = input.clone();
     for field in ["command", "input", "patch"] {
         if let Some(Value::Array(argv)) = input.get(field) {
@@ -101,7 +135,12 @@ fn tool_call(payload: &Value) -> Result<(String, String)> {
             if matches!(words.first(), Some(&"apply_patch" | &"applypatch")) {
                 name = "apply_patch".into();
             }
-            if let Some(patch) = words.iter().skip(1).find(|w| w.contains('\n')).or(words.last()) {
+            if let Some(patch) = words
+                .iter()
+                .skip(1)
+                .find(|w| w.contains('\n'))
+                .or(words.last())
+            {
                 input.insert(field.to_string(), Value::String((*patch).to_string()));
             }
         }
@@ -119,10 +158,17 @@ fn shell_patch(command: &str) -> Option<(Option<String>, String)> {
     let mut dir = None;
     if let Some(after) = rest.strip_prefix("cd ") {
         let (folder, tail) = after.split_once("&&")?;
-        dir = Some(folder.trim().trim_matches(|c| c == '\'' || c == '"').to_string());
+        dir = Some(
+            folder
+                .trim()
+                .trim_matches(|c| c == '\'' || c == '"')
+                .to_string(),
+        );
         rest = tail.trim_start();
     }
-    let rest = rest.strip_prefix("apply_patch").or_else(|| rest.strip_prefix("applypatch"))?;
+    let rest = rest
+        .strip_prefix("apply_patch")
+        .or_else(|| rest.strip_prefix("applypatch"))?;
     if !rest.starts_with(char::is_whitespace) {
         return None;
     }
@@ -137,7 +183,15 @@ fn shell_patch(command: &str) -> Option<(Option<String>, String)> {
 
 /// The tool declaration's reading of a tool call.
 fn classify(name: &str, input: &str) -> Result<ToolCall> {
-    let host = crate::wasm::Host::new(crate::paths::cache_dir(), &crate::registry::tool_declaration())
-        .map_err(|e| PeerError::Input(format!("TAMA_HOOK_INFRASTRUCTURE: the tool declaration cannot be loaded: {e:#}")))?;
-    host.classify(name, input).map_err(|e| PeerError::Input(e.to_string()))
+    let host = crate::wasm::Host::new(
+        crate::paths::cache_dir(),
+        &crate::registry::tool_declaration(),
+    )
+    .map_err(|e| {
+        PeerError::Input(format!(
+            "TAMA_HOOK_INFRASTRUCTURE: the tool declaration cannot be loaded: {e:#}"
+        ))
+    })?;
+    host.classify(name, input)
+        .map_err(|e| PeerError::Input(e.to_string()))
 }

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::sessions::{self, Registration};
-use super::{Adapter, PeerError, Result, guard, inbox, journal, session_key, text, together, waiter};
+use super::{
+    Adapter, PeerError, Result, guard, inbox, journal, session_key, text, together, waiter,
+};
 
 /// What a hook run ends with.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -20,12 +22,22 @@ pub struct Outcome {
 
 impl Outcome {
     fn json(value: Value) -> Outcome {
-        Outcome { stdout: format!("{value}\n"), ..Outcome::default() }
+        Outcome {
+            stdout: format!("{value}\n"),
+            ..Outcome::default()
+        }
     }
 }
 
 /// The peer hook events.
-pub const EVENTS: &[&str] = &["session-start", "prompt", "pre-tool", "stop", "wait", "session-end"];
+pub const EVENTS: &[&str] = &[
+    "session-start",
+    "prompt",
+    "pre-tool",
+    "stop",
+    "wait",
+    "session-end",
+];
 
 /// Runs peer hook `event` for agent `kind` on the hook input `input`.
 pub fn peer_hook(dir: &Path, kind: &str, event: &str, input: &str) -> Outcome {
@@ -39,26 +51,46 @@ pub fn peer_hook(dir: &Path, kind: &str, event: &str, input: &str) -> Outcome {
     }
 }
 
-fn run(dir: &Path, kind: &str, event: &str, input: &str, key: &mut Option<String>) -> Result<Outcome> {
+fn run(
+    dir: &Path,
+    kind: &str,
+    event: &str,
+    input: &str,
+    key: &mut Option<String>,
+) -> Result<Outcome> {
     let kind = Adapter::named(kind).ok_or_else(|| {
         let known: Vec<&str> = Adapter::all().map(|a| a.name()).collect();
-        PeerError::Input(format!("unknown agent kind `{kind}`: expected one of {}", known.join(", ")))
+        PeerError::Input(format!(
+            "unknown agent kind `{kind}`: expected one of {}",
+            known.join(", ")
+        ))
     })?;
     if !EVENTS.contains(&event) {
-        return Err(PeerError::Input(format!("unknown peer hook event `{event}`: expected one of {}", EVENTS.join(", "))));
+        return Err(PeerError::Input(format!(
+            "unknown peer hook event `{event}`: expected one of {}",
+            EVENTS.join(", ")
+        )));
     }
     let payload: Value = serde_json::from_str(input)?;
     if !payload.is_object() {
-        return Err(PeerError::Input("the hook input is not a JSON object".into()));
+        return Err(PeerError::Input(
+            "the hook input is not a JSON object".into(),
+        ));
     }
-    let session = payload["session_id"].as_str().ok_or_else(|| PeerError::Input("KeyError: the hook input has no string session_id".into()))?;
+    let session = payload["session_id"].as_str().ok_or_else(|| {
+        PeerError::Input("KeyError: the hook input has no string session_id".into())
+    })?;
     let own_key = session_key(&kind, session)?;
     *key = Some(own_key.clone());
     let agent = sessions::agent_pid();
     if event == "session-end" {
         return session_end(dir, &own_key, agent, &payload);
     }
-    let cwd = payload["cwd"].as_str().map(PathBuf::from).or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| "/".into());
+    let cwd = payload["cwd"]
+        .as_str()
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| "/".into());
     let (me, own) = sessions::register(dir, &kind, session, &own_key, &cwd, agent)?;
     if event == "pre-tool" {
         // Whoever runs it, a write is judged against the session's own root.
@@ -86,12 +118,17 @@ fn not_its_agent(me: &Registration, agent: i32) -> PeerError {
 
 /// Context the harness adds for the model on session start and prompts.
 fn context(event_name: &str, text: String) -> Outcome {
-    Outcome::json(json!({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}))
+    Outcome::json(
+        json!({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}),
+    )
 }
 
 /// Takes the unread messages of `me`, with their peer text; `None` when
 /// there are none. The caller hands the text on, then [`record_delivery`].
-pub(super) fn take_rendered(dir: &Path, me: &Registration) -> Result<Option<(Vec<inbox::Letter>, String)>> {
+pub(super) fn take_rendered(
+    dir: &Path,
+    me: &Registration,
+) -> Result<Option<(Vec<inbox::Letter>, String)>> {
     let letters = inbox::take(dir, &me.key)?;
     if letters.is_empty() {
         return Ok(None);
@@ -104,7 +141,11 @@ pub(super) fn take_rendered(dir: &Path, me: &Registration) -> Result<Option<(Vec
 /// hook or command.
 pub fn record_delivery(dir: &Path, me: &Registration, letters: &[inbox::Letter], by: &str) {
     for e in letters.iter().map(|l| &l.envelope) {
-        journal::row(dir, "delivered", json!({"to": me.key, "id": e.id, "from": e.from, "by": by, "hop": e.hop}));
+        journal::row(
+            dir,
+            "delivered",
+            json!({"to": me.key, "id": e.id, "from": e.from, "by": by, "hop": e.hop}),
+        );
     }
 }
 
@@ -151,23 +192,37 @@ fn prompt(dir: &Path, me: &Registration, payload: &Value) -> Result<Outcome> {
         together::end(dir, &me.key, "your user typed a prompt")?;
         sessions::update(dir, &me.key, |r| r.chain = 0)?;
         if let Some(ended) = together::take_ended(dir, &me.key)? {
-            let report = together::saved_report(dir, &me.key, ended["since"].as_str().unwrap_or_default());
+            let report =
+                together::saved_report(dir, &me.key, ended["since"].as_str().unwrap_or_default());
             parts.push(text::ended_note(me, &ended, report));
         }
     }
     let me = sessions::read(dir, &me.key)?.unwrap_or_else(|| me.clone());
     parts.extend(news(dir, &me, "prompt")?);
-    Ok(if parts.is_empty() { Outcome::default() } else { context("UserPromptSubmit", parts.join("\n\n")) })
+    Ok(if parts.is_empty() {
+        Outcome::default()
+    } else {
+        context("UserPromptSubmit", parts.join("\n\n"))
+    })
 }
 
 /// Frames Claude Code puts around prompts no person typed.
-const MACHINE_FRAMES: &[&str] = &["Another Claude session sent a message:", "<agent-message", "<cross-session-message", "<task-notification"];
+const MACHINE_FRAMES: &[&str] = &[
+    "Another Claude session sent a message:",
+    "<agent-message",
+    "<cross-session-message",
+    "<task-notification",
+];
 
 /// Whether a person typed `prompt`: no line of it opens with a frame the
 /// harness puts around prompts from other sessions, subagents and tasks.
 /// A typed prompt that mentions such a tag mid-line is still typed.
 pub fn typed(prompt: &str) -> bool {
-    !prompt.lines().any(|line| MACHINE_FRAMES.iter().any(|frame| line.trim_start().starts_with(frame)))
+    !prompt.lines().any(|line| {
+        MACHINE_FRAMES
+            .iter()
+            .any(|frame| line.trim_start().starts_with(frame))
+    })
 }
 
 fn pre_tool(dir: &Path, me: &Registration, cwd: &Path, payload: &Value) -> Result<Outcome> {
@@ -207,7 +262,11 @@ fn session_end(dir: &Path, key: &str, agent: i32, payload: &Value) -> Result<Out
         together::settle(dir, me)?;
     }
     together::end(dir, key, &format!("session {key} ended ({reason})"))?;
-    inbox::return_handed(dir, key, &format!("session {key} ended ({reason}) before it went on after the message"))?;
+    inbox::return_handed(
+        dir,
+        key,
+        &format!("session {key} ended ({reason}) before it went on after the message"),
+    )?;
     sessions::unregister(dir, key)?;
     journal::row(dir, "session_ended", json!({"key": key, "reason": reason}));
     Ok(Outcome::default())

@@ -51,7 +51,9 @@ fn inbox(dir: &Path, key: &str) -> PathBuf {
 
 /// Creates the inbox of `key`.
 pub fn create(dir: &Path, key: &str) -> Result<()> {
-    ["tmp", "new", "handed", "cur", "returned"].iter().try_for_each(|part| ensure_dir(&inbox(dir, key).join(part)))
+    ["tmp", "new", "handed", "cur", "returned"]
+        .iter()
+        .try_for_each(|part| ensure_dir(&inbox(dir, key).join(part)))
 }
 
 /// A fresh envelope id: 12 hex digits from the standard library's randomly
@@ -59,7 +61,11 @@ pub fn create(dir: &Path, key: &str) -> Result<()> {
 /// repeat; the file is created new, so a repeat cannot overwrite).
 pub fn new_id() -> String {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
     hasher.write_u32(std::process::id());
     format!("{:012x}", hasher.finish() & 0xffff_ffff_ffff)
 }
@@ -67,7 +73,11 @@ pub fn new_id() -> String {
 /// Puts `envelope` into the recipient's inbox.
 pub fn post(dir: &Path, envelope: &Envelope) -> Result<()> {
     create(dir, &envelope.to)?;
-    let name = format!("{}-{}.json", envelope.at.replace(['-', ':'], ""), envelope.id);
+    let name = format!(
+        "{}-{}.json",
+        envelope.at.replace(['-', ':'], ""),
+        envelope.id
+    );
     let staged = inbox(dir, &envelope.to).join("tmp").join(&name);
     let json = serde_json::to_vec(envelope).map_err(PeerError::NotJson)?;
     write_whole(&staged, &json)?;
@@ -78,15 +88,23 @@ pub fn post(dir: &Path, envelope: &Envelope) -> Result<()> {
 /// Envelope files in one part of an inbox, oldest first (names start with the time).
 fn files(dir: &Path, key: &str, part: &str) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = fs::read_dir(inbox(dir, key).join(part))
-        .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect())
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect()
+        })
         .unwrap_or_default();
     found.sort();
     found
 }
 
 fn read_envelope(file: &Path) -> Result<Envelope> {
-    let text = fs::read_to_string(file).map_err(io(|| format!("cannot read {}", file.display())))?;
-    serde_json::from_str(&text).map_err(|e| PeerError::Input(format!("{} is not an envelope: {e}", file.display())))
+    let text =
+        fs::read_to_string(file).map_err(io(|| format!("cannot read {}", file.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| PeerError::Input(format!("{} is not an envelope: {e}", file.display())))
 }
 
 /// How many envelopes wait unread for `key`.
@@ -100,10 +118,15 @@ pub fn unread_count(dir: &Path, key: &str) -> usize {
 pub fn take(dir: &Path, key: &str) -> Result<Vec<Letter>> {
     let mut letters = Vec::new();
     for file in files(dir, key, "new") {
-        let delivered = inbox(dir, key).join("handed").join(file.file_name().unwrap_or_default());
+        let delivered = inbox(dir, key)
+            .join("handed")
+            .join(file.file_name().unwrap_or_default());
         match fs::rename(&file, &delivered) {
             Ok(()) => match read_envelope(&delivered) {
-                Ok(envelope) => letters.push(Letter { envelope, file: delivered }),
+                Ok(envelope) => letters.push(Letter {
+                    envelope,
+                    file: delivered,
+                }),
                 Err(err) => super::journal::hook_error(dir, "take", Some(key), &err),
             },
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
@@ -117,8 +140,11 @@ pub fn take(dir: &Path, key: &str) -> Result<Vec<Letter>> {
 /// hand them on.
 pub fn put_back(dir: &Path, key: &str, letters: &[Letter]) -> Result<()> {
     for letter in letters {
-        let unread = inbox(dir, key).join("new").join(letter.file.file_name().unwrap_or_default());
-        fs::rename(&letter.file, &unread).map_err(io(|| format!("cannot put back {}", letter.file.display())))?;
+        let unread = inbox(dir, key)
+            .join("new")
+            .join(letter.file.file_name().unwrap_or_default());
+        fs::rename(&letter.file, &unread)
+            .map_err(io(|| format!("cannot put back {}", letter.file.display())))?;
     }
     Ok(())
 }
@@ -138,9 +164,15 @@ pub fn find_ask(dir: &Path, key: &str, id: &str, from: &str) -> Option<Envelope>
 pub fn confirm(dir: &Path, key: &str) -> Result<usize> {
     let handed = files(dir, key, "handed");
     for file in &handed {
-        let read = inbox(dir, key).join("cur").join(file.file_name().unwrap_or_default());
+        let read = inbox(dir, key)
+            .join("cur")
+            .join(file.file_name().unwrap_or_default());
         match fs::rename(file, &read) {
-            Ok(()) => super::journal::row(dir, "read", serde_json::json!({"to": key, "file": file.file_name().map(|n| n.to_string_lossy().into_owned())})),
+            Ok(()) => super::journal::row(
+                dir,
+                "read",
+                serde_json::json!({"to": key, "file": file.file_name().map(|n| n.to_string_lossy().into_owned())}),
+            ),
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => return Err(io(|| format!("cannot mark {} read", file.display()))(err)),
         }
@@ -165,14 +197,22 @@ pub fn return_handed(dir: &Path, key: &str, why: &str) -> Result<()> {
         };
         create(dir, &envelope.from)?;
         let name = file.file_name().unwrap_or_default();
-        let back = Returned { envelope, why: why.to_string() };
+        let back = Returned {
+            envelope,
+            why: why.to_string(),
+        };
         let json = serde_json::to_vec(&back).map_err(PeerError::NotJson)?;
         let staged = inbox(dir, &back.envelope.from).join("tmp").join(name);
         write_whole(&staged, &json)?;
         let target = inbox(dir, &back.envelope.from).join("returned").join(name);
-        fs::rename(&staged, &target).map_err(io(|| format!("cannot return into {}", target.display())))?;
+        fs::rename(&staged, &target)
+            .map_err(io(|| format!("cannot return into {}", target.display())))?;
         let _ = fs::remove_file(&file);
-        super::journal::row(dir, "returned", serde_json::json!({"id": back.envelope.id, "from": back.envelope.from, "to": key, "why": why}));
+        super::journal::row(
+            dir,
+            "returned",
+            serde_json::json!({"id": back.envelope.id, "from": back.envelope.from, "to": key, "why": why}),
+        );
     }
     Ok(())
 }
@@ -181,20 +221,37 @@ pub fn return_handed(dir: &Path, key: &str, why: &str) -> Result<()> {
 pub fn take_returned(dir: &Path, key: &str) -> Vec<Returned> {
     let mut found = Vec::new();
     for file in files(dir, key, "returned") {
-        let taken = inbox(dir, key).join("cur").join(format!("returned-{}", file.file_name().unwrap_or_default().to_string_lossy()));
+        let taken = inbox(dir, key).join("cur").join(format!(
+            "returned-{}",
+            file.file_name().unwrap_or_default().to_string_lossy()
+        ));
         if fs::rename(&file, &taken).is_err() {
             continue;
         }
-        match fs::read_to_string(&taken).ok().and_then(|t| serde_json::from_str::<Returned>(&t).ok()) {
+        match fs::read_to_string(&taken)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Returned>(&t).ok())
+        {
             Some(back) => found.push(back),
-            None => super::journal::hook_error(dir, "returned", Some(key), &PeerError::Input(format!("{} is not a returned message", taken.display()))),
+            None => super::journal::hook_error(
+                dir,
+                "returned",
+                Some(key),
+                &PeerError::Input(format!("{} is not a returned message", taken.display())),
+            ),
         }
     }
     found
 }
 
 /// A new envelope from `from` to `to`, stamped now.
-pub fn envelope(from: &super::Registration, to: &str, kind: &str, re: Option<String>, text: &str) -> Envelope {
+pub fn envelope(
+    from: &super::Registration,
+    to: &str,
+    kind: &str,
+    re: Option<String>,
+    text: &str,
+) -> Envelope {
     Envelope {
         id: new_id(),
         at: now_iso(),

@@ -12,25 +12,42 @@ use crate::setup::{self, Report, SetupError};
 /// Installs (or with `remove`, takes out) the peer hooks of `adapter`'s
 /// agent under `home`, run by the `tama` at `tama`. Everything else in the
 /// config stays as it was.
-pub fn install(adapter: &Adapter, home: &Path, tama: &Path, remove: bool) -> Result<Report, SetupError> {
+pub fn install(
+    adapter: &Adapter,
+    home: &Path,
+    tama: &Path,
+    remove: bool,
+) -> Result<Report, SetupError> {
     setup::program(tama)?;
     let owned = |handler: &Value| setup::runs_tama(handler, tama, "peer-hook");
-    let block = if remove { Vec::new() } else { adapter.hook_block(tama) };
+    let block = if remove {
+        Vec::new()
+    } else {
+        adapter.hook_block(tama)
+    };
     let mut report = setup::update(adapter.config_path(home), &owned, &block)?;
     report.events = block.iter().map(|(event, _)| event.clone()).collect();
     let skill = adapter.skill_path(home);
-    let write = |source| SetupError::Write { path: skill.clone(), source };
+    let write = |source| SetupError::Write {
+        path: skill.clone(),
+        source,
+    };
     if remove {
         if fs::read_to_string(&skill).is_ok_and(|text| text.starts_with(SKILL_HEAD)) {
             fs::remove_file(&skill).map_err(write)?;
-            report.notices.push(format!("the peer-work skill {} is removed", skill.display()));
+            report.notices.push(format!(
+                "the peer-work skill {} is removed",
+                skill.display()
+            ));
         }
     } else {
         let text = skill_text(tama);
         if fs::read_to_string(&skill).ok().as_deref() != Some(text.as_str()) {
             crate::files::write_whole_synced(&skill, text.as_bytes()).map_err(write)?;
         }
-        report.notices.push(format!("the peer-work skill is in {}", skill.display()));
+        report
+            .notices
+            .push(format!("the peer-work skill is in {}", skill.display()));
         if let Some(notice) = adapter.kind.setup_notice().filter(|_| report.changed) {
             report.notices.push(notice.to_string());
         }

@@ -21,7 +21,15 @@ pub fn row(dir: &Path, name: &str, fields: Value) {
         row.extend(fields);
     }
     if let Err(err) = append(dir, "log.jsonl", &format!("{row}\n")) {
-        hook_error(dir, name, None, &PeerError::Io { what: "cannot append to log.jsonl".into(), source: err });
+        hook_error(
+            dir,
+            name,
+            None,
+            &PeerError::Io {
+                what: "cannot append to log.jsonl".into(),
+                source: err,
+            },
+        );
     }
 }
 
@@ -39,7 +47,12 @@ pub fn rows(dir: &Path) -> Vec<Value> {
 /// harness does not show the model for a hook that exits 0.
 pub fn hook_error(dir: &Path, event: &str, key: Option<&str>, err: &PeerError) {
     let message = err.to_string().replace('\n', "\\n");
-    let line = format!("{}\t{event}\t{}\t{}: {message}\n", now_iso(), key.unwrap_or("-"), err.kind());
+    let line = format!(
+        "{}\t{event}\t{}\t{}: {message}\n",
+        now_iso(),
+        key.unwrap_or("-"),
+        err.kind()
+    );
     let rotated = fs::metadata(dir.join("hooks.log")).is_ok_and(|m| m.len() > HOOKS_LOG_LIMIT);
     if rotated {
         let _ = fs::rename(dir.join("hooks.log"), dir.join("hooks.log.1"));
@@ -51,6 +64,10 @@ pub fn hook_error(dir: &Path, event: &str, key: Option<&str>, err: &PeerError) {
 
 fn append(dir: &Path, name: &str, text: &str) -> std::io::Result<()> {
     ensure_dir(dir).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let mut file = OpenOptions::new().append(true).create(true).mode(0o600).open(dir.join(name))?;
+    let mut file = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .open(dir.join(name))?;
     file.write_all(text.as_bytes())
 }

@@ -37,10 +37,10 @@ use std::path::{Path, PathBuf};
 
 pub use adapter::Adapter;
 pub use hooks::{Outcome, peer_hook, record_delivery, typed};
-pub use text::peer_text;
 pub use inbox::{Envelope, Letter};
 pub use send::{MAX_HOPS, send};
 pub use sessions::Registration;
+pub use text::peer_text;
 
 /// What a peer operation can fail on. The messages are what the user or the
 /// agent reads.
@@ -55,7 +55,10 @@ pub enum PeerError {
     #[error("the hook input is not JSON: {0}")]
     NotJson(#[from] serde_json::Error),
     #[error("{what}: {source}")]
-    Io { what: String, source: std::io::Error },
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
 }
 
 impl PeerError {
@@ -74,7 +77,10 @@ pub type Result<T> = std::result::Result<T, PeerError>;
 
 /// Wraps an I/O error with what was being done.
 pub(crate) fn io(what: impl FnOnce() -> String) -> impl FnOnce(std::io::Error) -> PeerError {
-    move |source| PeerError::Io { what: what(), source }
+    move |source| PeerError::Io {
+        what: what(),
+        source,
+    }
 }
 
 /// Records a failure outside any one session in `hooks.log`.

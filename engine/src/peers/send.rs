@@ -18,10 +18,19 @@ pub const MAX_HOPS: u32 = 8;
 /// Each message is one hop longer than the longest chain sent to the
 /// sender since its user last typed (a reply, than the ask it answers too);
 /// one past [`MAX_HOPS`] is refused.
-pub fn send(dir: &Path, me: &Registration, to: &str, kind: &str, text: &str, re: Option<&str>) -> Result<Envelope> {
+pub fn send(
+    dir: &Path,
+    me: &Registration,
+    to: &str,
+    kind: &str,
+    text: &str,
+    re: Option<&str>,
+) -> Result<Envelope> {
     let refuse = |why: String| Err(PeerError::Refused(why));
     if !matches!(kind, "ask" | "note" | "reply") {
-        return refuse(format!("unknown message kind `{kind}`: expected ask, note or reply"));
+        return refuse(format!(
+            "unknown message kind `{kind}`: expected ask, note or reply"
+        ));
     }
     if text.trim().is_empty() {
         return refuse("empty message".into());
@@ -49,12 +58,19 @@ pub fn send(dir: &Path, me: &Registration, to: &str, kind: &str, text: &str, re:
     if kind == "ask" {
         together::spend_ask(dir, &me.key, &peer.key)?;
     }
-    let envelope = inbox::Envelope { hop, ..inbox::envelope(me, &peer.key, kind, re, text) };
+    let envelope = inbox::Envelope {
+        hop,
+        ..inbox::envelope(me, &peer.key, kind, re, text)
+    };
     inbox::post(dir, &envelope)?;
     // The recipient's next message continues this chain, whenever it reads this one.
     sessions::update(dir, &peer.key, |r| r.chain = r.chain.max(hop))?;
-    journal::row(dir, "sent", json!({
-        "id": envelope.id, "kind": kind, "from": me.key, "to": peer.key, "re": envelope.re, "hop": hop, "text": text,
-    }));
+    journal::row(
+        dir,
+        "sent",
+        json!({
+            "id": envelope.id, "kind": kind, "from": me.key, "to": peer.key, "re": envelope.re, "hop": hop, "text": text,
+        }),
+    );
     Ok(envelope)
 }

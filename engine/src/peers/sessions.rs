@@ -64,12 +64,19 @@ impl Registration {
 
     /// Whether the agent process still runs (another user's counts).
     pub fn alive(&self) -> bool {
-        records::alive(self.pid) && (self.pid_start.is_none() || process_start(self.pid) == self.pid_start)
+        records::alive(self.pid)
+            && (self.pid_start.is_none() || process_start(self.pid) == self.pid_start)
     }
 
     /// `key (name, kind, root)`, as the agent reads it.
     pub fn describe(&self) -> String {
-        format!("{} ({}, {}, {})", self.key, self.name, self.kind, self.root.display())
+        format!(
+            "{} ({}, {}, {})",
+            self.key,
+            self.name,
+            self.kind,
+            self.root.display()
+        )
     }
 }
 
@@ -81,9 +88,9 @@ fn path(dir: &Path, key: &str) -> PathBuf {
 pub fn read(dir: &Path, key: &str) -> Result<Option<Registration>> {
     let file = path(dir, key);
     match fs::read_to_string(&file) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| PeerError::Input(format!("{} is not a registration: {e}", file.display()))),
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+            PeerError::Input(format!("{} is not a registration: {e}", file.display()))
+        }),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(io(|| format!("cannot read {}", file.display()))(err)),
     }
@@ -105,17 +112,26 @@ pub fn all_live(dir: &Path) -> Result<Vec<Registration>> {
     let entries = match fs::read_dir(dir.join("sessions")) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(err) => return Err(io(|| format!("cannot list {}/sessions", dir.display()))(err)),
+        Err(err) => {
+            return Err(io(|| format!("cannot list {}/sessions", dir.display()))(
+                err,
+            ));
+        }
     };
     let mut found = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(key) = name.strip_suffix(".json").filter(|k| super::valid_key(k)) else { continue };
+        let Some(key) = name.strip_suffix(".json").filter(|k| super::valid_key(k)) else {
+            continue;
+        };
         match read(dir, key) {
             Ok(Some(registration)) if registration.alive() => found.push(registration),
             Ok(Some(gone)) => {
                 let _ = fs::remove_file(entry.path());
-                let why = format!("session {} ended (its agent process is gone) before it read it", gone.key);
+                let why = format!(
+                    "session {} ended (its agent process is gone) before it read it",
+                    gone.key
+                );
                 if let Err(err) = super::inbox::return_handed(dir, &gone.key, &why) {
                     super::journal::hook_error(dir, "return", Some(&gone.key), &err);
                 }
@@ -134,9 +150,18 @@ pub fn all_live(dir: &Path) -> Result<Vec<Registration>> {
 /// leave its root where its start put it. Returns the registration and
 /// whether `pid` is its agent; a hook run by any other process while the
 /// agent lives is not the session's own.
-pub fn register(dir: &Path, kind: &Adapter, session: &str, key: &str, cwd: &Path, pid: i32) -> Result<(Registration, bool)> {
+pub fn register(
+    dir: &Path,
+    kind: &Adapter,
+    session: &str,
+    key: &str,
+    cwd: &Path,
+    pid: i32,
+) -> Result<(Registration, bool)> {
     if pid <= 1 {
-        return Err(PeerError::Refused(format!("the hook for {key} runs under no agent process (its parent is process {pid})")));
+        return Err(PeerError::Refused(format!(
+            "the hook for {key} runs under no agent process (its parent is process {pid})"
+        )));
     }
     let _lock = RegistryLock::take(dir)?;
     let pid_start = process_start(pid);
@@ -145,7 +170,11 @@ pub fn register(dir: &Path, kind: &Adapter, session: &str, key: &str, cwd: &Path
             let own = on_disk.pid == pid && on_disk.pid_start == pid_start;
             return Ok((on_disk, own));
         }
-        Some(gone) => super::inbox::return_handed(dir, key, &format!("session {} ended before it read it", gone.key))?,
+        Some(gone) => super::inbox::return_handed(
+            dir,
+            key,
+            &format!("session {} ended before it read it", gone.key),
+        )?,
         None => {}
     }
     let folder = resolve(Path::new("/"), &cwd.to_string_lossy())?;
@@ -158,7 +187,10 @@ pub fn register(dir: &Path, kind: &Adapter, session: &str, key: &str, cwd: &Path
         key: key.to_string(),
         kind: kind.name().to_string(),
         session: session.to_string(),
-        name: root.file_name().map_or_else(|| root.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        name: root.file_name().map_or_else(
+            || root.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
         root,
         guarded,
         cwd: folder,
@@ -177,9 +209,15 @@ pub fn register(dir: &Path, kind: &Adapter, session: &str, key: &str, cwd: &Path
 
 /// Changes the registration of `key` under the registry lock; `None` when
 /// it is not registered.
-pub fn update(dir: &Path, key: &str, change: impl FnOnce(&mut Registration)) -> Result<Option<Registration>> {
+pub fn update(
+    dir: &Path,
+    key: &str,
+    change: impl FnOnce(&mut Registration),
+) -> Result<Option<Registration>> {
     let _lock = RegistryLock::take(dir)?;
-    let Some(mut registration) = read(dir, key)? else { return Ok(None) };
+    let Some(mut registration) = read(dir, key)? else {
+        return Ok(None);
+    };
     let before = registration.clone();
     change(&mut registration);
     if registration != before {
@@ -191,7 +229,11 @@ pub fn update(dir: &Path, key: &str, change: impl FnOnce(&mut Registration)) -> 
 /// Removes the registration of `key`.
 pub fn unregister(dir: &Path, key: &str) -> Result<()> {
     match fs::remove_file(path(dir, key)) {
-        Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(io(|| format!("cannot remove the registration of {key}"))(err)),
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+            Err(io(|| format!("cannot remove the registration of {key}"))(
+                err,
+            ))
+        }
         _ => Ok(()),
     }
 }
@@ -206,11 +248,16 @@ pub fn find_peer(dir: &Path, named: &str) -> Result<Registration> {
     let by_name: Vec<&Registration> = live.iter().filter(|r| r.name == named).collect();
     match by_name.as_slice() {
         [one] => Ok((*one).clone()),
-        [] => Err(PeerError::Refused(format!("unknown peer: {named} (no live session has that key, id or name)"))),
+        [] => Err(PeerError::Refused(format!(
+            "unknown peer: {named} (no live session has that key, id or name)"
+        ))),
         many => Err(PeerError::Refused(format!(
             "{named} names {} live sessions: {}; use a key",
             many.len(),
-            many.iter().map(|r| r.key.as_str()).collect::<Vec<_>>().join(", ")
+            many.iter()
+                .map(|r| r.key.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ))),
     }
 }
@@ -229,8 +276,24 @@ pub fn parent_of(pid: i32) -> Option<(i32, String)> {
 pub fn agent_pid() -> i32 {
     let mut pid = std::os::unix::process::parent_id() as i32;
     for _ in 0..4 {
-        let Some((parent, name)) = parent_of(pid) else { break };
-        let shell = matches!(name.as_str(), "sh" | "bash" | "dash" | "zsh" | "fish" | "ksh" | "mksh" | "tcsh" | "csh" | "yash" | "nu" | "elvish" | "busybox");
+        let Some((parent, name)) = parent_of(pid) else {
+            break;
+        };
+        let shell = matches!(
+            name.as_str(),
+            "sh" | "bash"
+                | "dash"
+                | "zsh"
+                | "fish"
+                | "ksh"
+                | "mksh"
+                | "tcsh"
+                | "csh"
+                | "yash"
+                | "nu"
+                | "elvish"
+                | "busybox"
+        );
         if !shell || parent <= 1 {
             break;
         }

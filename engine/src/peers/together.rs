@@ -25,28 +25,57 @@ pub fn report_path(dir: &Path, key: &str) -> PathBuf {
 
 /// Starts work-together mode between `me` and `peer`, each with `budget`
 /// asks, for `duration`.
-pub fn start(dir: &Path, me: &str, peer: &str, budget: u32, duration: std::time::Duration) -> Result<Together> {
+pub fn start(
+    dir: &Path,
+    me: &str,
+    peer: &str,
+    budget: u32,
+    duration: std::time::Duration,
+) -> Result<Together> {
     if budget == 0 {
-        return Err(PeerError::Refused("budget: a work-together budget is at least 1 ask".into()));
+        return Err(PeerError::Refused(
+            "budget: a work-together budget is at least 1 ask".into(),
+        ));
     }
     let _lock = RegistryLock::take(dir)?;
-    let mine = sessions::live(dir, me)?.ok_or_else(|| PeerError::Refused(format!("session {me} is not registered")))?;
-    let theirs = sessions::live(dir, peer)?.ok_or_else(|| PeerError::Refused(format!("unknown peer: {peer}")))?;
+    let mine = sessions::live(dir, me)?
+        .ok_or_else(|| PeerError::Refused(format!("session {me} is not registered")))?;
+    let theirs = sessions::live(dir, peer)?
+        .ok_or_else(|| PeerError::Refused(format!("unknown peer: {peer}")))?;
     if me == peer {
-        return Err(PeerError::Refused("cannot work together with yourself".into()));
+        return Err(PeerError::Refused(
+            "cannot work together with yourself".into(),
+        ));
     }
     for side in [&mine, &theirs] {
-        if let Some(t) = side.together.as_ref().filter(|t| t.with != me && t.with != peer) {
-            return Err(PeerError::Refused(format!("{} is already working with {}", side.key, t.with)));
+        if let Some(t) = side
+            .together
+            .as_ref()
+            .filter(|t| t.with != me && t.with != peer)
+        {
+            return Err(PeerError::Refused(format!(
+                "{} is already working with {}",
+                side.key, t.with
+            )));
         }
     }
     let (since, until_ms) = (now_iso(), now_ms() + duration.as_millis() as u64);
-    let mode = |with: &str| Together { with: with.to_string(), budget, used: 0, since: since.clone(), until_ms };
+    let mode = |with: &str| Together {
+        with: with.to_string(),
+        budget,
+        used: 0,
+        since: since.clone(),
+        until_ms,
+    };
     for (mut side, with) in [(mine, peer), (theirs, me)] {
         side.together = Some(mode(with));
         sessions::write(dir, &side)?;
     }
-    journal::row(dir, "together_started", json!({"a": me, "b": peer, "budget": budget, "untilMs": until_ms}));
+    journal::row(
+        dir,
+        "together_started",
+        json!({"a": me, "b": peer, "budget": budget, "untilMs": until_ms}),
+    );
     Ok(mode(peer))
 }
 
@@ -58,35 +87,51 @@ pub fn end(dir: &Path, key: &str, reason: &str) -> Result<Option<Together>> {
 }
 
 fn end_locked(dir: &Path, key: &str, reason: &str) -> Result<Option<Together>> {
-    let Some(mut mine) = sessions::read(dir, key)? else { return Ok(None) };
-    let Some(mode) = mine.together.take() else { return Ok(None) };
+    let Some(mut mine) = sessions::read(dir, key)? else {
+        return Ok(None);
+    };
+    let Some(mode) = mine.together.take() else {
+        return Ok(None);
+    };
     sessions::write(dir, &mine)?;
     mark_ended(dir, &mine.key, &mode, reason)?;
-    if let Some(mut theirs) = sessions::read(dir, &mode.with)?.filter(|r| r.together.as_ref().is_some_and(|t| t.with == key)) {
+    if let Some(mut theirs) = sessions::read(dir, &mode.with)?
+        .filter(|r| r.together.as_ref().is_some_and(|t| t.with == key))
+    {
         let their_mode = theirs.together.take().expect("checked above");
         sessions::write(dir, &theirs)?;
         mark_ended(dir, &theirs.key, &their_mode, reason)?;
     }
-    journal::row(dir, "together_ended", json!({"a": key, "b": mode.with, "reason": reason, "since": mode.since}));
+    journal::row(
+        dir,
+        "together_ended",
+        json!({"a": key, "b": mode.with, "reason": reason, "since": mode.since}),
+    );
     Ok(Some(mode))
 }
 
 fn mark_ended(dir: &Path, key: &str, mode: &Together, reason: &str) -> Result<()> {
-    let record = json!({"with": mode.with, "since": mode.since, "endedAt": now_iso(), "reason": reason});
+    let record =
+        json!({"with": mode.with, "since": mode.since, "endedAt": now_iso(), "reason": reason});
     write_whole(&ended_path(dir, key), record.to_string().as_bytes())
 }
 
 /// Why the mode of `me` is over, if it is: its time is up. A spent budget
 /// does not end it: an ask over the budget is refused at send instead.
 fn over(me: &Registration) -> Option<&'static str> {
-    me.together.as_ref().filter(|mode| now_ms() >= mode.until_ms).map(|_| "its time was up")
+    me.together
+        .as_ref()
+        .filter(|mode| now_ms() >= mode.until_ms)
+        .map(|_| "its time was up")
 }
 
 /// Ends the mode of `me` when its time is up, saving the report of it for
 /// both sides; what every hook and every peer command does first, so a mode
 /// expires whether or not a waiter runs. Returns `me` as it now stands.
 pub fn settle(dir: &Path, me: Registration) -> Result<Registration> {
-    let Some(reason) = over(&me) else { return Ok(me) };
+    let Some(reason) = over(&me) else {
+        return Ok(me);
+    };
     let ended = {
         let _lock = RegistryLock::take(dir)?;
         match sessions::read(dir, &me.key)?.filter(|now| over(now).is_some()) {
@@ -96,21 +141,37 @@ pub fn settle(dir: &Path, me: Registration) -> Result<Registration> {
     };
     if let Some(mode) = ended {
         save_report(dir, &me.key, &mode, reason)?;
-        let theirs = Together { with: me.key.clone(), ..mode.clone() };
+        let theirs = Together {
+            with: me.key.clone(),
+            ..mode.clone()
+        };
         if sessions::read(dir, &mode.with)?.is_some() {
             save_report(dir, &mode.with, &theirs, reason)?;
         }
     }
-    Ok(sessions::read(dir, &me.key)?.unwrap_or(Registration { together: None, ..me }))
+    Ok(sessions::read(dir, &me.key)?.unwrap_or(Registration {
+        together: None,
+        ..me
+    }))
 }
 
 /// Whether `me` was in work-together mode with `from` when it sent
 /// something stamped `at`, and still is.
 pub fn covers(me: &Registration, from: &str, at: &str) -> bool {
-    let Some(mode) = me.together.as_ref().filter(|t| t.with == from) else { return false };
-    let stamp = |text: &str| humantime::parse_rfc3339_weak(text).ok()?.duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_millis() as u64);
+    let Some(mode) = me.together.as_ref().filter(|t| t.with == from) else {
+        return false;
+    };
+    let stamp = |text: &str| {
+        humantime::parse_rfc3339_weak(text)
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .map(|d| d.as_millis() as u64)
+    };
     match (stamp(at), stamp(&mode.since)) {
-        (Some(sent), Some(since)) => now_ms() < mode.until_ms && since <= sent && sent < mode.until_ms,
+        (Some(sent), Some(since)) => {
+            now_ms() < mode.until_ms && since <= sent && sent < mode.until_ms
+        }
         _ => false,
     }
 }
@@ -119,8 +180,12 @@ pub fn covers(me: &Registration, from: &str, at: &str) -> bool {
 /// work together; refuses it once the budget is spent.
 pub fn spend_ask(dir: &Path, from: &str, to: &str) -> Result<()> {
     let _lock = RegistryLock::take(dir)?;
-    let Some(mut mine) = sessions::read(dir, from)? else { return Ok(()) };
-    let Some(mode) = mine.together.as_mut().filter(|t| t.with == to) else { return Ok(()) };
+    let Some(mut mine) = sessions::read(dir, from)? else {
+        return Ok(());
+    };
+    let Some(mode) = mine.together.as_mut().filter(|t| t.with == to) else {
+        return Ok(());
+    };
     if mode.used >= mode.budget {
         return Err(PeerError::Refused(format!(
             "budget: all {} asks of work-together mode with {to} are spent; the ask was not sent. \
@@ -142,17 +207,30 @@ pub fn take_ended(dir: &Path, key: &str) -> Result<Option<Value>> {
         Err(err) => return Err(super::io(|| format!("cannot read {}", path.display()))(err)),
     };
     let _ = fs::remove_file(&path);
-    let ended: Value = serde_json::from_str(&text).map_err(|e| PeerError::Input(format!("{} is not JSON: {e}", path.display())))?;
-    journal::row(dir, "report_shown", json!({"key": key, "with": ended["with"], "since": ended["since"]}));
+    let ended: Value = serde_json::from_str(&text)
+        .map_err(|e| PeerError::Input(format!("{} is not JSON: {e}", path.display())))?;
+    journal::row(
+        dir,
+        "report_shown",
+        json!({"key": key, "with": ended["with"], "since": ended["since"]}),
+    );
     Ok(Some(ended))
 }
 
 /// Saves a report of the mode `key` had with its peer: every message the
 /// two sent each other since the mode started, from `log.jsonl`.
 pub fn save_report(dir: &Path, key: &str, mode: &Together, reason: &str) -> Result<()> {
-    let mut text = format!("# Work-together report: {key} with {}\n\nFrom {} to {}; ended: {reason}.\n\n", mode.with, mode.since, now_iso());
+    let mut text = format!(
+        "# Work-together report: {key} with {}\n\nFrom {} to {}; ended: {reason}.\n\n",
+        mode.with,
+        mode.since,
+        now_iso()
+    );
     let pair = |row: &Value| {
-        let (from, to) = (row["from"].as_str().unwrap_or(""), row["to"].as_str().unwrap_or(""));
+        let (from, to) = (
+            row["from"].as_str().unwrap_or(""),
+            row["to"].as_str().unwrap_or(""),
+        );
         (from == key && to == mode.with) || (from == mode.with && to == key)
     };
     let sent: Vec<Value> = journal::rows(dir)
@@ -163,9 +241,22 @@ pub fn save_report(dir: &Path, key: &str, mode: &Together, reason: &str) -> Resu
         text.push_str("No messages were exchanged.\n");
     }
     for row in sent {
-        let (at, from, to, kind, id) = (&row["at"], &row["from"], &row["to"], &row["kind"], &row["id"]);
-        text.push_str(&format!("- {} {} → {} ({} {}): {}\n", at.as_str().unwrap_or(""), from.as_str().unwrap_or(""),
-            to.as_str().unwrap_or(""), kind.as_str().unwrap_or(""), id.as_str().unwrap_or(""), quoted(row["text"].as_str().unwrap_or(""))));
+        let (at, from, to, kind, id) = (
+            &row["at"],
+            &row["from"],
+            &row["to"],
+            &row["kind"],
+            &row["id"],
+        );
+        text.push_str(&format!(
+            "- {} {} → {} ({} {}): {}\n",
+            at.as_str().unwrap_or(""),
+            from.as_str().unwrap_or(""),
+            to.as_str().unwrap_or(""),
+            kind.as_str().unwrap_or(""),
+            id.as_str().unwrap_or(""),
+            quoted(row["text"].as_str().unwrap_or(""))
+        ));
     }
     write_whole(&report_path(dir, key), text.as_bytes())
 }
@@ -189,5 +280,7 @@ pub fn saved_report(dir: &Path, key: &str, since: &str) -> Option<String> {
     let path = report_path(dir, key);
     let modified = fs::metadata(&path).and_then(|m| m.modified()).ok()?;
     let since = humantime::parse_rfc3339(since).ok()?;
-    (modified >= since).then(|| fs::read_to_string(&path).ok()).flatten()
+    (modified >= since)
+        .then(|| fs::read_to_string(&path).ok())
+        .flatten()
 }

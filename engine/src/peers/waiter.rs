@@ -21,7 +21,9 @@ fn poll_interval() -> Duration {
 /// How long a waiter waits before it ends quietly: `TAMA_PEERS_WAIT_S`,
 /// else a minute less than the timeout Claude Code is given for it.
 fn lifetime() -> Duration {
-    Duration::from_secs(env_number("TAMA_PEERS_WAIT_S").unwrap_or(super::adapter::WAITER_TIMEOUT_SECS - 60))
+    Duration::from_secs(
+        env_number("TAMA_PEERS_WAIT_S").unwrap_or(super::adapter::WAITER_TIMEOUT_SECS - 60),
+    )
 }
 
 fn env_number(name: &str) -> Option<u64> {
@@ -34,11 +36,15 @@ pub fn wait(dir: &Path, me: &Registration) -> Result<Outcome> {
         // open, and a message it woke the session with would be lost.
         return Ok(Outcome::default());
     }
-    let Some(_lock) = take_lock(dir, &me.key)? else { return Ok(Outcome::default()) };
+    let Some(_lock) = take_lock(dir, &me.key)? else {
+        return Ok(Outcome::default());
+    };
     let deadline = Instant::now() + lifetime();
     loop {
         // The registration goes when the session ends; then so does the waiter.
-        let Some(now) = sessions::read(dir, &me.key)? else { return Ok(Outcome::default()) };
+        let Some(now) = sessions::read(dir, &me.key)? else {
+            return Ok(Outcome::default());
+        };
         let now = together::settle(dir, now)?;
         if inbox::unread_count(dir, &me.key) > 0 {
             let now = sessions::read(dir, &me.key)?.unwrap_or(now);
@@ -60,7 +66,9 @@ pub fn wait(dir: &Path, me: &Registration) -> Result<Outcome> {
 fn non_interactive(agent: i32) -> bool {
     let printing = |pid: i32| {
         let argv = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        argv.split(|b| *b == 0).skip(1).any(|arg| arg == b"-p" || arg == b"--print")
+        argv.split(|b| *b == 0)
+            .skip(1)
+            .any(|arg| arg == b"-p" || arg == b"--print")
     };
     let mut pid = std::os::unix::process::parent_id() as i32;
     // The agent is at most a few shells above its hook (see `sessions::agent_pid`).
@@ -71,7 +79,9 @@ fn non_interactive(agent: i32) -> bool {
         if pid == agent || pid <= 1 {
             return false;
         }
-        let Some((parent, _)) = sessions::parent_of(pid) else { break };
+        let Some((parent, _)) = sessions::parent_of(pid) else {
+            break;
+        };
         pid = parent;
     }
     printing(agent)
@@ -82,14 +92,22 @@ fn non_interactive(agent: i32) -> bool {
 fn take_lock(dir: &Path, key: &str) -> Result<Option<File>> {
     ensure_dir(dir)?;
     let path = dir.join(format!("{key}.wait"));
-    let mut file = OpenOptions::new().create(true).truncate(false).write(true).mode(0o600).open(&path)
+    let mut file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(&path)
         .map_err(io(|| format!("cannot open {}", path.display())))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(TryLockError::WouldBlock) => return Ok(None),
-        Err(TryLockError::Error(err)) => return Err(io(|| format!("cannot lock {}", path.display()))(err)),
+        Err(TryLockError::Error(err)) => {
+            return Err(io(|| format!("cannot lock {}", path.display()))(err));
+        }
     }
-    file.set_len(0).and_then(|()| writeln!(file, "{}", std::process::id()))
+    file.set_len(0)
+        .and_then(|()| writeln!(file, "{}", std::process::id()))
         .map_err(io(|| format!("cannot write {}", path.display())))?;
     Ok(Some(file))
 }
@@ -97,12 +115,19 @@ fn take_lock(dir: &Path, key: &str) -> Result<Option<File>> {
 /// Takes the messages and hands them to Claude Code on stderr with exit 2.
 /// Messages that cannot be written go back to the inbox.
 fn wake(dir: &Path, me: &Registration) -> Result<Option<Outcome>> {
-    let Some((letters, text)) = hooks::take_rendered(dir, me)? else { return Ok(None) };
+    let Some((letters, text)) = hooks::take_rendered(dir, me)? else {
+        return Ok(None);
+    };
     let mut stderr = std::io::stderr().lock();
     if let Err(err) = writeln!(stderr, "{text}").and_then(|()| stderr.flush()) {
         inbox::put_back(dir, &me.key, &letters)?;
-        return Err(io(|| "cannot write the messages to stderr; they are back in the inbox".into())(err));
+        return Err(io(|| {
+            "cannot write the messages to stderr; they are back in the inbox".into()
+        })(err));
     }
     hooks::record_delivery(dir, me, &letters, "waiter");
-    Ok(Some(Outcome { code: 2, ..Outcome::default() }))
+    Ok(Some(Outcome {
+        code: 2,
+        ..Outcome::default()
+    }))
 }

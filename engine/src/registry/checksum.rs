@@ -23,7 +23,12 @@ fn sorted(value: &Value) -> Value {
         Value::Object(fields) => {
             let mut entries: Vec<(&String, &Value)> = fields.iter().collect();
             entries.sort_by_key(|(key, _)| *key);
-            Value::Object(entries.into_iter().map(|(key, value)| (key.clone(), sorted(value))).collect())
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(key, value)| (key.clone(), sorted(value)))
+                    .collect(),
+            )
         }
         Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
         other => other.clone(),

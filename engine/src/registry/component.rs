@@ -14,7 +14,9 @@ pub fn relative(name: &str) -> Result<&Path, &'static str> {
         match part {
             Component::Normal(_) | Component::CurDir => {}
             Component::ParentDir => return Err("climbs out of the registry's folder with `..`"),
-            Component::RootDir | Component::Prefix(_) => return Err("is an absolute path, not one inside the registry's folder"),
+            Component::RootDir | Component::Prefix(_) => {
+                return Err("is an absolute path, not one inside the registry's folder");
+            }
         }
     }
     Ok(path)
@@ -24,11 +26,20 @@ pub fn relative(name: &str) -> Result<&Path, &'static str> {
 /// way is resolved; an error when it lies outside `folder` or cannot be found.
 pub fn inside(folder: &Path, name: &str) -> Result<PathBuf, String> {
     let path = relative(name).map_err(str::to_string)?;
-    let folder = folder.canonicalize().map_err(|e| format!("the registry's folder {}: {e}", folder.display()))?;
+    let folder = folder
+        .canonicalize()
+        .map_err(|e| format!("the registry's folder {}: {e}", folder.display()))?;
     let file = folder.join(path);
-    let real = file.canonicalize().map_err(|e| format!("{}: {e}", file.display()))?;
+    let real = file
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", file.display()))?;
     if !real.starts_with(&folder) {
-        return Err(format!("{} leads out of the registry's folder {} (to {})", file.display(), folder.display(), real.display()));
+        return Err(format!(
+            "{} leads out of the registry's folder {} (to {})",
+            file.display(),
+            folder.display(),
+            real.display()
+        ));
     }
     Ok(real)
 }

@@ -25,7 +25,10 @@ const TOOL_DECLARATION: &str = "tool-declaration.wasm";
 
 /// The tool declaration every gate asks.
 pub fn tool_declaration() -> ComponentBytes {
-    let builtin = BUILTINS.iter().find(|b| b.name == TOOL_DECLARATION).expect("the build embeds the tool declaration");
+    let builtin = BUILTINS
+        .iter()
+        .find(|b| b.name == TOOL_DECLARATION)
+        .expect("the build embeds the tool declaration");
     ComponentBytes::embedded(builtin.component, builtin.sha256)
 }
 
@@ -42,5 +45,7 @@ pub fn embedded_component(name: &str, sha256: &str) -> Option<ComponentBytes> {
 /// The built-in component whose bytes digest to `sha256`, whatever registry
 /// names it: its compiled form is taken from the binary, never from a cache.
 pub fn builtin_with_digest(sha256: &str) -> Option<&'static Builtin> {
-    BUILTINS.iter().find(|b| b.sha256.eq_ignore_ascii_case(sha256))
+    BUILTINS
+        .iter()
+        .find(|b| b.sha256.eq_ignore_ascii_case(sha256))
 }

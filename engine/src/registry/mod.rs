@@ -1,6 +1,9 @@
 //! The hook registry: which hooks run for which event, sealed by a checksum.
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
 
 pub mod checksum;
 mod component;
@@ -13,7 +16,9 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub use embedded::{Builtin, builtin_with_digest, embedded_component, tool_declaration};
-pub use types::{AgentHook, Catalog, EventHooks, HookEntry, HookKind, HookRun, Registry, WasmHook, schema};
+pub use types::{
+    AgentHook, Catalog, EventHooks, HookEntry, HookKind, HookRun, Registry, WasmHook, schema,
+};
 
 use crate::wasm::ComponentBytes;
 
@@ -38,19 +43,36 @@ impl std::fmt::Display for Origin {
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
     #[error("reading hook registry {origin}: {cause}")]
-    Read { origin: Origin, cause: std::io::Error },
+    Read {
+        origin: Origin,
+        cause: std::io::Error,
+    },
     #[error("parsing hook registry {origin}: {cause}")]
-    Parse { origin: Origin, cause: serde_json::Error },
-    #[error("hook registry {origin} has no catalogChecksum: seal it with `tama registry seal {origin}`")]
+    Parse {
+        origin: Origin,
+        cause: serde_json::Error,
+    },
+    #[error(
+        "hook registry {origin} has no catalogChecksum: seal it with `tama registry seal {origin}`"
+    )]
     Unsealed { origin: Origin },
     #[error("hook registry {origin} checksum mismatch: expected {declared}, actual {actual}")]
-    Checksum { origin: Origin, declared: String, actual: String },
+    Checksum {
+        origin: Origin,
+        declared: String,
+        actual: String,
+    },
     #[error("hook registry {origin} has the wrong shape: {cause}")]
     Shape { origin: Origin, cause: String },
     #[error("hook registry {origin}: {cause}")]
     DuplicateKey { origin: Origin, cause: String },
     #[error("hook registry {origin}: hook {id}: reading component {path}: {cause}")]
-    Component { origin: Origin, id: String, path: String, cause: String },
+    Component {
+        origin: Origin,
+        id: String,
+        path: String,
+        cause: String,
+    },
 }
 
 /// A registry that passed every check.
@@ -70,7 +92,10 @@ impl Loaded {
 
     pub fn from_file(path: &Path) -> Result<Loaded, RegistryError> {
         let origin = Origin::File(path.to_path_buf());
-        let text = std::fs::read_to_string(path).map_err(|cause| RegistryError::Read { origin: origin.clone(), cause })?;
+        let text = std::fs::read_to_string(path).map_err(|cause| RegistryError::Read {
+            origin: origin.clone(),
+            cause,
+        })?;
         parse(origin, &text)
     }
 
@@ -86,7 +111,9 @@ impl Loaded {
 
     /// The file [`Loaded::select`] reads; `None` for the embedded default.
     pub fn source(explicit: Option<&Path>) -> Option<PathBuf> {
-        let from_env = std::env::var_os("TAMA_REGISTRY").filter(|v| !v.is_empty()).map(PathBuf::from);
+        let from_env = std::env::var_os("TAMA_REGISTRY")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
         explicit.map(Path::to_path_buf).or(from_env).or_else(|| {
             let installed = crate::paths::home().join(".shared-hooks/registry.json");
             installed.is_file().then_some(installed)
@@ -97,7 +124,10 @@ impl Loaded {
     /// file, a file inside the registry's folder.
     pub fn component(&self, hook: &HookEntry) -> Result<ComponentBytes, RegistryError> {
         let Some(wasm) = hook.wasm() else {
-            return Err(RegistryError::Shape { origin: self.origin.clone(), cause: format!("hook {} is a command, not a wasm gate", hook.id) });
+            return Err(RegistryError::Shape {
+                origin: self.origin.clone(),
+                cause: format!("hook {} is a command, not a wasm gate", hook.id),
+            });
         };
         let failed = |cause: String| RegistryError::Component {
             origin: self.origin.clone(),
@@ -106,14 +136,16 @@ impl Loaded {
             cause,
         };
         match &self.origin {
-            Origin::Embedded => embedded_component(&wasm.component, &wasm.sha256).ok_or_else(|| failed("not built into tama".into())),
+            Origin::Embedded => embedded_component(&wasm.component, &wasm.sha256)
+                .ok_or_else(|| failed("not built into tama".into())),
             Origin::File(path) => {
                 let folder = match path.parent() {
                     Some(folder) if !folder.as_os_str().is_empty() => folder,
                     _ => Path::new("."),
                 };
                 let file = component::inside(folder, &wasm.component).map_err(failed)?;
-                let bytes = std::fs::read(&file).map_err(|e| failed(format!("{}: {e}", file.display())))?;
+                let bytes =
+                    std::fs::read(&file).map_err(|e| failed(format!("{}: {e}", file.display())))?;
                 ComponentBytes::checked(bytes, &wasm.sha256).map_err(failed)
             }
         }
@@ -124,15 +156,24 @@ impl Loaded {
 /// `tama registry seal`. Refused when it is not JSON or names a key twice.
 pub fn read_unsealed(path: &Path) -> Result<Value, RegistryError> {
     let origin = Origin::File(path.to_path_buf());
-    let text = std::fs::read_to_string(path).map_err(|cause| RegistryError::Read { origin: origin.clone(), cause })?;
+    let text = std::fs::read_to_string(path).map_err(|cause| RegistryError::Read {
+        origin: origin.clone(),
+        cause,
+    })?;
     strict_json(&origin, &text)
 }
 
 /// `text` as JSON whose objects each name a key once.
 fn strict_json(origin: &Origin, text: &str) -> Result<Value, RegistryError> {
-    let raw: Value = serde_json::from_str(text).map_err(|cause| RegistryError::Parse { origin: origin.clone(), cause })?;
+    let raw: Value = serde_json::from_str(text).map_err(|cause| RegistryError::Parse {
+        origin: origin.clone(),
+        cause,
+    })?;
     match strict::duplicate_key(text) {
-        Some(cause) => Err(RegistryError::DuplicateKey { origin: origin.clone(), cause }),
+        Some(cause) => Err(RegistryError::DuplicateKey {
+            origin: origin.clone(),
+            cause,
+        }),
         None => Ok(raw),
     }
 }
@@ -141,17 +182,34 @@ fn parse(origin: Origin, text: &str) -> Result<Loaded, RegistryError> {
     let raw = strict_json(&origin, text)?;
     let declared = match raw.get(checksum::CHECKSUM_KEY) {
         Some(Value::String(declared)) => declared.clone(),
-        Some(_) => return Err(RegistryError::Shape { origin, cause: "catalogChecksum is not a string".into() }),
+        Some(_) => {
+            return Err(RegistryError::Shape {
+                origin,
+                cause: "catalogChecksum is not a string".into(),
+            });
+        }
         None => return Err(RegistryError::Unsealed { origin }),
     };
     let actual = checksum::catalog_checksum(&raw);
     if declared != actual {
-        return Err(RegistryError::Checksum { origin, declared, actual });
+        return Err(RegistryError::Checksum {
+            origin,
+            declared,
+            actual,
+        });
     }
-    let registry: Registry = serde_path_to_error::deserialize(&raw).map_err(|e| RegistryError::Shape {
+    let registry: Registry =
+        serde_path_to_error::deserialize(&raw).map_err(|e| RegistryError::Shape {
+            origin: origin.clone(),
+            cause: format!("{}: {}", strict::place(e.path()), e.inner()),
+        })?;
+    registry.validate().map_err(|cause| RegistryError::Shape {
         origin: origin.clone(),
-        cause: format!("{}: {}", strict::place(e.path()), e.inner()),
+        cause,
     })?;
-    registry.validate().map_err(|cause| RegistryError::Shape { origin: origin.clone(), cause })?;
-    Ok(Loaded { origin, registry, raw })
+    Ok(Loaded {
+        origin,
+        registry,
+        raw,
+    })
 }

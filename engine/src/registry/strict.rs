@@ -85,7 +85,10 @@ mod tests {
     fn a_key_given_twice_is_named_with_its_place() {
         let found = super::duplicate_key(r#"{"events": {"stop": {"hooks": [], "hooks": []}}}"#);
         let found = found.unwrap_or_default();
-        assert!(found.starts_with(r#"events.stop: the key "hooks" is given twice"#), "{found}");
+        assert!(
+            found.starts_with(r#"events.stop: the key "hooks" is given twice"#),
+            "{found}"
+        );
         assert_eq!(super::duplicate_key(r#"{"a": [{"b": 1}, {"b": 2}]}"#), None);
     }
 }

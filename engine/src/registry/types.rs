@@ -76,7 +76,9 @@ pub struct HookEntry {
 #[derive(Debug, Clone)]
 pub enum HookRun {
     /// The command line of a command hook.
-    Command { command: String },
+    Command {
+        command: String,
+    },
     Wasm(WasmHook),
 }
 
@@ -158,24 +160,40 @@ impl<'de> Deserialize<'de> for HookEntry {
         let entry = Value::Object(fields);
         match entry.get("type") {
             None | Some(Value::Null) => command_entry(entry).map_err(D::Error::custom),
-            Some(Value::String(kind)) if kind == "command" => command_entry(entry).map_err(D::Error::custom),
+            Some(Value::String(kind)) if kind == "command" => {
+                command_entry(entry).map_err(D::Error::custom)
+            }
             Some(Value::String(kind)) if kind == "wasm" => {
                 let wasm = WasmEntry::deserialize(entry).map_err(D::Error::custom)?;
                 Ok(HookEntry {
                     id: wasm.id,
                     timeout: wasm.timeout,
                     blocking: wasm.blocking,
-                    run: HookRun::Wasm(WasmHook { component: wasm.component, sha256: wasm.sha256, config: wasm.config, state: wasm.state }),
+                    run: HookRun::Wasm(WasmHook {
+                        component: wasm.component,
+                        sha256: wasm.sha256,
+                        config: wasm.config,
+                        state: wasm.state,
+                    }),
                 })
             }
-            Some(other) => Err(D::Error::custom(format!("unknown hook type {other}: expected \"command\" or \"wasm\""))),
+            Some(other) => Err(D::Error::custom(format!(
+                "unknown hook type {other}: expected \"command\" or \"wasm\""
+            ))),
         }
     }
 }
 
 fn command_entry(entry: Value) -> Result<HookEntry, serde_json::Error> {
     let command = CommandEntry::deserialize(entry)?;
-    Ok(HookEntry { id: command.id, timeout: command.timeout, blocking: command.blocking, run: HookRun::Command { command: command.command } })
+    Ok(HookEntry {
+        id: command.id,
+        timeout: command.timeout,
+        blocking: command.blocking,
+        run: HookRun::Command {
+            command: command.command,
+        },
+    })
 }
 
 impl JsonSchema for HookEntry {
@@ -346,7 +364,10 @@ impl HookEntry {
 impl Registry {
     /// Every hook entry with `id`, in event order.
     pub fn hooks_named<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a HookEntry> + 'a {
-        self.events.values().flat_map(|e| &e.hooks).filter(move |h| h.id == id)
+        self.events
+            .values()
+            .flat_map(|e| &e.hooks)
+            .filter(move |h| h.id == id)
     }
 
     /// Each hook id once, in event order.
@@ -370,12 +391,20 @@ impl Registry {
             for (index, hook) in hooks.hooks.iter().enumerate() {
                 match &hook.run {
                     HookRun::Command { command } if command.trim().is_empty() => {
-                        return Err(format!("events.{event}.hooks[{index}]: command hook {} has no command", hook.id));
+                        return Err(format!(
+                            "events.{event}.hooks[{index}]: command hook {} has no command",
+                            hook.id
+                        ));
                     }
                     HookRun::Command { .. } => {}
                     HookRun::Wasm(wasm) => super::component::relative(&wasm.component)
                         .map(|_| ())
-                        .map_err(|why| format!("events.{event}.hooks[{index}]: wasm hook {} component {:?} {why}", hook.id, wasm.component))?,
+                        .map_err(|why| {
+                            format!(
+                                "events.{event}.hooks[{index}]: wasm hook {} component {:?} {why}",
+                                hook.id, wasm.component
+                            )
+                        })?,
                 }
             }
         }
@@ -384,7 +413,12 @@ impl Registry {
 
     /// The catalog's `source` for a hook id, which a relative command resolves against first.
     pub fn catalog_source(&self, id: &str) -> Option<&str> {
-        let hook = self.catalog.as_ref()?.agent_hooks.iter().find(|h| h.id == id)?;
+        let hook = self
+            .catalog
+            .as_ref()?
+            .agent_hooks
+            .iter()
+            .find(|h| h.id == id)?;
         hook.source.as_deref().filter(|s| !s.is_empty())
     }
 }
@@ -392,5 +426,7 @@ impl Registry {
 /// The registry's JSON Schema, generated from these types.
 pub fn schema() -> String {
     let schema = schemars::schema_for!(Registry);
-    serde_json::to_string_pretty(&schema).map(|text| text + "\n").unwrap_or_default()
+    serde_json::to_string_pretty(&schema)
+        .map(|text| text + "\n")
+        .unwrap_or_default()
 }

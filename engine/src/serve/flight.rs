@@ -2,17 +2,17 @@
 //! the handles that end them.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use super::lock;
 use crate::clock::now_ms;
 use crate::command::Canceller;
 use crate::dispatch::Watch;
 use crate::supervise::signals;
-use super::lock;
 
 struct Hook {
     id: String,
@@ -47,7 +47,14 @@ pub struct Flight {
 }
 
 impl Flight {
-    pub fn new(id: String, event: String, session: Option<String>, call: Option<String>, received: Instant, flights: Weak<Flights>) -> Arc<Flight> {
+    pub fn new(
+        id: String,
+        event: String,
+        session: Option<String>,
+        call: Option<String>,
+        received: Instant,
+        flights: Weak<Flights>,
+    ) -> Arc<Flight> {
         Arc::new_cyclic(|me| Flight {
             id,
             event,
@@ -82,13 +89,19 @@ impl Flight {
     /// Why the dispatch was ended, naming the hook it did not start.
     pub fn ended_because(&self) -> Option<String> {
         let why = lock(&self.ended_because).clone()?;
-        Some(signals::not_started(why, lock(&self.not_started).as_deref()))
+        Some(signals::not_started(
+            why,
+            lock(&self.not_started).as_deref(),
+        ))
     }
 
     /// The process group of `hook_id` when this dispatch runs it as a command, and its canceller.
     pub fn command_of(&self, hook_id: &str) -> Option<(i32, Canceller)> {
         let hooks = lock(&self.hooks);
-        hooks.iter().find(|h| h.id == hook_id).and_then(|h| Some((h.process_group?, h.canceller.clone()?)))
+        hooks
+            .iter()
+            .find(|h| h.id == hook_id)
+            .and_then(|h| Some((h.process_group?, h.canceller.clone()?)))
     }
 
     /// Ends every hook this dispatch runs and starts no further one.
@@ -155,7 +168,10 @@ const STAGES: usize = 8;
 
 impl Stages {
     fn starting(received: Instant) -> Stages {
-        Stages { reached: [("received", now_ms(), received); STAGES], len: 1 }
+        Stages {
+            reached: [("received", now_ms(), received); STAGES],
+            len: 1,
+        }
     }
 
     fn push(&mut self, stage: &'static str, at_ms: u64, at: Instant) {
@@ -184,7 +200,12 @@ impl Watch for Flight {
         true
     }
 
-    fn hook_started(&self, hook_id: &str, process_group: Option<i32>, canceller: Option<Canceller>) {
+    fn hook_started(
+        &self,
+        hook_id: &str,
+        process_group: Option<i32>,
+        canceller: Option<Canceller>,
+    ) {
         if self.is_cancelled() {
             if let Some(canceller) = &canceller {
                 canceller.cancel();
@@ -194,7 +215,14 @@ impl Watch for Flight {
             flights.supersede(self, hook_id);
         }
         let leader_start = process_group.and_then(crate::supervise::procs::leader_start);
-        let hook = Hook { id: hook_id.to_string(), process_group, canceller, started: Instant::now(), started_at_ms: now_ms(), leader_start };
+        let hook = Hook {
+            id: hook_id.to_string(),
+            process_group,
+            canceller,
+            started: Instant::now(),
+            started_at_ms: now_ms(),
+            leader_start,
+        };
         let mut hooks = lock(&self.hooks);
         hooks.push(hook);
         if let (Some(flights), Some(me)) = (self.flights.upgrade(), self.me.upgrade()) {
@@ -208,7 +236,9 @@ impl Watch for Flight {
 
     fn hook_ended(&self, hook_id: &str) {
         let mut hooks = lock(&self.hooks);
-        let had_group = hooks.iter().any(|h| h.id == hook_id && h.process_group.is_some());
+        let had_group = hooks
+            .iter()
+            .any(|h| h.id == hook_id && h.process_group.is_some());
         hooks.retain(|h| h.id != hook_id);
         if hooks.is_empty() {
             if let Some(flights) = self.flights.upgrade() {
@@ -259,14 +289,25 @@ impl Flights {
     /// `flight`, a turn event, starts `hook_id`: the same hook still running
     /// for the session's previous turn event is ended.
     fn supersede(&self, flight: &Flight, hook_id: &str) {
-        let (Some(session), true) = (&flight.session, signals::is_turn_event(&flight.event)) else { return };
+        let (Some(session), true) = (&flight.session, signals::is_turn_event(&flight.event)) else {
+            return;
+        };
         for earlier in self.all() {
-            if earlier.id == flight.id || earlier.session.as_ref() != Some(session) || !signals::is_turn_event(&earlier.event) {
+            if earlier.id == flight.id
+                || earlier.session.as_ref() != Some(session)
+                || !signals::is_turn_event(&earlier.event)
+            {
                 continue;
             }
             if let Some((group, canceller)) = earlier.command_of(hook_id) {
-                eprintln!("{}", signals::superseded(hook_id, &group.into(), &earlier.event, session));
-                self.abandoned.record(&earlier, &signals::superseded_reason(&flight.event, session));
+                eprintln!(
+                    "{}",
+                    signals::superseded(hook_id, &group.into(), &earlier.event, session)
+                );
+                self.abandoned.record(
+                    &earlier,
+                    &signals::superseded_reason(&flight.event, session),
+                );
                 canceller.cancel();
             }
         }
@@ -274,7 +315,9 @@ impl Flights {
 
     /// What a newly arrived dispatch proves about the ones still running.
     pub fn arrived(&self, flight: &Flight) {
-        let Some(session) = &flight.session else { return };
+        let Some(session) = &flight.session else {
+            return;
+        };
         if !(signals::is_turn_event(&flight.event) || flight.event == "post_tool_use") {
             return;
         }
@@ -285,14 +328,29 @@ impl Flights {
             if signals::is_turn_event(&flight.event) && signals::is_tool_event(&other.event) {
                 for hook in other.running_hooks() {
                     let id = hook["hook"].as_str().unwrap_or("?");
-                    eprintln!("{}", signals::turn_ended_hook(id, &hook["processGroup"], &other.event, session, &flight.event));
+                    eprintln!(
+                        "{}",
+                        signals::turn_ended_hook(
+                            id,
+                            &hook["processGroup"],
+                            &other.event,
+                            session,
+                            &flight.event
+                        )
+                    );
                 }
-                self.abandoned.record(&other, &signals::turn_ended_reason(&flight.event));
+                self.abandoned
+                    .record(&other, &signals::turn_ended_reason(&flight.event));
                 other.end(signals::turn_ended_answer(session, &other.event));
-            } else if flight.event == "post_tool_use" && other.event == "pre_tool_use" && flight.call.is_some() && other.call == flight.call {
+            } else if flight.event == "post_tool_use"
+                && other.event == "pre_tool_use"
+                && flight.call.is_some()
+                && other.call == flight.call
+            {
                 let tool = signals::call_tool(flight.call.as_deref().unwrap_or("?"));
                 eprintln!("{}", signals::result_arrived(&other.id, tool, session));
-                self.abandoned.record(&other, &signals::result_arrived_reason(tool));
+                self.abandoned
+                    .record(&other, &signals::result_arrived_reason(tool));
                 other.end(signals::result_arrived_answer(tool));
             }
         }
@@ -314,7 +372,9 @@ impl Flights {
     /// A started dispatch is about to be answered: it no longer counts
     /// against the bound, so a client that read its answer may send the next.
     pub fn answering(&self) {
-        let _ = self.unanswered.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        let _ = self
+            .unanswered
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     }
 
     pub fn finish(&self, flight: &Arc<Flight>) {
@@ -350,7 +410,11 @@ impl Flights {
         if self.closed.load(Ordering::SeqCst) {
             return;
         }
-        let hooks: Vec<Value> = self.dispatched().into_iter().filter(|h| !h["processGroup"].is_null()).collect();
+        let hooks: Vec<Value> = self
+            .dispatched()
+            .into_iter()
+            .filter(|h| !h["processGroup"].is_null())
+            .collect();
         crate::supervise::records::write(None, &hooks);
     }
 

@@ -34,11 +34,15 @@ pub const MAX_IN_FLIGHT: usize = 1024;
 
 /// [`MAX_IN_FLIGHT`], or the lower bound `TAMA_SERVE_MAX_IN_FLIGHT` sets.
 fn most_in_flight() -> Result<usize, String> {
-    match crate::dispatch::select::text_var("TAMA_SERVE_MAX_IN_FLIGHT").map_err(|e| e.to_string())? {
+    match crate::dispatch::select::text_var("TAMA_SERVE_MAX_IN_FLIGHT")
+        .map_err(|e| e.to_string())?
+    {
         None => Ok(MAX_IN_FLIGHT),
         Some(text) => match text.parse::<usize>() {
             Ok(most) if (1..=MAX_IN_FLIGHT).contains(&most) => Ok(most),
-            _ => Err(format!("TAMA_SERVE_MAX_IN_FLIGHT is {text:?}: expected a number from 1 to {MAX_IN_FLIGHT}")),
+            _ => Err(format!(
+                "TAMA_SERVE_MAX_IN_FLIGHT is {text:?}: expected a number from 1 to {MAX_IN_FLIGHT}"
+            )),
         },
     }
 }
@@ -62,19 +66,36 @@ struct Server {
 /// Serves until stdin closes, then ends every hook run it still holds.
 pub fn serve(registry: Option<PathBuf>) -> u8 {
     if let Err(err) = crate::command::init_supervision() {
-        crate::log::write("serve", &format!("cannot adopt orphaned hook processes: {err}"));
+        crate::log::write(
+            "serve",
+            &format!("cannot adopt orphaned hook processes: {err}"),
+        );
     }
     let selection = Selection::from_env().map_err(|e| e.to_string());
     let agent = crate::dispatch::select::text_var("TAMA_AGENT_ID").map_err(|e| e.to_string());
     let (selection, agent, most_in_flight) = match (selection, agent, most_in_flight()) {
-        (Ok(selection), Ok(agent), Ok(most)) => (selection, agent.filter(|a| !a.is_empty()).unwrap_or_else(|| "omp".into()), most),
+        (Ok(selection), Ok(agent), Ok(most)) => (
+            selection,
+            agent
+                .filter(|a| !a.is_empty())
+                .unwrap_or_else(|| "omp".into()),
+            most,
+        ),
         (Err(why), _, _) | (_, Err(why), _) | (_, _, Err(why)) => return refuse_start(&why),
     };
     let runtime = match Runtime::start(crate::registry::Loaded::source(registry.as_deref())) {
         Ok(runtime) => runtime,
         Err(err) => return refuse_start(&err.to_string()),
     };
-    let server = Arc::new(Server { runtime, flights: Arc::new(Flights::default()), selection, agent, out: out::Out::new(), workers: Workers::per_core(), most_in_flight });
+    let server = Arc::new(Server {
+        runtime,
+        flights: Arc::new(Flights::default()),
+        selection,
+        agent,
+        out: out::Out::new(),
+        workers: Workers::per_core(),
+        most_in_flight,
+    });
     let ending = Arc::downgrade(&server);
     crate::supervise::termination::on_termination(move |signal| {
         if let Some(server) = ending.upgrade() {
@@ -86,19 +107,28 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         if let Some(server) = released.upgrade() {
             server.workers.release_current();
             if let Err(err) = server.spare_reader() {
-                crate::log::write("serve", &format!("no thread reads on while a dispatch runs command hooks: {err}"));
+                crate::log::write(
+                    "serve",
+                    &format!("no thread reads on while a dispatch runs command hooks: {err}"),
+                );
             }
         }
     }));
     server.write(&json!({"ready": true, "state": server.state()}));
     if let Err(err) = server.spare_reader() {
         // Without a thread of its own, this one reads until others can start.
-        crate::log::write("serve", &format!("no thread can be started to read requests: {err}"));
+        crate::log::write(
+            "serve",
+            &format!("no thread can be started to read requests: {err}"),
+        );
         server.clone().read_requests();
     }
     server.workers.wait_for_input_end();
     for flight in server.flights.all() {
-        eprintln!("tama: ending dispatch {} of {}: the core's caller closed its input, so nobody waits for its answer", flight.id, flight.event);
+        eprintln!(
+            "tama: ending dispatch {} of {}: the core's caller closed its input, so nobody waits for its answer",
+            flight.id, flight.event
+        );
         flight.cancel();
     }
     server.workers.wait_for_end();
@@ -148,7 +178,10 @@ impl Server {
     fn end_all(&self, why: &str) {
         let flights = self.flights.all();
         for flight in &flights {
-            eprintln!("tama: ending dispatch {} of {}: {why}, so nobody waits for its answer", flight.id, flight.event);
+            eprintln!(
+                "tama: ending dispatch {} of {}: {why}, so nobody waits for its answer",
+                flight.id, flight.event
+            );
             flight.cancel();
         }
         self.flights.close();
@@ -179,7 +212,10 @@ impl Server {
             Some("reload") => self.reload(&id),
             Some("dispatch") => return self.dispatch(id, request, received),
             Some("cancel") => self.cancel(&id, &request),
-            Some(other) => self.fail(&id, format!("unknown op `{other}`: expected status, reload, dispatch or cancel")),
+            Some(other) => self.fail(
+                &id,
+                format!("unknown op `{other}`: expected status, reload, dispatch or cancel"),
+            ),
             None => self.fail(&id, "the request has no op".into()),
         }
         None
@@ -191,10 +227,20 @@ impl Server {
         let refused = self.spare_reader().err();
         match (job, refused) {
             (Job::Status { id }, None) => self.status(&id),
-            (Job::Status { id }, Some(err)) => self.fail(&id, format!("{}: status cannot start a thread: {err}", crate::INFRASTRUCTURE)),
+            (Job::Status { id }, Some(err)) => self.fail(
+                &id,
+                format!(
+                    "{}: status cannot start a thread: {err}",
+                    crate::INFRASTRUCTURE
+                ),
+            ),
             (Job::Dispatch(dispatch), None) => self.run_dispatch(dispatch),
             (Job::Dispatch(dispatch), Some(err)) => {
-                let why = format!("{}: dispatch {} cannot start a thread: {err}", crate::INFRASTRUCTURE, dispatch.flight.id);
+                let why = format!(
+                    "{}: dispatch {} cannot start a thread: {err}",
+                    crate::INFRASTRUCTURE,
+                    dispatch.flight.id
+                );
                 self.flights.answering();
                 self.answer(&dispatch.id, Err::<(), _>(why), dispatch.known.as_deref());
                 self.flights.finish(&dispatch.flight);
@@ -216,41 +262,76 @@ impl Server {
             let _lock = lock(&self.runtime.lock);
             self.runtime.refresh()
         };
-        let result = refreshed.map(|r| json!({"reloaded": true, "changed": matches!(r, Refresh::Adopted(_))}));
+        let result = refreshed
+            .map(|r| json!({"reloaded": true, "changed": matches!(r, Refresh::Adopted(_))}));
         self.answer(id, result, None);
     }
 
     fn cancel(&self, id: &Value, request: &Value) {
-        let target = ["dispatchId", "target"].iter().find_map(|k| request.get(*k)).map(|t| match t {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        });
-        let Some(target) = target else { return self.fail(id, "cancel names no dispatch: give its request id as dispatchId".into()) };
+        let target = ["dispatchId", "target"]
+            .iter()
+            .find_map(|k| request.get(*k))
+            .map(|t| match t {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+        let Some(target) = target else {
+            return self.fail(
+                id,
+                "cancel names no dispatch: give its request id as dispatchId".into(),
+            );
+        };
         let flight = self.flights.get(&target);
         if let Some(flight) = &flight {
-            self.flights.abandoned.record(flight, &format!("the caller cancelled dispatch {target}"));
+            self.flights
+                .abandoned
+                .record(flight, &format!("the caller cancelled dispatch {target}"));
             flight.end(format!("the caller cancelled dispatch {target}"));
         }
-        self.answer(id, Ok(json!({"cancelled": flight.is_some(), "dispatchId": target})), None);
+        self.answer(
+            id,
+            Ok(json!({"cancelled": flight.is_some(), "dispatchId": target})),
+            None,
+        );
     }
 
     /// Admits a dispatch: held to the bound, its signals to the others
     /// taken, the registry re-checked. Its hooks are left to run.
     fn dispatch(&self, id: Value, request: Value, received: Instant) -> Option<Job> {
-        let Some(event_name) = request.get("event").and_then(Value::as_str).map(str::to_string) else {
+        let Some(event_name) = request
+            .get("event")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+        else {
             self.fail(&id, "dispatch names no event".into());
             return None;
         };
         let payload = request.get("payload").cloned().unwrap_or(Value::Null);
-        let known = request.get("knownCatalogChecksum").and_then(Value::as_str).map(str::to_string);
-        let session = payload.get("session_id").or_else(|| payload.get("sessionId")).and_then(Value::as_str).map(str::to_string);
-        let registry_event = crate::event::registry_event_name(&event_name).unwrap_or_default().to_string();
+        let known = request
+            .get("knownCatalogChecksum")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let session = payload
+            .get("session_id")
+            .or_else(|| payload.get("sessionId"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let registry_event = crate::event::registry_event_name(&event_name)
+            .unwrap_or_default()
+            .to_string();
         let call = crate::supervise::signals::call_key(&payload);
         let key = match &id {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let flight = Flight::new(key, registry_event, session, call, received, Arc::downgrade(&self.flights));
+        let flight = Flight::new(
+            key,
+            registry_event,
+            session,
+            call,
+            received,
+            Arc::downgrade(&self.flights),
+        );
         if let Err(in_flight) = self.flights.start(flight.clone(), self.most_in_flight) {
             let why = format!(
                 "{}: dispatch {} of {event_name} was not started: {in_flight} dispatches are in flight, the most this engine runs at once",
@@ -277,7 +358,14 @@ impl Server {
                 return None;
             }
         };
-        Some(Job::Dispatch(Admitted { id, flight, generation, payload, event_name, known }))
+        Some(Job::Dispatch(Admitted {
+            id,
+            flight,
+            generation,
+            payload,
+            event_name,
+            known,
+        }))
     }
 
     /// Starts another thread reading requests when none reads, so that what
@@ -287,7 +375,10 @@ impl Server {
             return Ok(());
         }
         let server = self.clone();
-        match std::thread::Builder::new().name("tama-serve".into()).spawn(move || server.read_requests()) {
+        match std::thread::Builder::new()
+            .name("tama-serve".into())
+            .spawn(move || server.read_requests())
+        {
             Ok(_) => Ok(()),
             Err(err) => {
                 self.workers.not_started();
@@ -316,12 +407,14 @@ impl Server {
                 let received = Instant::now();
                 self.workers.took_request();
                 // Nothing on a frame may end the thread that reads it.
-                let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match std::str::from_utf8(&frame) {
-                    Ok(line) if line.trim().is_empty() => None,
-                    Ok(line) => self.handle(line, received),
-                    Err(err) => {
-                        self.fail(&Value::Null, format!("the request is not UTF-8: {err}"));
-                        None
+                let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    match std::str::from_utf8(&frame) {
+                        Ok(line) if line.trim().is_empty() => None,
+                        Ok(line) => self.handle(line, received),
+                        Err(err) => {
+                            self.fail(&Value::Null, format!("the request is not UTF-8: {err}"));
+                            None
+                        }
                     }
                 }));
                 handled.ok().flatten()
@@ -337,26 +430,41 @@ impl Server {
 
     /// Runs one admitted dispatch on this thread and answers it.
     fn run_dispatch(&self, admitted: Admitted) {
-        let Admitted { id, flight, generation, payload, event_name, known } = admitted;
+        let Admitted {
+            id,
+            flight,
+            generation,
+            payload,
+            event_name,
+            known,
+        } = admitted;
         let (id, event_name, known) = (&id, event_name.as_str(), known.as_deref());
         flight.stage("threadStarted");
-        let result = Event::from_payload(payload, Some(event_name)).map_err(|e| format!("dispatch {event_name}: {e}"));
+        let result = Event::from_payload(payload, Some(event_name))
+            .map_err(|e| format!("dispatch {event_name}: {e}"));
         let answer = result.map(|mut event| {
             event.agent_id = Some(self.agent.clone());
-            let mut selection = crate::session::selection_for(&self.selection, &self.agent, event.session_id.as_deref());
+            let mut selection = crate::session::selection_for(
+                &self.selection,
+                &self.agent,
+                event.session_id.as_deref(),
+            );
             let registry = &generation.registry().registry;
-            event.capability = crate::capability::for_event(registry, &self.agent, event.session_id.as_deref())
-                .unwrap_or_else(|refused| {
-                    selection.refused.push(refused);
-                    None
-                });
+            event.capability =
+                crate::capability::for_event(registry, &self.agent, event.session_id.as_deref())
+                    .unwrap_or_else(|refused| {
+                        selection.refused.push(refused);
+                        None
+                    });
             flight.stage("sessionStateRead");
-            generation.dispatcher.dispatch_watched(event, &selection, flight.as_ref())
+            generation
+                .dispatcher
+                .dispatch_watched(event, &selection, flight.as_ref())
         });
         let answer = match answer {
-            Ok(_) if flight.is_cancelled() => {
-                Err(flight.ended_because().unwrap_or_else(|| format!("dispatch {} of {event_name} was cancelled", flight.id)))
-            }
+            Ok(_) if flight.is_cancelled() => Err(flight.ended_because().unwrap_or_else(|| {
+                format!("dispatch {} of {event_name} was cancelled", flight.id)
+            })),
             Ok(decision) => Ok(decision),
             Err(why) => Err(why),
         };
@@ -368,7 +476,9 @@ impl Server {
 
     fn state(&self) -> runtime::State {
         let mut state = self.runtime.state();
-        state.running_hooks = Some(json!({"dispatched": self.flights.dispatched(), "abandoned": self.flights.abandoned.all()}));
+        state.running_hooks = Some(
+            json!({"dispatched": self.flights.dispatched(), "abandoned": self.flights.abandoned.all()}),
+        );
         state
     }
 
@@ -376,12 +486,21 @@ impl Server {
     /// client that holds another catalog gets the loaded one.
     fn answer(&self, id: &Value, result: Result<impl Serialize, String>, known: Option<&str>) {
         let state = self.state();
-        let current = known.filter(|known| state.catalog_checksum.as_deref() != Some(*known)).map(|_| self.runtime.current());
+        let current = known
+            .filter(|known| state.catalog_checksum.as_deref() != Some(*known))
+            .map(|_| self.runtime.current());
         let (ok, result, error) = match result {
             Ok(result) => (true, Some(result), None),
             Err(error) => (false, None, Some(error)),
         };
-        self.write(&Answer { id, ok, result, error, catalog: current.as_ref().map(|c| &c.registry().raw), state });
+        self.write(&Answer {
+            id,
+            ok,
+            result,
+            error,
+            catalog: current.as_ref().map(|c| &c.registry().raw),
+            state,
+        });
     }
 
     fn fail(&self, id: &Value, why: String) {

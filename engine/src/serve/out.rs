@@ -27,7 +27,10 @@ impl Out {
 
 impl<W: Write> Out<W> {
     fn to(writer: W) -> Self {
-        Out { waiting: Mutex::new(Vec::new()), stdout: Mutex::new(writer) }
+        Out {
+            waiting: Mutex::new(Vec::new()),
+            stdout: Mutex::new(writer),
+        }
     }
 
     /// Writes `line` (ending in a newline), with any others waiting.
@@ -84,8 +87,17 @@ mod tests {
         let written = String::from_utf8(Mutex::into_inner(out.stdout).unwrap()).unwrap();
         let lines: Vec<&str> = written.lines().collect();
         assert_eq!(lines.len(), 8 * 2000);
-        assert_eq!(lines.iter().collect::<HashSet<_>>().len(), 8 * 2000, "no line twice");
-        assert!(lines.iter().all(|l| l.starts_with("{\"thread\":") && l.ends_with('}')), "every line whole");
+        assert_eq!(
+            lines.iter().collect::<HashSet<_>>().len(),
+            8 * 2000,
+            "no line twice"
+        );
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.starts_with("{\"thread\":") && l.ends_with('}')),
+            "every line whole"
+        );
         assert!(out.waiting.lock().unwrap().is_empty());
     }
 }

@@ -8,11 +8,11 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::lock;
 use crate::clock::now_ms;
 use crate::dispatch::{Dispatcher, SharedHost};
 use crate::oko::OkoState;
 use crate::registry::{Loaded, RegistryError};
-use super::lock;
 
 /// One loaded registry and its gates.
 pub struct Generation {
@@ -53,8 +53,11 @@ impl FileKey {
             mtime: (meta.mtime(), meta.mtime_nsec()),
             ctime: (meta.ctime(), meta.ctime_nsec()),
         };
-        let changed = std::time::UNIX_EPOCH + std::time::Duration::new(key.mtime.0.max(key.ctime.0).max(0) as u64, 0);
-        let settled = std::time::SystemTime::now().duration_since(changed).is_ok_and(|age| age >= SETTLED_AFTER);
+        let changed = std::time::UNIX_EPOCH
+            + std::time::Duration::new(key.mtime.0.max(key.ctime.0).max(0) as u64, 0);
+        let settled = std::time::SystemTime::now()
+            .duration_since(changed)
+            .is_ok_and(|age| age >= SETTLED_AFTER);
         settled.then_some(key)
     }
 }
@@ -62,7 +65,11 @@ impl FileKey {
 impl Generation {
     fn new(number: u64, dispatcher: Dispatcher) -> Generation {
         let hook_count = dispatcher.registry().registry.hook_ids().len();
-        Generation { number, dispatcher, hook_count }
+        Generation {
+            number,
+            dispatcher,
+            hook_count,
+        }
     }
 
     pub fn registry(&self) -> &Loaded {
@@ -142,7 +149,10 @@ impl Runtime {
     }
 
     pub fn current(&self) -> Arc<Generation> {
-        self.current.read().unwrap_or_else(PoisonError::into_inner).clone()
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Re-reads the registry; a valid changed one becomes the current
@@ -150,7 +160,9 @@ impl Runtime {
     /// The caller holds [`Runtime::lock`].
     pub fn refresh(&self) -> Result<Refresh, String> {
         let current = self.current();
-        let Some(path) = &self.source else { return Ok(Refresh::Unchanged(current)) };
+        let Some(path) = &self.source else {
+            return Ok(Refresh::Unchanged(current));
+        };
         // Taken before the file is read: a change made while it is read
         // moves the key again, and the next refresh reads it.
         let key = FileKey::of(path);
@@ -169,7 +181,8 @@ impl Runtime {
             Ok(loaded) => {
                 reloads.last_error = None;
                 *checked = key;
-                if loaded.registry.catalog_checksum == current.registry().registry.catalog_checksum {
+                if loaded.registry.catalog_checksum == current.registry().registry.catalog_checksum
+                {
                     return Ok(Refresh::Unchanged(current));
                 }
                 reloads.count += 1;
@@ -215,4 +228,3 @@ fn read(source: Option<&PathBuf>) -> Result<Loaded, RegistryError> {
 fn dispatcher(loaded: Loaded, host: &SharedHost) -> Dispatcher {
     Dispatcher::with_host(loaded, Arc::new(OkoState::from_env()), host.clone())
 }
-

@@ -29,8 +29,16 @@ pub struct Abandoned {
 impl Abandoned {
     /// Records that `flight` was abandoned because of `reason`, with the hooks it still ran.
     pub fn record(&self, flight: &Flight, reason: &str) {
-        let Some(session) = flight.session.clone() else { return };
-        if let Some(record) = crate::supervise::abandon::abandon(&session, &flight.running_hooks(), reason, std::process::id(), true) {
+        let Some(session) = flight.session.clone() else {
+            return;
+        };
+        if let Some(record) = crate::supervise::abandon::abandon(
+            &session,
+            &flight.running_hooks(),
+            reason,
+            std::process::id(),
+            true,
+        ) {
             lock(&self.by_session).insert(session, record);
         }
     }

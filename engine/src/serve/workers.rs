@@ -44,7 +44,11 @@ struct State {
 impl Workers {
     /// Workers of which at most `most_running` run requests at once.
     pub fn new(most_running: usize) -> Self {
-        Workers { state: Mutex::new(State::default()), changed: Condvar::new(), most_running: most_running.max(1) }
+        Workers {
+            state: Mutex::new(State::default()),
+            changed: Condvar::new(),
+            most_running: most_running.max(1),
+        }
     }
 
     /// About one thread per core: more would only take turns on them.
@@ -119,7 +123,10 @@ impl Workers {
     pub fn wait_for_input_end(&self) {
         let mut state = lock(&self.state);
         while !state.closing {
-            state = self.changed.wait(state).unwrap_or_else(std::sync::PoisonError::into_inner);
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
     }
 
@@ -127,7 +134,10 @@ impl Workers {
     pub fn wait_for_end(&self) {
         let mut state = lock(&self.state);
         while !(state.closing && state.handling == 0) {
-            state = self.changed.wait(state).unwrap_or_else(std::sync::PoisonError::into_inner);
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
     }
 }
@@ -145,11 +155,17 @@ mod tests {
         workers.took_request();
         assert!(!workers.want_reader(), "one request runs, the most allowed");
         workers.release_current();
-        assert!(workers.want_reader(), "a request running commands does not count");
+        assert!(
+            workers.want_reader(),
+            "a request running commands does not count"
+        );
         assert!(workers.finished_request(), "the released thread reads on");
         workers.input_ended();
         workers.took_request();
-        assert!(!workers.finished_request(), "after the input ended, threads end");
+        assert!(
+            !workers.finished_request(),
+            "after the input ended, threads end"
+        );
         workers.wait_for_end();
     }
 }

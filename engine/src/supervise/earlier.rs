@@ -10,8 +10,8 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::clock::now_ms;
 use super::{procs, records};
+use crate::clock::now_ms;
 use crate::session::control_dir;
 
 /// Another one-event run of the same session that arrived earlier.
@@ -43,10 +43,17 @@ pub fn remove_markers(run: &str, groups: impl IntoIterator<Item = i32>) {
 /// Removes the markers of runs that are gone: an end can reach a run just
 /// as it finishes, after it took its own markers away.
 fn sweep_markers() {
-    let Ok(entries) = std::fs::read_dir(control_dir()) else { return };
+    let Ok(entries) = std::fs::read_dir(control_dir()) else {
+        return;
+    };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(run) = name.strip_prefix("ended.").filter(|_| name.ends_with(".json")) else { continue };
+        let Some(run) = name
+            .strip_prefix("ended.")
+            .filter(|_| name.ends_with(".json"))
+        else {
+            continue;
+        };
         let pid = run.split('-').next().and_then(|p| p.parse::<i32>().ok());
         if pid.is_some_and(|pid| !records::alive(pid)) {
             let _ = std::fs::remove_file(entry.path());
@@ -63,10 +70,20 @@ pub fn runs_before(session: &str, received_ns: u64) -> Vec<EarlierRun> {
         let Ok(record) = found.record else { continue };
         let Some(run) = record.run else { continue };
         let alive = records::alive(found.pid);
-        let earlier_run = EarlierRun { pid: found.pid, alive, id: run.id, event: run.event, call: run.call, hooks: record.hooks };
+        let earlier_run = EarlierRun {
+            pid: found.pid,
+            alive,
+            id: run.id,
+            event: run.event,
+            call: run.call,
+            hooks: record.hooks,
+        };
         if !alive && earlier_run.running_hooks().is_empty() {
             let _ = std::fs::remove_file(&found.path);
-            remove_markers(&earlier_run.id, earlier_run.hooks.iter().filter_map(group_of));
+            remove_markers(
+                &earlier_run.id,
+                earlier_run.hooks.iter().filter_map(group_of),
+            );
             continue;
         }
         if run.session.as_deref() == Some(session) && run.received_ns < received_ns {
@@ -77,7 +94,9 @@ pub fn runs_before(session: &str, received_ns: u64) -> Vec<EarlierRun> {
 }
 
 fn group_of(hook: &Value) -> Option<i32> {
-    hook.get("processGroup").and_then(Value::as_i64).and_then(|g| i32::try_from(g).ok())
+    hook.get("processGroup")
+        .and_then(Value::as_i64)
+        .and_then(|g| i32::try_from(g).ok())
 }
 
 impl EarlierRun {
@@ -96,7 +115,9 @@ impl EarlierRun {
 
     /// The running hook `hook_id`, if it runs.
     pub fn running(&self, hook_id: &str) -> Option<Value> {
-        self.running_hooks().into_iter().find(|h| h["hook"] == hook_id)
+        self.running_hooks()
+            .into_iter()
+            .find(|h| h["hook"] == hook_id)
     }
 
     /// Ends the whole run: it starts no further hook and answers `answer`;
@@ -112,7 +133,12 @@ impl EarlierRun {
 
     /// Ends one running hook's group; its run reports it as cancelled, `because`.
     pub fn end_hook(&self, hook: &Value, because: &str) {
-        let (Some(group), Some(start)) = (group_of(hook), hook.get("leaderStart").and_then(Value::as_u64)) else { return };
+        let (Some(group), Some(start)) = (
+            group_of(hook),
+            hook.get("leaderStart").and_then(Value::as_u64),
+        ) else {
+            return;
+        };
         if self.alive {
             self.mark(Some(group), because);
         }
@@ -122,7 +148,10 @@ impl EarlierRun {
     fn mark(&self, group: Option<i32>, text: &str) {
         let path = marker(&self.id, group);
         if let Err(err) = records::replace(&path, &json!({"because": text})) {
-            crate::log::write("supervise", &format!("cannot write {}: {err}", path.display()));
+            crate::log::write(
+                "supervise",
+                &format!("cannot write {}: {err}", path.display()),
+            );
         }
     }
 }

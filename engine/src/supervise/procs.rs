@@ -45,9 +45,13 @@ pub fn leader_start(pgid: i32) -> Option<u64> {
 /// Whether `pid` carries the marker of a hook that Tama process `owner`
 /// started: `TAMA_HOOK_GROUP=<owner>.<run>` in the environment it started with.
 pub fn started_by(pid: i32, owner: i32) -> bool {
-    let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else { return false };
+    let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else {
+        return false;
+    };
     let prefix = format!("{}={owner}.", crate::command::MARKER);
-    environ.split(|b| *b == 0).any(|var| var.starts_with(prefix.as_bytes()))
+    environ
+        .split(|b| *b == 0)
+        .any(|var| var.starts_with(prefix.as_bytes()))
 }
 
 /// The processes of group `pgid` that have not exited and that Tama process
@@ -62,17 +66,23 @@ fn live_members(pgid: i32, start: u64, owner: i32) -> Vec<i32> {
     if leader.is_some_and(|l| l.pgrp == pgid && l.start != start) {
         return Vec::new();
     }
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
     entries
         .flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| stat(*pid).is_some_and(|s| s.pgrp == pgid && !s.zombie && s.start >= start) && started_by(*pid, owner))
+        .filter(|pid| {
+            stat(*pid).is_some_and(|s| s.pgrp == pgid && !s.zombie && s.start >= start)
+                && started_by(*pid, owner)
+        })
         .collect()
 }
 
 /// The live leader of the group that started at `start`, when `owner` started it.
 fn marked_leader(pgid: i32, start: u64, owner: i32) -> bool {
-    stat(pgid).is_some_and(|l| l.pgrp == pgid && l.start == start && !l.zombie) && started_by(pgid, owner)
+    stat(pgid).is_some_and(|l| l.pgrp == pgid && l.start == start && !l.zombie)
+        && started_by(pgid, owner)
 }
 
 /// Whether the group that started at `start`, a hook group of Tama process
@@ -87,7 +97,10 @@ pub fn group_lives(pgid: i32, start: u64, owner: i32) -> bool {
 /// each marked member is. Returns once no member lives (zombies are left to
 /// their parent to reap), or gives up a moment after SIGKILL.
 pub fn end_group(pgid: i32, start: u64, owner: i32, grace: Duration) {
-    for (signal, wait) in [(Signal::SIGTERM, grace), (Signal::SIGKILL, Duration::from_millis(200))] {
+    for (signal, wait) in [
+        (Signal::SIGTERM, grace),
+        (Signal::SIGKILL, Duration::from_millis(200)),
+    ] {
         if marked_leader(pgid, start, owner) {
             let _ = killpg(Pid::from_raw(pgid), signal);
         } else {

@@ -27,7 +27,10 @@ pub fn write(run: Option<&Value>, hooks: &[Value]) {
         record["run"] = run.clone();
     }
     if let Err(err) = replace(&path, &record) {
-        crate::log::write("records", &format!("cannot write {}: {err}", path.display()));
+        crate::log::write(
+            "records",
+            &format!("cannot write {}: {err}", path.display()),
+        );
     }
 }
 
@@ -95,27 +98,49 @@ fn read_record(path: &std::path::Path, pid: i32) -> Result<Record, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let raw: RawRecord = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     if raw.core_pid != i64::from(pid) {
-        return Err(format!("corePid {} is not the pid {pid} its name gives", raw.core_pid));
+        return Err(format!(
+            "corePid {} is not the pid {pid} its name gives",
+            raw.core_pid
+        ));
     }
     if let Some(run) = &raw.run {
-        let id_ok = run.id.split_once('-').is_some_and(|(p, ns)| p == pid.to_string() && !ns.is_empty() && ns.bytes().all(|b| b.is_ascii_digit()));
+        let id_ok = run.id.split_once('-').is_some_and(|(p, ns)| {
+            p == pid.to_string() && !ns.is_empty() && ns.bytes().all(|b| b.is_ascii_digit())
+        });
         if !id_ok {
             return Err(format!("run id {:?} is not `{pid}-<arrival>`", run.id));
         }
         plain("run event", &run.event)?;
-        run.session.as_deref().map(|s| plain("run session", s)).transpose()?;
+        run.session
+            .as_deref()
+            .map(|s| plain("run session", s))
+            .transpose()?;
     }
     let mut hooks = Vec::with_capacity(raw.hooks.len());
     for (n, hook) in raw.hooks.into_iter().enumerate() {
-        let entry: HookEntry = serde_json::from_value(hook).map_err(|e| format!("hook entry {n}: {e}"))?;
-        plain("hook", &entry.hook).and_then(|()| plain("event", &entry.event)).map_err(|e| format!("hook entry {n}: {e}"))?;
-        entry.session.as_deref().map(|s| plain("session", s)).transpose().map_err(|e| format!("hook entry {n}: {e}"))?;
+        let entry: HookEntry =
+            serde_json::from_value(hook).map_err(|e| format!("hook entry {n}: {e}"))?;
+        plain("hook", &entry.hook)
+            .and_then(|()| plain("event", &entry.event))
+            .map_err(|e| format!("hook entry {n}: {e}"))?;
+        entry
+            .session
+            .as_deref()
+            .map(|s| plain("session", s))
+            .transpose()
+            .map_err(|e| format!("hook entry {n}: {e}"))?;
         if entry.process_group <= 1 {
-            return Err(format!("hook entry {n}: processGroup {} names no hook group", entry.process_group));
+            return Err(format!(
+                "hook entry {n}: processGroup {} names no hook group",
+                entry.process_group
+            ));
         }
         hooks.push(serde_json::to_value(entry).map_err(|e| e.to_string())?);
     }
-    Ok(Record { hooks, run: raw.run })
+    Ok(Record {
+        hooks,
+        run: raw.run,
+    })
 }
 
 /// A text field Tama prints: not empty, short, and free of control characters.
@@ -128,16 +153,27 @@ fn plain(field: &str, text: &str) -> Result<(), String> {
 
 /// Every other process's record.
 pub fn all_others() -> Vec<Found> {
-    let Ok(entries) = std::fs::read_dir(control_dir()) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(control_dir()) else {
+        return Vec::new();
+    };
     let mut found = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name.strip_prefix("running.").and_then(|n| n.strip_suffix(".json")) else { continue };
+        let Some(pid) = name
+            .strip_prefix("running.")
+            .and_then(|n| n.strip_suffix(".json"))
+        else {
+            continue;
+        };
         let path = entry.path();
         let pid = match pid.parse::<i32>() {
             Ok(pid) if pid > 0 => pid,
             _ => {
-                found.push(Found { pid: 0, path, record: Err(format!("{name:?} does not name a process")) });
+                found.push(Found {
+                    pid: 0,
+                    path,
+                    record: Err(format!("{name:?} does not name a process")),
+                });
                 continue;
             }
         };
@@ -178,7 +214,12 @@ pub fn others() -> (Vec<Value>, Vec<Value>, Vec<Value>) {
 /// Whether a hook that process `owner`, now gone, ran may still run: its
 /// group lives, or the record does not say when its leader started.
 fn may_run(hook: &Value, owner: i32) -> bool {
-    match (hook.get("processGroup").and_then(Value::as_i64).and_then(|g| i32::try_from(g).ok()), hook.get("leaderStart").and_then(Value::as_u64)) {
+    match (
+        hook.get("processGroup")
+            .and_then(Value::as_i64)
+            .and_then(|g| i32::try_from(g).ok()),
+        hook.get("leaderStart").and_then(Value::as_u64),
+    ) {
         (Some(group), Some(start)) => super::procs::group_lives(group, start, owner),
         _ => true,
     }
@@ -188,20 +229,29 @@ fn may_run(hook: &Value, owner: i32) -> bool {
 pub fn alive(pid: i32) -> bool {
     use nix::sys::signal::kill;
     use nix::unistd::Pid;
-    pid > 0 && matches!(kill(Pid::from_raw(pid), None), Ok(()) | Err(nix::errno::Errno::EPERM))
+    pid > 0
+        && matches!(
+            kill(Pid::from_raw(pid), None),
+            Ok(()) | Err(nix::errno::Errno::EPERM)
+        )
 }
 
 /// Every `abandoned.<session>.json`: `(records, unread)`.
 pub fn abandoned() -> (Vec<Value>, Vec<Value>) {
     let (mut found, mut unread) = (Vec::new(), Vec::new());
-    let Ok(entries) = std::fs::read_dir(control_dir()) else { return (found, unread) };
+    let Ok(entries) = std::fs::read_dir(control_dir()) else {
+        return (found, unread);
+    };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if !(name.starts_with("abandoned.") && name.ends_with(".json")) {
             continue;
         }
         let path = entry.path();
-        match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string())) {
+        match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
+        {
             Ok(record) => found.push(record),
             Err(why) => unread.push(json!({"record": path.display().to_string(), "reason": why})),
         }

@@ -4,16 +4,16 @@
 //! record, and a newly arrived run of the session ends, from that record, what
 //! the harness no longer waits for (see [`super::signals`]).
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
 use super::abandon::abandon;
-use crate::clock::now_ms;
 use super::earlier::{self, EarlierRun};
 use super::{procs, records, signals};
+use crate::clock::now_ms;
 use crate::command::Canceller;
 use crate::dispatch::{Decision, HookOutcome, HookRecord, Watch};
 use crate::event::Event;
@@ -48,7 +48,10 @@ impl Run {
     /// waits for: a turn event ends the session's tool runs; a call's result
     /// ends the run of its pre-tool check.
     pub fn arrive(event: &Event) -> Run {
-        let received_ns = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+        let received_ns = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
         let run = Run {
             id: format!("{}-{received_ns}", std::process::id()),
             event: event.name.to_string(),
@@ -79,31 +82,66 @@ impl Run {
     fn end_turn_of(&self, previous: &EarlierRun, session: &str) {
         let hooks = previous.running_hooks();
         for hook in &hooks {
-            eprintln!("{}", signals::turn_ended_hook(hook["hook"].as_str().unwrap_or("?"), &hook["processGroup"], &previous.event, session, &self.event));
+            eprintln!(
+                "{}",
+                signals::turn_ended_hook(
+                    hook["hook"].as_str().unwrap_or("?"),
+                    &hook["processGroup"],
+                    &previous.event,
+                    session,
+                    &self.event
+                )
+            );
         }
-        abandon(session, &hooks, &signals::turn_ended_reason(&self.event), previous.pid as u32, false);
+        abandon(
+            session,
+            &hooks,
+            &signals::turn_ended_reason(&self.event),
+            previous.pid as u32,
+            false,
+        );
         previous.end_run(&signals::turn_ended_answer(session, &previous.event));
     }
 
     fn end_check_of(&self, previous: &EarlierRun, session: &str) {
         let tool = signals::call_tool(previous.call.as_deref().unwrap_or("?")).to_string();
-        eprintln!("{}", signals::result_arrived(&previous.pid.to_string(), &tool, session));
-        abandon(session, &previous.running_hooks(), &signals::result_arrived_reason(&tool), previous.pid as u32, false);
+        eprintln!(
+            "{}",
+            signals::result_arrived(&previous.pid.to_string(), &tool, session)
+        );
+        abandon(
+            session,
+            &previous.running_hooks(),
+            &signals::result_arrived_reason(&tool),
+            previous.pid as u32,
+            false,
+        );
         previous.end_run(&signals::result_arrived_answer(&tool));
     }
 
     /// A turn event started `hook_id`: the same hook still running for the
     /// session's previous turn event, in another run, is ended.
     fn supersede(&self, hook_id: &str) {
-        let (Some(session), true) = (&self.session, signals::is_turn_event(&self.event)) else { return };
+        let (Some(session), true) = (&self.session, signals::is_turn_event(&self.event)) else {
+            return;
+        };
         for previous in earlier::runs_before(session, self.received_ns) {
             if !signals::is_turn_event(&previous.event) {
                 continue;
             }
             if let Some(hook) = previous.running(hook_id) {
-                eprintln!("{}", signals::superseded(hook_id, &hook["processGroup"], &previous.event, session));
+                eprintln!(
+                    "{}",
+                    signals::superseded(hook_id, &hook["processGroup"], &previous.event, session)
+                );
                 let reason = signals::superseded_reason(&self.event, session);
-                abandon(session, &previous.running_hooks(), &reason, previous.pid as u32, false);
+                abandon(
+                    session,
+                    &previous.running_hooks(),
+                    &reason,
+                    previous.pid as u32,
+                    false,
+                );
                 previous.end_hook(&hook, &reason);
             }
         }
@@ -112,19 +150,32 @@ impl Run {
     /// Why another run ended this one, naming the first hook it did not start.
     pub fn ended_because(&self) -> Option<String> {
         let why = because(&earlier::marker(&self.id, None))?;
-        Some(signals::not_started(why, lock(&self.not_started).as_deref()))
+        Some(signals::not_started(
+            why,
+            lock(&self.not_started).as_deref(),
+        ))
     }
 
     /// The decision, or, when another run ended this one or one of its
     /// hooks, a cancellation saying why: nobody waits for it, and the
     /// harness, which cannot say "cancelled", gets a refusal, never a pass.
     pub fn conclude(&self, mut decision: Decision) -> Decision {
-        let cancelled: Vec<&HookRecord> = decision.results.iter().filter(|r| r.decision == HookOutcome::Cancelled).collect();
+        let cancelled: Vec<&HookRecord> = decision
+            .results
+            .iter()
+            .filter(|r| r.decision == HookOutcome::Cancelled)
+            .collect();
         let (hook, why) = match self.ended_because() {
             Some(why) => (None, why),
             None if !cancelled.is_empty() => {
-                let reasons: Vec<String> = cancelled.iter().map(|r| r.reason.clone().unwrap_or_default()).collect();
-                (cancelled.first().map(|r| r.hook_id.clone()), reasons.join("\n"))
+                let reasons: Vec<String> = cancelled
+                    .iter()
+                    .map(|r| r.reason.clone().unwrap_or_default())
+                    .collect();
+                (
+                    cancelled.first().map(|r| r.hook_id.clone()),
+                    reasons.join("\n"),
+                )
             }
             None => return decision,
         };
@@ -138,7 +189,11 @@ impl Run {
         // A record being written is finished first; none is written after.
         drop(lock(&self.writing));
         for hook in self.hooks_json() {
-            eprintln!("tama: ended hook {} (process group {}): {why}", hook["hook"].as_str().unwrap_or("?"), hook["processGroup"]);
+            eprintln!(
+                "tama: ended hook {} (process group {}): {why}",
+                hook["hook"].as_str().unwrap_or("?"),
+                hook["processGroup"]
+            );
             super::termination::end_hook(&hook);
         }
         self.forget();
@@ -200,9 +255,20 @@ impl Watch for Run {
         true
     }
 
-    fn hook_started(&self, hook_id: &str, process_group: Option<i32>, canceller: Option<Canceller>) {
+    fn hook_started(
+        &self,
+        hook_id: &str,
+        process_group: Option<i32>,
+        canceller: Option<Canceller>,
+    ) {
         let Some(group) = process_group else { return };
-        let hook = Hook { id: hook_id.to_string(), group, leader_start: procs::leader_start(group), started_at_ms: now_ms(), started: Instant::now() };
+        let hook = Hook {
+            id: hook_id.to_string(),
+            group,
+            leader_start: procs::leader_start(group),
+            started_at_ms: now_ms(),
+            started: Instant::now(),
+        };
         lock(&self.hooks).push(hook);
         lock(&self.groups_seen).push(group);
         self.list();
@@ -229,7 +295,8 @@ impl Watch for Run {
         if !self.listed.load(Ordering::SeqCst) {
             return None;
         }
-        because(&earlier::marker(&self.id, Some(process_group))).or_else(|| because(&earlier::marker(&self.id, None)))
+        because(&earlier::marker(&self.id, Some(process_group)))
+            .or_else(|| because(&earlier::marker(&self.id, None)))
     }
 }
 
@@ -242,7 +309,9 @@ impl Drop for Run {
 /// The `because` a marker holds, when it exists.
 fn because(marker: &std::path::Path) -> Option<String> {
     let text = std::fs::read_to_string(marker).ok()?;
-    serde_json::from_str::<Value>(&text).ok()?["because"].as_str().map(str::to_string)
+    serde_json::from_str::<Value>(&text).ok()?["because"]
+        .as_str()
+        .map(str::to_string)
 }
 
 /// Takes a lock even when a thread panicked while holding it.

@@ -16,8 +16,14 @@ pub fn is_tool_event(event: &str) -> bool {
 /// The call a payload checks: its tool name and input. Two identical calls
 /// of one session are one call.
 pub fn call_key(payload: &Value) -> Option<String> {
-    let name = ["tool_name", "toolName"].iter().find_map(|k| payload.get(*k))?;
-    let input = ["tool_input", "input"].iter().find_map(|k| payload.get(*k)).cloned().unwrap_or(Value::Null);
+    let name = ["tool_name", "toolName"]
+        .iter()
+        .find_map(|k| payload.get(*k))?;
+    let input = ["tool_input", "input"]
+        .iter()
+        .find_map(|k| payload.get(*k))
+        .cloned()
+        .unwrap_or(Value::Null);
     Some(format!("{}\0{input}", name.as_str().unwrap_or_default()))
 }
 
@@ -28,7 +34,9 @@ pub fn call_tool(call: &str) -> &str {
 
 /// A newer turn event started the hook the previous one still ran.
 pub fn superseded(hook: &str, group: &Value, previous_event: &str, session: &str) -> String {
-    format!("tama: ended hook {hook} (process group {group}) still running for the previous {previous_event} of session {session}")
+    format!(
+        "tama: ended hook {hook} (process group {group}) still running for the previous {previous_event} of session {session}"
+    )
 }
 
 pub fn superseded_reason(event: &str, session: &str) -> String {
@@ -36,7 +44,13 @@ pub fn superseded_reason(event: &str, session: &str) -> String {
 }
 
 /// The session's turn ended under a tool hook.
-pub fn turn_ended_hook(hook: &str, group: &Value, tool_event: &str, session: &str, turn_event: &str) -> String {
+pub fn turn_ended_hook(
+    hook: &str,
+    group: &Value,
+    tool_event: &str,
+    session: &str,
+    turn_event: &str,
+) -> String {
     format!(
         "tama: ended hook {hook} (process group {group}) still running for {tool_event} of session {session}: the session's {turn_event} arrived, so that tool call is over and nobody waits for its answer"
     )
@@ -48,12 +62,17 @@ pub fn turn_ended_reason(turn_event: &str) -> String {
 
 /// The answer of a tool dispatch the turn end ended.
 pub fn turn_ended_answer(session: &str, tool_event: &str) -> String {
-    format!("the turn of session {session} ended while {tool_event} was still being checked, so that tool call is over")
+    format!(
+        "the turn of session {session} ended while {tool_event} was still being checked, so that tool call is over"
+    )
 }
 
 /// The call's result arrived while its pre-tool check still ran.
 pub fn result_arrived(dispatch: &str, tool: &str, session: &str) -> String {
-    format!("tama: ended pre-tool dispatch {dispatch} of {tool} in session {session}: {}", result_arrived_answer(tool))
+    format!(
+        "tama: ended pre-tool dispatch {dispatch} of {tool} in session {session}: {}",
+        result_arrived_answer(tool)
+    )
 }
 
 pub fn result_arrived_reason(tool: &str) -> String {
@@ -61,7 +80,10 @@ pub fn result_arrived_reason(tool: &str) -> String {
 }
 
 pub fn result_arrived_answer(tool: &str) -> String {
-    format!("{}, so the harness stopped waiting for this check", result_arrived_reason(tool))
+    format!(
+        "{}, so the harness stopped waiting for this check",
+        result_arrived_reason(tool)
+    )
 }
 
 /// An ended dispatch's answer, naming the first hook it did not start.

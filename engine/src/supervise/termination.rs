@@ -14,26 +14,45 @@ pub fn on_termination(end: impl FnOnce(Signal) + Send + 'static) {
         signals.add(signal);
     }
     if let Err(err) = signals.thread_block() {
-        crate::log::write("termination", &format!("cannot take terminating signals: {err}"));
+        crate::log::write(
+            "termination",
+            &format!("cannot take terminating signals: {err}"),
+        );
         return;
     }
-    let spawned = std::thread::Builder::new().name("tama-termination".into()).spawn(move || {
-        let Ok(signal) = signals.wait() else { return };
-        end(signal);
-        crate::command::end_adopted_before_exit();
-        std::process::exit(128 + signal as i32);
-    });
+    let spawned = std::thread::Builder::new()
+        .name("tama-termination".into())
+        .spawn(move || {
+            let Ok(signal) = signals.wait() else { return };
+            end(signal);
+            crate::command::end_adopted_before_exit();
+            std::process::exit(128 + signal as i32);
+        });
     if let Err(err) = spawned {
         let _ = signals.thread_unblock();
-        crate::log::write("termination", &format!("cannot take terminating signals: {err}"));
+        crate::log::write(
+            "termination",
+            &format!("cannot take terminating signals: {err}"),
+        );
     }
 }
 
 /// Ends the group of one of this process's own running-hook entries
 /// (`processGroup`, `leaderStart`).
 pub fn end_hook(hook: &serde_json::Value) {
-    let group = hook.get("processGroup").and_then(serde_json::Value::as_i64).and_then(|g| i32::try_from(g).ok());
-    if let (Some(group), Some(start)) = (group, hook.get("leaderStart").and_then(serde_json::Value::as_u64)) {
-        super::procs::end_group(group, start, std::process::id() as i32, crate::command::GRACE);
+    let group = hook
+        .get("processGroup")
+        .and_then(serde_json::Value::as_i64)
+        .and_then(|g| i32::try_from(g).ok());
+    if let (Some(group), Some(start)) = (
+        group,
+        hook.get("leaderStart").and_then(serde_json::Value::as_u64),
+    ) {
+        super::procs::end_group(
+            group,
+            start,
+            std::process::id() as i32,
+            crate::command::GRACE,
+        );
     }
 }

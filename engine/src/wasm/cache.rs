@@ -31,7 +31,12 @@ pub fn artifact_path(cache_dir: &Path, engine: &Engine, sha256: &str) -> PathBuf
 /// The component whose bytes are `bytes` (already checked against `sha256`):
 /// a built-in one from the binary, else from the cache when an authentic
 /// artifact is there, else compiled and stored there.
-pub fn load(engine: &Engine, cache_dir: &Path, sha256: &str, bytes: &[u8]) -> wasmtime::Result<Component> {
+pub fn load(
+    engine: &Engine,
+    cache_dir: &Path,
+    sha256: &str,
+    bytes: &[u8],
+) -> wasmtime::Result<Component> {
     match crate::registry::builtin_with_digest(sha256) {
         Some(builtin) if !builtin.compiled.is_empty() => load_builtin(engine, builtin),
         _ => load_cached(engine, cache_dir, sha256, bytes),
@@ -47,17 +52,31 @@ fn load_builtin(engine: &Engine, builtin: &Builtin) -> wasmtime::Result<Componen
         // itself; wasmtime still checks they fit the engine and the CPU.
         match unsafe { Component::deserialize(engine, builtin.compiled) } {
             Ok(component) => return Ok(component),
-            Err(err) => crate::log::write("cache", &format!("built-in {}: its compiled form does not fit here ({err:#}): compiling it in memory", builtin.name)),
+            Err(err) => crate::log::write(
+                "cache",
+                &format!(
+                    "built-in {}: its compiled form does not fit here ({err:#}): compiling it in memory",
+                    builtin.name
+                ),
+            ),
         }
     }
     Component::new(engine, builtin.component)
 }
 
-fn load_cached(engine: &Engine, cache_dir: &Path, sha256: &str, bytes: &[u8]) -> wasmtime::Result<Component> {
+fn load_cached(
+    engine: &Engine,
+    cache_dir: &Path,
+    sha256: &str,
+    bytes: &[u8],
+) -> wasmtime::Result<Component> {
     let key = match prepare(cache_dir) {
         Ok(key) => key,
         Err(why) => {
-            crate::log::write("cache", &format!("compiling component {sha256} without the cache: {why}"));
+            crate::log::write(
+                "cache",
+                &format!("compiling component {sha256} without the cache: {why}"),
+            );
             return Component::new(engine, bytes);
         }
     };
@@ -72,14 +91,29 @@ fn load_cached(engine: &Engine, cache_dir: &Path, sha256: &str, bytes: &[u8]) ->
             // Tama's own memory, so nothing can change them after the check.
             Some(artifact) => match unsafe { Component::deserialize(engine, artifact) } {
                 Ok(component) => return Ok(component),
-                Err(err) => crate::log::write("cache", &format!("{} cannot be loaded ({err:#}): recompiling component {sha256}", path.display())),
+                Err(err) => crate::log::write(
+                    "cache",
+                    &format!(
+                        "{} cannot be loaded ({err:#}): recompiling component {sha256}",
+                        path.display()
+                    ),
+                ),
             },
             None => crate::log::write(
                 "cache",
-                &format!("{} is not the compilation of component {sha256} under this engine: its tag does not verify; recompiling it", path.display()),
+                &format!(
+                    "{} is not the compilation of component {sha256} under this engine: its tag does not verify; recompiling it",
+                    path.display()
+                ),
             ),
         },
-        Err(err) => crate::log::write("cache", &format!("reading {}: {err}: recompiling component {sha256}", path.display())),
+        Err(err) => crate::log::write(
+            "cache",
+            &format!(
+                "reading {}: {err}: recompiling component {sha256}",
+                path.display()
+            ),
+        ),
     }
     let component = Component::new(engine, bytes)?;
     let mut artifact = component.serialize()?;
@@ -93,25 +127,57 @@ fn load_cached(engine: &Engine, cache_dir: &Path, sha256: &str, bytes: &[u8]) ->
 
 /// The cache folder, private to the user (0700), and the key that tags its artifacts.
 fn prepare(cache_dir: &Path) -> Result<ControlKey, String> {
-    crate::files::create_private_dir(cache_dir).map_err(|e| format!("creating {}: {e}", cache_dir.display()))?;
-    let mode = std::fs::metadata(cache_dir).map_err(|e| format!("reading {}: {e}", cache_dir.display()))?.permissions().mode();
+    crate::files::create_private_dir(cache_dir)
+        .map_err(|e| format!("creating {}: {e}", cache_dir.display()))?;
+    let mode = std::fs::metadata(cache_dir)
+        .map_err(|e| format!("reading {}: {e}", cache_dir.display()))?
+        .permissions()
+        .mode();
     if mode & 0o077 != 0 {
-        std::fs::set_permissions(cache_dir, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| format!("{} is open to others (mode {:o}) and cannot be made private: {e}", cache_dir.display(), mode & 0o777))?;
-        crate::log::write("cache", &format!("{} was open to others (mode {:o}): made it 0700", cache_dir.display(), mode & 0o777));
+        std::fs::set_permissions(cache_dir, std::fs::Permissions::from_mode(0o700)).map_err(
+            |e| {
+                format!(
+                    "{} is open to others (mode {:o}) and cannot be made private: {e}",
+                    cache_dir.display(),
+                    mode & 0o777
+                )
+            },
+        )?;
+        crate::log::write(
+            "cache",
+            &format!(
+                "{} was open to others (mode {:o}): made it 0700",
+                cache_dir.display(),
+                mode & 0o777
+            ),
+        );
     }
     ControlKey::read_or_create().map_err(|e| e.to_string())
 }
 
 /// The artifact's bytes when `file` ends with their tag, else `None`.
-fn authentic<'f>(key: &ControlKey, sha256: &str, compat: &[u8], file: &'f [u8]) -> Option<&'f [u8]> {
+fn authentic<'f>(
+    key: &ControlKey,
+    sha256: &str,
+    compat: &[u8],
+    file: &'f [u8],
+) -> Option<&'f [u8]> {
     let (artifact, tag) = file.split_at_checked(file.len().checked_sub(KEY_LEN)?)?;
-    key.verifies(Purpose::Artifact, &[sha256.as_bytes(), compat, artifact], tag).then_some(artifact)
+    key.verifies(
+        Purpose::Artifact,
+        &[sha256.as_bytes(), compat, artifact],
+        tag,
+    )
+    .then_some(artifact)
 }
 
 /// The whole file, never through a link; `None` when there is none.
 fn read_artifact(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    let mut file = match OpenOptions::new().read(true).custom_flags(nix::libc::O_NOFOLLOW).open(path) {
+    let mut file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NOFOLLOW)
+        .open(path)
+    {
         Ok(file) => file,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(err),

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 use wasmtime::Store;
 use wasmtime::component::Component;
 
-use super::bindings::declaration::{ToolDeclaration, ToolDeclarationPre};
 use super::bindings::declaration::exports::tama::gate::declaration as wit;
+use super::bindings::declaration::{ToolDeclaration, ToolDeclarationPre};
 use super::sandbox::{DEADLINE_TICKS, Sandboxed};
 use super::slots::Slots;
 use super::ticker::Ticker;
@@ -42,7 +42,12 @@ impl Declaration {
     /// At most `concurrent` calls run at once, each in an instance of its own.
     pub fn new(host: &Host, component: &Component, concurrent: usize) -> wasmtime::Result<Self> {
         let pre = host.declaration_linker().instantiate_pre(component)?;
-        Ok(Declaration { pre: ToolDeclarationPre::new(pre)?, idle: Mutex::new(Vec::new()), slots: Slots::new(concurrent), ticker: host.ticker.clone() })
+        Ok(Declaration {
+            pre: ToolDeclarationPre::new(pre)?,
+            idle: Mutex::new(Vec::new()),
+            slots: Slots::new(concurrent),
+            ticker: host.ticker.clone(),
+        })
     }
 
     /// Classifies one tool call.
@@ -62,10 +67,15 @@ impl Declaration {
             }
         };
         store.set_epoch_deadline(DEADLINE_TICKS);
-        let answer = declaration.tama_gate_declaration().call_classify(&mut store, tool_name, tool_input);
+        let answer = declaration
+            .tama_gate_declaration()
+            .call_classify(&mut store, tool_name, tool_input);
         match answer {
             Ok(answer) => {
-                self.idle.lock().expect("declaration pool lock").push((store, declaration));
+                self.idle
+                    .lock()
+                    .expect("declaration pool lock")
+                    .push((store, declaration));
                 answer.map(from_wit).map_err(ClassifyError::Protocol)
             }
             Err(err) => Err(ClassifyError::Failed(fault(err, store.data()).to_string())),
@@ -86,7 +96,10 @@ fn from_wit(call: wit::ToolCall) -> ToolCall {
         targets: call
             .targets
             .into_iter()
-            .map(|t| WriteTarget { path: t.path, device_action: t.device_action })
+            .map(|t| WriteTarget {
+                path: t.path,
+                device_action: t.device_action,
+            })
             .collect(),
     }
 }

@@ -5,12 +5,14 @@ use std::sync::{Arc, OnceLock};
 
 use wasmtime::Store;
 
-use super::bindings::gate::tama::gate::{declaration as wit_decl, host_paths, log, state as wit_state, types};
+use super::bindings::gate::tama::gate::{
+    declaration as wit_decl, host_paths, log, state as wit_state, types,
+};
 use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
 use super::declaration::{ClassifyError, Declaration};
+use super::host_paths::HostPaths;
 use super::sandbox::{DEADLINE_TICKS, MEMORY_BOUND, STACK_BOUND, Sandboxed, TIME_BOUND};
 use super::slots::Slots;
-use super::host_paths::HostPaths;
 use super::state::StateSource;
 use super::ticker::Ticker;
 use super::{ComponentBytes, Host, fault};
@@ -74,7 +76,11 @@ impl GateEvent {
             tool_input: event.tool_input.as_ref().map(|v| v.to_string()),
             payload: event.payload.to_string(),
         };
-        GateEvent { event, wit, tool_call: OnceLock::new() }
+        GateEvent {
+            event,
+            wit,
+            tool_call: OnceLock::new(),
+        }
     }
 
     /// The event a gate's configuration is checked with: named
@@ -110,11 +116,20 @@ impl GateEvent {
     }
 
     /// The tool declaration's reading of this event's own tool call, asked once.
-    fn classify(&self, declaration: &Declaration, name: &str, input: &str) -> Result<ToolCall, ClassifyError> {
-        if self.wit.tool_name.as_deref() != Some(name) || self.wit.tool_input.as_deref() != Some(input) {
+    fn classify(
+        &self,
+        declaration: &Declaration,
+        name: &str,
+        input: &str,
+    ) -> Result<ToolCall, ClassifyError> {
+        if self.wit.tool_name.as_deref() != Some(name)
+            || self.wit.tool_input.as_deref() != Some(input)
+        {
             return declaration.classify(name, input);
         }
-        self.tool_call.get_or_init(|| declaration.classify(name, input)).clone()
+        self.tool_call
+            .get_or_init(|| declaration.classify(name, input))
+            .clone()
     }
 }
 
@@ -130,12 +145,21 @@ pub struct GateContext {
 
 impl Gate {
     /// Loads the gate `id` from `source` and has it check `config`.
-    pub fn load(host: &Host, id: &str, source: &ComponentBytes, config: &serde_json::Value, grants: &[String]) -> Result<Gate, GateFault> {
+    pub fn load(
+        host: &Host,
+        id: &str,
+        source: &ComponentBytes,
+        config: &serde_json::Value,
+        grants: &[String],
+    ) -> Result<Gate, GateFault> {
         let load = |e: wasmtime::Error| GateFault::Load(format!("{e:#}"));
         let component = host.component(source).map_err(load)?;
         let instance_pre = host.gate_linker.instantiate_pre(&component).map_err(load)?;
-        let pre = GatePre::new(instance_pre)
-            .map_err(|e| GateFault::Load(format!("it does not implement the tama:gate/gate world: {e:#}")))?;
+        let pre = GatePre::new(instance_pre).map_err(|e| {
+            GateFault::Load(format!(
+                "it does not implement the tama:gate/gate world: {e:#}"
+            ))
+        })?;
         let gate = Gate {
             id: id.to_string(),
             pre,
@@ -176,7 +200,11 @@ impl Gate {
     }
 
     /// Decides `event` in a fresh instance.
-    pub fn evaluate(&self, event: &Arc<GateEvent>, state: Arc<dyn StateSource>) -> Result<Verdict, GateFault> {
+    pub fn evaluate(
+        &self,
+        event: &Arc<GateEvent>,
+        state: Arc<dyn StateSource>,
+    ) -> Result<Verdict, GateFault> {
         let _slot = self.slots.take();
         let _ticking = self.ticker.calling();
         let (mut store, instance) = self.instantiate(event.clone(), state)?;
@@ -223,9 +251,16 @@ impl Gate {
 }
 
 impl wit_decl::Host for Sandboxed<GateContext> {
-    fn classify(&mut self, tool_name: String, tool_input: String) -> wasmtime::Result<Result<wit_decl::ToolCall, String>> {
+    fn classify(
+        &mut self,
+        tool_name: String,
+        tool_input: String,
+    ) -> wasmtime::Result<Result<wit_decl::ToolCall, String>> {
         let ctx = &self.host;
-        match ctx.event.classify(&ctx.declaration, &tool_name, &tool_input) {
+        match ctx
+            .event
+            .classify(&ctx.declaration, &tool_name, &tool_input)
+        {
             Ok(call) => Ok(Ok(to_wit(call))),
             Err(ClassifyError::Protocol(why)) => Ok(Err(why)),
             Err(failed) => Err(wasmtime::format_err!("{failed}")),
@@ -234,12 +269,18 @@ impl wit_decl::Host for Sandboxed<GateContext> {
 }
 
 impl wit_state::Host for Sandboxed<GateContext> {
-    fn get(&mut self, key: String) -> wasmtime::Result<Result<Option<String>, wit_state::LookupError>> {
+    fn get(
+        &mut self,
+        key: String,
+    ) -> wasmtime::Result<Result<Option<String>, wit_state::LookupError>> {
         let ctx = &self.host;
         if !ctx.grants.contains(&key) {
             return Ok(Ok(None));
         }
-        Ok(ctx.state.read(&key, ctx.event.event()).map_err(wit_state::LookupError::Unreadable))
+        Ok(ctx
+            .state
+            .read(&key, ctx.event.event())
+            .map_err(wit_state::LookupError::Unreadable))
     }
 }
 
@@ -271,7 +312,10 @@ fn to_wit(call: ToolCall) -> wit_decl::ToolCall {
         targets: call
             .targets
             .into_iter()
-            .map(|t| wit_decl::WriteTarget { path: t.path, device_action: t.device_action })
+            .map(|t| wit_decl::WriteTarget {
+                path: t.path,
+                device_action: t.device_action,
+            })
             .collect(),
     }
 }

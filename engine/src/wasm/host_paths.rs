@@ -64,7 +64,11 @@ impl HostPaths {
             registry: self.registry.as_deref().map(text),
             registry_components: self.registry_components.iter().map(|p| text(p)).collect(),
             cache_dir: text(&self.cache_dir),
-            tama_binary: if self.tama_binary.as_os_str().is_empty() { String::new() } else { text(&self.tama_binary) },
+            tama_binary: if self.tama_binary.as_os_str().is_empty() {
+                String::new()
+            } else {
+                text(&self.tama_binary)
+            },
             oko_home: text(&self.oko_home),
         }
     }

@@ -22,9 +22,9 @@ use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, Trap};
 
 pub use cache::artifact_path;
+pub use config::{MEMORY_BOUND, STACK_BOUND};
 pub use declaration::{ClassifyError, Declaration};
 pub use gate::{Gate, GateEvent, GateFault, Verdict};
-pub use config::{MEMORY_BOUND, STACK_BOUND};
 pub use host_paths::HostPaths;
 pub use sandbox::TIME_BOUND;
 pub use state::{NoState, StateSource};
@@ -43,14 +43,22 @@ impl ComponentBytes {
     pub fn checked(bytes: Vec<u8>, declared: &str) -> Result<Self, String> {
         let actual = hex::encode(Sha256::digest(&bytes));
         if !actual.eq_ignore_ascii_case(declared) {
-            return Err(format!("component digest mismatch: expected {declared}, actual {actual}"));
+            return Err(format!(
+                "component digest mismatch: expected {declared}, actual {actual}"
+            ));
         }
-        Ok(ComponentBytes { bytes: Cow::Owned(bytes), sha256: actual })
+        Ok(ComponentBytes {
+            bytes: Cow::Owned(bytes),
+            sha256: actual,
+        })
     }
 
     /// Bytes built into the `tama` binary, whose digest the build computed.
     pub fn embedded(bytes: &'static [u8], sha256: &str) -> Self {
-        ComponentBytes { bytes: Cow::Borrowed(bytes), sha256: sha256.to_string() }
+        ComponentBytes {
+            bytes: Cow::Borrowed(bytes),
+            sha256: sha256.to_string(),
+        }
     }
 }
 
@@ -81,9 +89,22 @@ impl Host {
         sandbox::deny_clock_waits(&mut declaration_linker)?;
         let gate_slots = Arc::new(slots::Slots::new(config::CONCURRENT_CALLS));
         let paths = Arc::new(HostPaths::from_env(&cache_dir));
-        let mut host = Host { engine, cache_dir, gate_linker, declaration_linker, declaration: None, gate_slots, paths, ticker };
+        let mut host = Host {
+            engine,
+            cache_dir,
+            gate_linker,
+            declaration_linker,
+            declaration: None,
+            gate_slots,
+            paths,
+            ticker,
+        };
         let component = host.component(declaration)?;
-        host.declaration = Some(Arc::new(Declaration::new(&host, &component, config::CONCURRENT_CALLS)?));
+        host.declaration = Some(Arc::new(Declaration::new(
+            &host,
+            &component,
+            config::CONCURRENT_CALLS,
+        )?));
         Ok(host)
     }
 
@@ -93,7 +114,11 @@ impl Host {
     }
 
     /// The tool declaration's reading of one tool call.
-    pub fn classify(&self, tool_name: &str, tool_input: &str) -> Result<crate::tool::ToolCall, ClassifyError> {
+    pub fn classify(
+        &self,
+        tool_name: &str,
+        tool_input: &str,
+    ) -> Result<crate::tool::ToolCall, ClassifyError> {
         self.declaration().classify(tool_name, tool_input)
     }
 
@@ -102,7 +127,9 @@ impl Host {
     }
 
     fn declaration(&self) -> &Arc<Declaration> {
-        self.declaration.as_ref().expect("the declaration is loaded in Host::new")
+        self.declaration
+            .as_ref()
+            .expect("the declaration is loaded in Host::new")
     }
 
     fn declaration_linker(&self) -> &Linker<Sandboxed<()>> {

@@ -49,7 +49,14 @@ impl<T> Sandboxed<T> {
             .allow_udp(false)
             .allow_ip_name_lookup(false)
             .build();
-        Sandboxed { wasi, table: ResourceTable::new(), stdout, stderr, bounds: Bounds::default(), host }
+        Sandboxed {
+            wasi,
+            table: ResourceTable::new(),
+            stdout,
+            stderr,
+            bounds: Bounds::default(),
+            host,
+        }
     }
 
     /// What the component wrote to stdout and stderr.
@@ -61,7 +68,10 @@ impl<T> Sandboxed<T> {
 
 impl<T: Send> WasiView for Sandboxed<T> {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
     }
 }
 
@@ -75,17 +85,33 @@ pub struct Bounds {
 }
 
 impl wasmtime::ResourceLimiter for Bounds {
-    fn memory_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
-        let total = self.memory_total.saturating_sub(current).saturating_add(desired);
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let total = self
+            .memory_total
+            .saturating_sub(current)
+            .saturating_add(desired);
         if total > MEMORY_BOUND {
             self.memory_hit = true;
-            return Err(wasmtime::format_err!("memory bound of {} MiB hit", MEMORY_BOUND >> 20));
+            return Err(wasmtime::format_err!(
+                "memory bound of {} MiB hit",
+                MEMORY_BOUND >> 20
+            ));
         }
         self.memory_total = total;
         Ok(true)
     }
 
-    fn table_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _max: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         Ok(desired <= 100_000)
     }
 }
@@ -98,11 +124,25 @@ const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
 /// guest: a gate that slept would hold its call past the time bound. Both
 /// of the clock's subscriptions trap instead, naming why.
 pub fn deny_clock_waits<T: 'static>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
-    let refuse = |what: &str| wasmtime::format_err!("the component waited on a clock ({what}); Tama's clocks read zero and a gate may not wait");
+    let refuse = |what: &str| {
+        wasmtime::format_err!(
+            "the component waited on a clock ({what}); Tama's clocks read zero and a gate may not wait"
+        )
+    };
     linker.allow_shadowing(true);
     let mut clock = linker.instance(MONOTONIC_CLOCK)?;
-    clock.func_wrap("subscribe-duration", move |_, (_,): (u64,)| -> wasmtime::Result<(Resource<DynPollable>,)> { Err(refuse("subscribe-duration")) })?;
-    clock.func_wrap("subscribe-instant", move |_, (_,): (u64,)| -> wasmtime::Result<(Resource<DynPollable>,)> { Err(refuse("subscribe-instant")) })?;
+    clock.func_wrap(
+        "subscribe-duration",
+        move |_, (_,): (u64,)| -> wasmtime::Result<(Resource<DynPollable>,)> {
+            Err(refuse("subscribe-duration"))
+        },
+    )?;
+    clock.func_wrap(
+        "subscribe-instant",
+        move |_, (_,): (u64,)| -> wasmtime::Result<(Resource<DynPollable>,)> {
+            Err(refuse("subscribe-instant"))
+        },
+    )?;
     linker.allow_shadowing(false);
     Ok(())
 }

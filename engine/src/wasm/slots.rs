@@ -21,7 +21,13 @@ pub struct Slot<'a>(&'a Slots);
 
 impl Slots {
     pub fn new(count: usize) -> Self {
-        Slots { state: Mutex::new(State { free: count, waiting: 0 }), freed: Condvar::new() }
+        Slots {
+            state: Mutex::new(State {
+                free: count,
+                waiting: 0,
+            }),
+            freed: Condvar::new(),
+        }
     }
 
     /// Waits for a free slot; it is given back when the guard drops.
@@ -75,7 +81,10 @@ mod tests {
                 });
             }
         });
-        assert!(most.load(Ordering::SeqCst) <= 2, "more callers inside than slots");
+        assert!(
+            most.load(Ordering::SeqCst) <= 2,
+            "more callers inside than slots"
+        );
         assert_eq!(slots.state.lock().unwrap().free, 2);
     }
 }

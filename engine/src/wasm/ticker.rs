@@ -33,9 +33,14 @@ pub struct Ticking<'a>(&'a Ticker);
 impl Ticker {
     /// A ticker of `engine`, with its thread started.
     pub fn start(engine: &Engine) -> std::io::Result<Arc<Ticker>> {
-        let ticker = Arc::new(Ticker { state: Mutex::new(State::default()), wake: Condvar::new() });
+        let ticker = Arc::new(Ticker {
+            state: Mutex::new(State::default()),
+            wake: Condvar::new(),
+        });
         let (thread_ticker, engine) = (ticker.clone(), engine.weak());
-        std::thread::Builder::new().name("tama-epoch".into()).spawn(move || thread_ticker.run(&engine))?;
+        std::thread::Builder::new()
+            .name("tama-epoch".into())
+            .spawn(move || thread_ticker.run(&engine))?;
         Ok(ticker)
     }
 
@@ -68,7 +73,10 @@ impl Ticker {
             let mut state = self.lock();
             while state.calls == 0 && !state.closed {
                 state.parked = true;
-                state = self.wake.wait(state).unwrap_or_else(PoisonError::into_inner);
+                state = self
+                    .wake
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
             }
             if state.closed {
                 return;

@@ -9,24 +9,106 @@ use proptest::prelude::*;
 
 /// Shell syntax and git words the mutations splice in.
 const PIECES: &[&str] = &[
-    "git", " ", "commit", "push", "--no-verify", "-n", "-c core.hooksPath=/dev/null", "'", "\"", "\\",
-    "$(", ")", "`", "${", "}", "{", "(", ";", "&&", "||", "|", "\n", "<<EOF\n", "EOF", "<<<", "$'",
-    "\\x2d", "#", "=", "HUSKY=0", "sh -c ", "bash -c ", "eval ", "f()", "alias g=", "read -r x", "printf -v x ",
-    "declare -a a=(", "${x:-", "${x:+", "${x#", "$@", "$0", "$1", "if ", "then ", "fi", "case ", " in ",
-    "esac", ";;", "for x in ", "do ", "done", "while ", "xargs ", "env ", "timeout 5 ", "find . -exec ",
-    "\\;", "&", "2>&1", ">", ">>", "<", "*", "?", "[", "]", "~", "\u{0}", "é", "\u{FFFC}", "\u{1E}",
+    "git",
+    " ",
+    "commit",
+    "push",
+    "--no-verify",
+    "-n",
+    "-c core.hooksPath=/dev/null",
+    "'",
+    "\"",
+    "\\",
+    "$(",
+    ")",
+    "`",
+    "${",
+    "}",
+    "{",
+    "(",
+    ";",
+    "&&",
+    "||",
+    "|",
+    "\n",
+    "<<EOF\n",
+    "EOF",
+    "<<<",
+    "$'",
+    "\\x2d",
+    "#",
+    "=",
+    "HUSKY=0",
+    "sh -c ",
+    "bash -c ",
+    "eval ",
+    "f()",
+    "alias g=",
+    "read -r x",
+    "printf -v x ",
+    "declare -a a=(",
+    "${x:-",
+    "${x:+",
+    "${x#",
+    "$@",
+    "$0",
+    "$1",
+    "if ",
+    "then ",
+    "fi",
+    "case ",
+    " in ",
+    "esac",
+    ";;",
+    "for x in ",
+    "do ",
+    "done",
+    "while ",
+    "xargs ",
+    "env ",
+    "timeout 5 ",
+    "find . -exec ",
+    "\\;",
+    "&",
+    "2>&1",
+    ">",
+    ">>",
+    "<",
+    "*",
+    "?",
+    "[",
+    "]",
+    "~",
+    "\u{0}",
+    "é",
+    "\u{FFFC}",
+    "\u{1E}",
 ];
 
 /// Commands that parse and run nothing that touches hooks.
 const HARMLESS: &[&str] = &[
-    "ls", "echo hi", "x=1", "cd /tmp", "true", "git status", "f() { :; }", "alias g=ls", "read -r y <<< hi",
-    "printf -v y %s hi", "declare -a a=(one two)", "export A=1", "set -- a b", "for i in 1 2; do echo $i; done",
-    "if true; then echo y; fi", "git log --oneline | head -3",
+    "ls",
+    "echo hi",
+    "x=1",
+    "cd /tmp",
+    "true",
+    "git status",
+    "f() { :; }",
+    "alias g=ls",
+    "read -r y <<< hi",
+    "printf -v y %s hi",
+    "declare -a a=(one two)",
+    "export A=1",
+    "set -- a b",
+    "for i in 1 2; do echo $i; done",
+    "if true; then echo y; fi",
+    "git log --oneline | head -3",
 ];
 
 /// Commands `cases.json` expects refused: a bypass in many spellings.
 fn refused_cases() -> Vec<String> {
-    let cases: serde_json::Value = serde_json::from_str(include_str!("cases.json")).expect("cases.json is JSON");
+    let cases: serde_json::Value =
+        serde_json::from_str(include_str!("cases.json")).expect("cases.json is JSON");
     cases
         .as_array()
         .expect("cases.json is an array")
@@ -37,13 +119,26 @@ fn refused_cases() -> Vec<String> {
 }
 
 fn all_cases() -> Vec<String> {
-    let cases: serde_json::Value = serde_json::from_str(include_str!("cases.json")).expect("cases.json is JSON");
-    cases.as_array().expect("array").iter().filter_map(|case| case["command"].as_str().map(str::to_owned)).collect()
+    let cases: serde_json::Value =
+        serde_json::from_str(include_str!("cases.json")).expect("cases.json is JSON");
+    cases
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|case| case["command"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// A seed command with pieces spliced in at char boundaries and spans cut out.
 fn mutated() -> impl Strategy<Value = String> {
-    let edits = prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(PIECES), any::<bool>()), 0..6);
+    let edits = prop::collection::vec(
+        (
+            any::<prop::sample::Index>(),
+            prop::sample::select(PIECES),
+            any::<bool>(),
+        ),
+        0..6,
+    );
     (prop::sample::select(all_cases()), edits).prop_map(|(seed, edits)| {
         let mut chars: Vec<char> = seed.chars().collect();
         for (at, piece, cut) in edits {
@@ -61,7 +156,10 @@ fn mutated() -> impl Strategy<Value = String> {
 
 /// The case count: `PROPTEST_CASES` when set, else `default`, bounded for CI.
 fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 proptest! {

@@ -56,11 +56,18 @@ impl Tally {
 }
 
 fn percent(part: usize, whole: usize) -> f64 {
-    if whole == 0 { 100.0 * f64::from(u8::from(part > 0)) } else { 100.0 * part as f64 / whole as f64 }
+    if whole == 0 {
+        100.0 * f64::from(u8::from(part > 0))
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn corpus_path() -> std::path::PathBuf {
@@ -69,10 +76,16 @@ fn corpus_path() -> std::path::PathBuf {
 
 fn corpus() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(corpus_path()).unwrap_or_else(|_| "[]".into());
-    let cases: Vec<Value> = serde_json::from_str(&text).expect("oracle/corpus.json is a JSON array");
+    let cases: Vec<Value> =
+        serde_json::from_str(&text).expect("oracle/corpus.json is a JSON array");
     cases
         .iter()
-        .map(|case| (case["form"].as_str().unwrap_or("corpus").to_owned(), case["command"].as_str().expect("command").to_owned()))
+        .map(|case| {
+            (
+                case["form"].as_str().unwrap_or("corpus").to_owned(),
+                case["command"].as_str().expect("command").to_owned(),
+            )
+        })
         .collect()
 }
 
@@ -115,7 +128,10 @@ fn the_gate_refuses_exactly_what_real_git_lets_past_its_hooks() {
         if index < known {
             corpus_tally.add(bypassed, refused);
         } else {
-            tallies.entry(form.clone()).or_default().add(bypassed, refused);
+            tallies
+                .entry(form.clone())
+                .or_default()
+                .add(bypassed, refused);
             total.add(bypassed, refused);
         }
         if bypassed != refused {
@@ -123,9 +139,17 @@ fn the_gate_refuses_exactly_what_real_git_lets_past_its_hooks() {
             eprintln!(
                 "{}: [{form}] {command:?}\n    git did: {}\n    gate: {}\n    calls:\n{}",
                 if bypassed { "MISSED" } else { "OVER-REFUSED" },
-                if bypassed { format!("{:?} pushed={}", effect.unhooked, effect.pushed) } else { "nothing unhooked".into() },
+                if bypassed {
+                    format!("{:?} pushed={}", effect.unhooked, effect.pushed)
+                } else {
+                    "nothing unhooked".into()
+                },
                 reason.as_deref().unwrap_or("pass"),
-                scratch.calls().lines().map(|l| format!("      {l}\n")).collect::<String>(),
+                scratch
+                    .calls()
+                    .lines()
+                    .map(|l| format!("      {l}\n"))
+                    .collect::<String>(),
             );
         }
     }
@@ -149,12 +173,17 @@ fn the_gate_refuses_exactly_what_real_git_lets_past_its_hooks() {
     );
 }
 
-fn report(tallies: &BTreeMap<String, Tally>, total: &Tally, corpus: &Tally, seed: u64, cases: u64) -> String {
+fn report(
+    tallies: &BTreeMap<String, Tally>,
+    total: &Tally,
+    corpus: &Tally,
+    seed: u64,
+    cases: u64,
+) -> String {
     let mut table = format!(
         "Oracle: {cases} commands generated with seed {seed:#x}; the corpus's {} earlier disagreements now agree on {}\n\n\
          | form | commands | agreement | bypasses | missed | over-refused |\n|---|---:|---:|---:|---:|---:|\n",
-        corpus.cases,
-        corpus.agreed,
+        corpus.cases, corpus.agreed,
     );
     for (form, tally) in tallies.iter().chain([(&"all".to_owned(), total)]) {
         let _ = writeln!(
@@ -172,8 +201,10 @@ fn report(tallies: &BTreeMap<String, Tally>, total: &Tally, corpus: &Tally, seed
 
 /// Adds new disagreements to the corpus, keeping it sorted and unique.
 fn grow(disagreements: &[(bool, String, String)]) {
-    let mut cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(corpus_path()).unwrap_or_else(|_| "[]".into()))
-        .expect("oracle/corpus.json is a JSON array");
+    let mut cases: Vec<Value> = serde_json::from_str(
+        &std::fs::read_to_string(corpus_path()).unwrap_or_else(|_| "[]".into()),
+    )
+    .expect("oracle/corpus.json is a JSON array");
     for (_, form, command) in disagreements.iter().filter(|(new, ..)| *new) {
         if !cases.iter().any(|case| case["command"] == command.as_str()) {
             cases.push(json!({ "form": form, "command": command }));

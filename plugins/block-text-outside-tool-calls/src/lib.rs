@@ -24,7 +24,9 @@ impl Guest for TextOutsideToolCalls {
     }
 
     fn evaluate(event: Event, _config: String) -> Result<Verdict, GateError> {
-        if event.name != "before_provider_request" || !signal::answered_in_prose(&event.payload).map_err(GateError::InvalidInput)? {
+        if event.name != "before_provider_request"
+            || !signal::answered_in_prose(&event.payload).map_err(GateError::InvalidInput)?
+        {
             return Ok(Verdict::Pass);
         }
         let agent = event.agent_id.as_deref().unwrap_or("this agent");

@@ -22,7 +22,13 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         fed_args = args
             .iter()
             .cloned()
-            .chain(walker.piped.iter().filter(|w| w.contains('/') && !w.starts_with('-')).cloned())
+            .chain(
+                walker
+                    .piped
+                    .iter()
+                    .filter(|w| w.contains('/') && !w.starts_with('-'))
+                    .cloned(),
+            )
             .collect();
         &fed_args[..]
     } else {
@@ -57,10 +63,18 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         "cp" | "ln" | "link" | "rsync" | "scp" => {
             copy_like(walker, args, &["-S", "--suffix", "-e", "--rsh"], false)
         }
-        "install" => copy_like(walker, args, &["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"], false),
+        "install" => copy_like(
+            walker,
+            args,
+            &["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"],
+            false,
+        ),
         "tee" | "sponge" | "touch" | "mkdir" | "mkfifo" | "mknod" => each(
             walker,
-            &operands(args, &["-m", "--mode", "-d", "--date", "-r", "--reference", "-t"]),
+            &operands(
+                args,
+                &["-m", "--mode", "-d", "--date", "-r", "--reference", "-t"],
+            ),
             Change::Write,
             "writes",
         ),
@@ -82,7 +96,10 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         "sed" | "gsed" => sed(walker, args),
         "perl" => {
             interpreters::perl(walker, args, call.stdin)?;
-            if args.iter().any(|a| short_flags(a).is_some_and(|f| f.contains('i'))) {
+            if args
+                .iter()
+                .any(|a| short_flags(a).is_some_and(|f| f.contains('i')))
+            {
                 let files = operands_after_script(args, &["-e", "-E", "-M", "-I"]);
                 each(walker, &files, Change::Write, "edits in place")?;
             }
@@ -93,27 +110,68 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         "wget" => output_option(walker, args, &["-O", "--output-document"]),
         "tar" | "bsdtar" => {
             let extracts = args.iter().any(|a| {
-                a == "--extract" || a == "--get" || short_flags(a).is_some_and(|f| f.contains('x')) || a.starts_with('x')
+                a == "--extract"
+                    || a == "--get"
+                    || short_flags(a).is_some_and(|f| f.contains('x'))
+                    || a.starts_with('x')
             });
-            if extracts { output_option(walker, args, &["-C", "--directory"]) } else { Ok(()) }
+            if extracts {
+                output_option(walker, args, &["-C", "--directory"])
+            } else {
+                Ok(())
+            }
         }
         "unzip" => output_option(walker, args, &["-d"]),
         "patch" => {
-            let files = operands(args, &["-p", "-i", "--input", "-d", "-o", "-r", "-F", "-B", "-z", "-V", "-Y"]);
-            each(walker, files.get(..1).unwrap_or_default(), Change::Write, "patches")
+            let files = operands(
+                args,
+                &[
+                    "-p", "-i", "--input", "-d", "-o", "-r", "-F", "-B", "-z", "-V", "-Y",
+                ],
+            );
+            each(
+                walker,
+                files.get(..1).unwrap_or_default(),
+                Change::Write,
+                "patches",
+            )
         }
         "apply_patch" | "applypatch" => match call.stdin.or(args.first().map(String::as_str)) {
             Some(patch) => patch_targets(walker, patch),
             None => Ok(()),
         },
-        "git" => match operands(args, &["-C", "-c", "--git-dir", "--work-tree", "-b", "--branch", "--depth", "-o", "--origin"]).as_slice() {
+        "git" => match operands(
+            args,
+            &[
+                "-C",
+                "-c",
+                "--git-dir",
+                "--work-tree",
+                "-b",
+                "--branch",
+                "--depth",
+                "-o",
+                "--origin",
+            ],
+        )
+        .as_slice()
+        {
             [clone, _source, destination, ..] if clone == "clone" => {
                 walker.changes(destination, Change::Remove, "clones into")
             }
             _ => Ok(()),
         },
-        "yq" | "jq" if args.iter().any(|a| a == "-i" || a == "--inplace" || a == "--in-place") => {
-            each(walker, &operands(args, &[]), Change::Write, "edits in place")
+        "yq" | "jq"
+            if args
+                .iter()
+                .any(|a| a == "-i" || a == "--inplace" || a == "--in-place") =>
+        {
+            each(
+                walker,
+                &operands(args, &[]),
+                Change::Write,
+                "edits in place",
+            )
         }
         _ => interpreters::one_liner(walker, name, args, call.stdin),
     }
@@ -146,9 +204,17 @@ fn unwrap<'a>(
         };
         fed |= basename(first) == "xargs";
         let skip = match basename(first) {
-            "sudo" | "doas" => option_count(args, &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"]),
+            "sudo" | "doas" => option_count(
+                args,
+                &[
+                    "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group",
+                ],
+            ),
             "env" => {
-                let mut index = option_count(args, &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]);
+                let mut index = option_count(
+                    args,
+                    &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+                );
                 while let Some(assignment) = args.get(index).filter(|a| a.contains('=')) {
                     if let Some((key, value)) = assignment.split_once('=') {
                         walker.set(key, value.to_owned());
@@ -157,10 +223,11 @@ fn unwrap<'a>(
                 }
                 index
             }
-            "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "xargs" | "setsid" | "unbuffer" => {
-                option_count(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"])
+            "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "xargs" | "setsid"
+            | "unbuffer" => option_count(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"]),
+            "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => {
+                option_count(args, &["-n", "-c", "-o", "-e", "-i"])
             }
-            "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => option_count(args, &["-n", "-c", "-o", "-e", "-i"]),
             "timeout" => option_count(args, &["-s", "--signal", "-k", "--kill-after"]) + 1,
             _ => return Ok(Some((first, args, fed))),
         };
@@ -203,7 +270,8 @@ fn operands(args: &[String], valued: &[&str]) -> Vec<String> {
 
 /// The letters of a short-option cluster (`-pi` gives `pi`).
 fn short_flags(arg: &str) -> Option<&str> {
-    arg.strip_prefix('-').filter(|rest| !rest.starts_with('-') && !rest.is_empty())
+    arg.strip_prefix('-')
+        .filter(|rest| !rest.starts_with('-') && !rest.is_empty())
 }
 
 /// The value of an option among `names`, as `-o X`, `-oX`, `--output=X`.
@@ -212,13 +280,18 @@ fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
     for (index, arg) in args.iter().enumerate() {
         for name in names {
             let cluster_ends_with = name.len() == 2
-                && short_flags(arg).is_some_and(|flags| flags.len() > 1 && flags.ends_with(&name[1..]));
+                && short_flags(arg)
+                    .is_some_and(|flags| flags.len() > 1 && flags.ends_with(&name[1..]));
             if arg == name || cluster_ends_with {
                 if let Some(value) = args.get(index + 1) {
                     out.push(value.clone());
                 }
             } else if let Some(value) = arg.strip_prefix(name) {
-                let value = if name.starts_with("--") { value.strip_prefix('=') } else { Some(value) };
+                let value = if name.starts_with("--") {
+                    value.strip_prefix('=')
+                } else {
+                    Some(value)
+                };
                 if let Some(value) = value.filter(|v| !v.is_empty()) {
                     out.push(value.to_owned());
                 }
@@ -265,15 +338,28 @@ fn copy_like(walker: &Walker<'_>, args: &[String], valued: &[&str], moves: bool)
 /// `chmod`, `chown`, …: the first operand is the mode or owner unless a
 /// reference file gives it; recursive changes count for the whole tree.
 fn mode_change(walker: &Walker<'_>, args: &[String]) -> Result<()> {
-    let recursive = args.iter().any(|a| a == "--recursive" || short_flags(a).is_some_and(|f| f.contains('R')));
+    let recursive = args
+        .iter()
+        .any(|a| a == "--recursive" || short_flags(a).is_some_and(|f| f.contains('R')));
     let referenced = args.iter().any(|a| a.starts_with("--reference"));
     let files = operands(args, &["-M"]);
     // `chmod -x f`: the mode reads as an option, so the operands are all files.
     let dashed_mode = args.iter().any(|a| {
-        a.len() > 1 && a.starts_with('-') && a[1..].chars().all(|c| "rwxXstugoa=+,-".contains(c)) && a != "-R"
+        a.len() > 1
+            && a.starts_with('-')
+            && a[1..].chars().all(|c| "rwxXstugoa=+,-".contains(c))
+            && a != "-R"
     });
-    let files = if referenced || dashed_mode { &files[..] } else { files.get(1..).unwrap_or_default() };
-    let change = if recursive { Change::Remove } else { Change::Write };
+    let files = if referenced || dashed_mode {
+        &files[..]
+    } else {
+        files.get(1..).unwrap_or_default()
+    };
+    let change = if recursive {
+        Change::Remove
+    } else {
+        Change::Write
+    };
     each(walker, files, change, "changes the mode or owner of")
 }
 
@@ -284,7 +370,10 @@ fn sed(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     if !in_place {
         return Ok(());
     }
-    let files = operands_after_script(args, &["-e", "--expression", "-f", "--file", "-l", "--line-length"]);
+    let files = operands_after_script(
+        args,
+        &["-e", "--expression", "-f", "--file", "-l", "--line-length"],
+    );
     each(walker, &files, Change::Write, "edits in place")
 }
 
@@ -292,11 +381,17 @@ fn sed(walker: &Walker<'_>, args: &[String]) -> Result<()> {
 /// option gave it.
 fn operands_after_script(args: &[String], script_options: &[&str]) -> Vec<String> {
     let scripted = args.iter().any(|a| {
-        script_options.iter().any(|o| a == o || (o.len() == 2 && a.starts_with(o)))
+        script_options
+            .iter()
+            .any(|o| a == o || (o.len() == 2 && a.starts_with(o)))
             || short_flags(a).is_some_and(|f| f.ends_with('e') || f.ends_with('E'))
     });
     let files = operands(args, script_options);
-    if scripted { files } else { files.get(1..).unwrap_or_default().to_vec() }
+    if scripted {
+        files
+    } else {
+        files.get(1..).unwrap_or_default().to_vec()
+    }
 }
 
 /// `find … -delete` or `-exec rm …`: everything under its starting points.
@@ -306,17 +401,37 @@ fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         .take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!")
         .cloned()
         .collect();
-    let starts = if starts.is_empty() { vec![".".to_owned()] } else { starts };
-    let changes = args.iter().enumerate().any(|(index, arg)| match arg.as_str() {
-        "-delete" | "-fprint" | "-fprintf" | "-fls" => true,
-        "-exec" | "-execdir" | "-ok" | "-okdir" => args.get(index + 1).is_some_and(|command| {
-            matches!(
-                basename(command),
-                "rm" | "mv" | "cp" | "chmod" | "chown" | "shred" | "truncate" | "tee" | "sed" | "perl" | "unlink" | "ln" | "install" | "sh" | "bash"
-            )
-        }),
-        _ => false,
-    });
+    let starts = if starts.is_empty() {
+        vec![".".to_owned()]
+    } else {
+        starts
+    };
+    let changes = args
+        .iter()
+        .enumerate()
+        .any(|(index, arg)| match arg.as_str() {
+            "-delete" | "-fprint" | "-fprintf" | "-fls" => true,
+            "-exec" | "-execdir" | "-ok" | "-okdir" => args.get(index + 1).is_some_and(|command| {
+                matches!(
+                    basename(command),
+                    "rm" | "mv"
+                        | "cp"
+                        | "chmod"
+                        | "chown"
+                        | "shred"
+                        | "truncate"
+                        | "tee"
+                        | "sed"
+                        | "perl"
+                        | "unlink"
+                        | "ln"
+                        | "install"
+                        | "sh"
+                        | "bash"
+                )
+            }),
+            _ => false,
+        });
     if !changes {
         return Ok(());
     }
@@ -346,17 +461,25 @@ fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Resul
     let script = args.get(index).filter(|a| *a != "--");
     match (script, stdin) {
         (None, Some(text)) => walker.source(text),
-        (Some(script), _) if script == "-s" || script == "/dev/stdin" => stdin.map_or(Ok(()), |t| walker.source(t)),
+        (Some(script), _) if script == "-s" || script == "/dev/stdin" => {
+            stdin.map_or(Ok(()), |t| walker.source(t))
+        }
         _ => Ok(()),
     }
 }
 
 /// `tama` run by the agent: everything but the operator's commands passes.
 fn tama(args: &[String]) -> Result<()> {
-    let words: Vec<&str> = args.iter().map(String::as_str).filter(|a| !a.starts_with('-')).collect();
+    let words: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     let operator = match words.as_slice() {
         ["sessions", "override" | "grant", ..] => true,
-        ["setup", ..] => args.iter().any(|a| a == "--remove" || a.starts_with("--remove=")),
+        ["setup", ..] => args
+            .iter()
+            .any(|a| a == "--remove" || a.starts_with("--remove=")),
         _ => false,
     };
     if operator {
@@ -371,7 +494,9 @@ fn tama(args: &[String]) -> Result<()> {
 fn is_tama_binary(walker: &Walker<'_>, argv: &[String]) -> bool {
     let binary = &walker.protected.tama_binary;
     !binary.is_empty()
-        && argv.first().is_some_and(|first| first.contains('/') && walker.resolve(first) == *binary)
+        && argv
+            .first()
+            .is_some_and(|first| first.contains('/') && walker.resolve(first) == *binary)
 }
 
 pub fn basename(path: &str) -> &str {

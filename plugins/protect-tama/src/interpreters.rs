@@ -9,14 +9,53 @@ use crate::walk::{Result, Walker};
 
 /// Code that writes, moves, deletes or re-modes a file, or runs a shell.
 const CHANGES: &[&str] = &[
-    "'w", "\"w", "'a", "\"a", "'x'", "\"x\"", "r+", "mode=", "write", "append", "unlink", "remove",
-    "rmtree", "rmdir", "rmsync", "rename", "replace", "chmod", "chown", "symlink", "link(",
-    "truncate", "copy", "move", "mkdir", "delete", "system", "subprocess", "popen", "spawn",
-    "exec", "fileutils", "'>", "\">", "`", "dump(", "utime", "touch",
+    "'w",
+    "\"w",
+    "'a",
+    "\"a",
+    "'x'",
+    "\"x\"",
+    "r+",
+    "mode=",
+    "write",
+    "append",
+    "unlink",
+    "remove",
+    "rmtree",
+    "rmdir",
+    "rmsync",
+    "rename",
+    "replace",
+    "chmod",
+    "chown",
+    "symlink",
+    "link(",
+    "truncate",
+    "copy",
+    "move",
+    "mkdir",
+    "delete",
+    "system",
+    "subprocess",
+    "popen",
+    "spawn",
+    "exec",
+    "fileutils",
+    "'>",
+    "\">",
+    "`",
+    "dump(",
+    "utime",
+    "touch",
 ];
 
 /// Decides a command that may be an interpreter given code.
-pub fn one_liner(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&str>) -> Result<()> {
+pub fn one_liner(
+    walker: &mut Walker<'_>,
+    name: &str,
+    args: &[String],
+    stdin: Option<&str>,
+) -> Result<()> {
     let flags: &[&str] = match interpreter(name) {
         Some(Interpreter::Python) => &["-c"],
         Some(Interpreter::Node) => &["-e", "--eval", "-p", "--print"],
@@ -28,7 +67,10 @@ pub fn one_liner(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Op
     for (index, arg) in args.iter().enumerate() {
         if flags.contains(&arg.as_str()) {
             code.extend(args.get(index + 1).map(String::as_str));
-        } else if let Some(rest) = flags.iter().find_map(|f| arg.strip_prefix(f).filter(|r| f.len() == 2 && !r.is_empty() && !arg.starts_with("--"))) {
+        } else if let Some(rest) = flags.iter().find_map(|f| {
+            arg.strip_prefix(f)
+                .filter(|r| f.len() == 2 && !r.is_empty() && !arg.starts_with("--"))
+        }) {
             code.push(rest);
         }
     }
@@ -46,7 +88,10 @@ pub fn one_liner(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Op
 pub fn perl(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
     let mut code: Vec<&str> = Vec::new();
     for (index, arg) in args.iter().enumerate() {
-        if arg.starts_with('-') && !arg.starts_with("--") && (arg.ends_with('e') || arg.ends_with('E')) {
+        if arg.starts_with('-')
+            && !arg.starts_with("--")
+            && (arg.ends_with('e') || arg.ends_with('E'))
+        {
             code.extend(args.get(index + 1).map(String::as_str));
         }
     }

@@ -106,7 +106,12 @@ fn host_variables(protected: &Protected) -> Vec<(String, String)> {
 pub fn payload_cwd(payload: &str) -> String {
     let cwd = serde_json::from_str::<serde_json::Value>(payload)
         .ok()
-        .and_then(|payload| payload.get("cwd").and_then(|cwd| cwd.as_str()).map(str::to_owned));
+        .and_then(|payload| {
+            payload
+                .get("cwd")
+                .and_then(|cwd| cwd.as_str())
+                .map(str::to_owned)
+        });
     match cwd {
         Some(cwd) if cwd.starts_with('/') => paths::normalize(&cwd),
         _ => UNKNOWN_TEXT.to_owned(),
@@ -152,7 +157,9 @@ impl Guest for Gate {
         let refusal = match call.kind {
             ToolKind::Shell => {
                 let command = call.command.ok_or_else(|| {
-                    GateError::InvalidInput(format!("the shell tool call `{tool_name}` has no command"))
+                    GateError::InvalidInput(format!(
+                        "the shell tool call `{tool_name}` has no command"
+                    ))
                 })?;
                 shell_refusal(&protected, &cwd, &command)
             }

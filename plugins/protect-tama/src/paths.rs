@@ -143,7 +143,8 @@ fn distinctive_end(target: &str) -> &str {
 fn closure(pattern: &[char], mut states: Vec<usize>) -> Vec<usize> {
     let mut index = 0;
     while let Some(&state) = states.get(index) {
-        if matches!(pattern.get(state), Some('*') | Some(&UNKNOWN)) && !states.contains(&(state + 1))
+        if matches!(pattern.get(state), Some('*') | Some(&UNKNOWN))
+            && !states.contains(&(state + 1))
         {
             states.push(state + 1);
         }

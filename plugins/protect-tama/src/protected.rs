@@ -49,12 +49,21 @@ impl Protected {
         let tama_home = clean(&host.tama_home);
         let at_home = |rest: &str| clean(&format!("{home}/{rest}"));
         let mut entries = vec![
-            entry(&tama_home, "Tama's home (session records, overrides, capabilities, peers, tama.log)"),
-            entry(&at_home(".shared-hooks"), "the installed hook registry, its components and engine"),
+            entry(
+                &tama_home,
+                "Tama's home (session records, overrides, capabilities, peers, tama.log)",
+            ),
+            entry(
+                &at_home(".shared-hooks"),
+                "the installed hook registry, its components and engine",
+            ),
             entry(&clean(&host.cache_dir), "Tama's compile cache"),
             entry(&clean(&host.tama_binary), "the tama binary"),
             entry(&clean(&host.oko_home), "the Oko state"),
-            entry(&at_home(".claude/settings.json"), "Claude Code's hook settings"),
+            entry(
+                &at_home(".claude/settings.json"),
+                "Claude Code's hook settings",
+            ),
             entry(&at_home(".codex/hooks.json"), "Codex's hook configuration"),
             entry(&at_home(".codex/config.toml"), "Codex's hook trust"),
             entry(&at_home(".omp/agent/extensions"), "oh-my-pi's extensions"),
@@ -65,7 +74,10 @@ impl Protected {
             entries.push(entry(&clean(registry), "the hook registry in use"));
         }
         for component in &host.registry_components {
-            entries.push(entry(&clean(component), "a component of the hook registry in use"));
+            entries.push(entry(
+                &clean(component),
+                "a component of the hook registry in use",
+            ));
         }
         entries.retain(|entry| entry.path.len() > 1);
         Protected {
@@ -110,7 +122,8 @@ impl Protected {
             }
         }
         let project = (code.contains(".claude") && code.contains("settings"))
-            || (code.contains(".codex") && (code.contains("hooks.json") || code.contains("config.toml")));
+            || (code.contains(".codex")
+                && (code.contains("hooks.json") || code.contains("config.toml")));
         project.then(|| "a project's hook settings".to_owned())
     }
 

@@ -44,7 +44,11 @@ impl<'h> Walker<'h> {
     pub fn new(protected: &'h Protected, cwd: &str, host_variables: Vec<(String, String)>) -> Self {
         Walker {
             protected,
-            cwd: if cwd.is_empty() { UNKNOWN_TEXT.to_owned() } else { cwd.to_owned() },
+            cwd: if cwd.is_empty() {
+                UNKNOWN_TEXT.to_owned()
+            } else {
+                cwd.to_owned()
+            },
             variables: host_variables,
             piped: Vec::new(),
             depth: 0,
@@ -275,7 +279,9 @@ impl<'h> Walker<'h> {
     /// Refuses any word that names the key file, read or written.
     pub fn check_key(&self, words: &[String]) -> Result<()> {
         for word in words {
-            let path = word.rsplit_once('=').map_or(word.as_str(), |(_, value)| value);
+            let path = word
+                .rsplit_once('=')
+                .map_or(word.as_str(), |(_, value)| value);
             if path.contains(crate::protected::KEY_FILE) || path.contains(['*', '?', '[']) {
                 if self.protected.names_key(&self.resolve(path)) {
                     return Err(key_refusal(word));

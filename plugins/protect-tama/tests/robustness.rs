@@ -18,10 +18,14 @@ fn protected() -> Protected {
 
 #[test]
 fn every_prefix_of_every_shell_case_is_decided() {
-    let cases: serde_json::Value = serde_json::from_str(include_str!("cases.json")).expect("the case table");
+    let cases: serde_json::Value =
+        serde_json::from_str(include_str!("cases.json")).expect("the case table");
     let protected = protected();
     for case in cases.as_array().expect("a list") {
-        let command = case["command"].as_str().or_else(|| case["input"]["cmd"].as_str()).unwrap_or_default();
+        let command = case["command"]
+            .as_str()
+            .or_else(|| case["input"]["cmd"].as_str())
+            .unwrap_or_default();
         // `apply_patch` asks the tool declaration, which only the host has.
         if command.contains("apply_patch") {
             continue;

@@ -27,45 +27,83 @@ pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
     };
     let write = |name: String, paths: Vec<String>| -> Result<ToolCall, String> {
         if paths.is_empty() {
-            return Err(format!("write tool `{tool_name}` names no file: no field holds a path and no patch header names one"));
+            return Err(format!(
+                "write tool `{tool_name}` names no file: no field holds a path and no patch header names one"
+            ));
         }
-        let targets = paths.into_iter().map(|path| WriteTarget { path, device_action: None }).collect();
+        let targets = paths
+            .into_iter()
+            .map(|path| WriteTarget {
+                path,
+                device_action: None,
+            })
+            .collect();
         Ok(call(name, ToolKind::Write, None, targets))
     };
     match spelling.reads {
         Reads::Command(keys) => match shell_command(tool_name, fields, keys)? {
             Command::Line(line) => Ok(call(name, ToolKind::Shell, Some(line), Vec::new())),
             Command::Patch(text) => {
-                let paths = patch::targets(&text).map_err(|e| format!("the patch of `{tool_name}` {e}"))?;
+                let paths =
+                    patch::targets(&text).map_err(|e| format!("the patch of `{tool_name}` {e}"))?;
                 write(name, paths)
             }
-            Command::Missing => Err(format!("shell tool `{tool_name}` has no command string in its input")),
+            Command::Missing => Err(format!(
+                "shell tool `{tool_name}` has no command string in its input"
+            )),
         },
         Reads::Paths(keys) => write(name, paths(fields, keys)?),
         Reads::Device(keys) => match device::address(fields) {
             Some(address) => device::request(&name, address, fields),
             None => write(name, paths(fields, keys)?),
         },
-        Reads::Edit { paths: keys, patches } => {
+        Reads::Edit {
+            paths: keys,
+            patches,
+        } => {
             let mut found = paths(fields, keys)?;
             for key in patches {
                 if let Some(text) = patch_text(fields, key) {
-                    found.extend(patch::targets(&text).map_err(|e| format!("the `{key}` of `{tool_name}` {e}"))?);
+                    found.extend(
+                        patch::targets(&text)
+                            .map_err(|e| format!("the `{key}` of `{tool_name}` {e}"))?,
+                    );
                 }
             }
             found.extend(renames(fields));
             dedup(&mut found);
             write(name, found)
         }
-        Reads::Editor { field, writes, paths: keys } => {
-            let sub = fields.get(field).and_then(Value::as_str).unwrap_or_default();
-            if writes.contains(&sub) { write(name, paths(fields, keys)?) } else { Ok(call(name, ToolKind::Other, None, Vec::new())) }
+        Reads::Editor {
+            field,
+            writes,
+            paths: keys,
+        } => {
+            let sub = fields
+                .get(field)
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if writes.contains(&sub) {
+                write(name, paths(fields, keys)?)
+            } else {
+                Ok(call(name, ToolKind::Other, None, Vec::new()))
+            }
         }
     }
 }
 
-fn call(name: String, kind: ToolKind, command: Option<String>, targets: Vec<WriteTarget>) -> ToolCall {
-    ToolCall { name, kind, command, targets }
+fn call(
+    name: String,
+    kind: ToolKind,
+    command: Option<String>,
+    targets: Vec<WriteTarget>,
+) -> ToolCall {
+    ToolCall {
+        name,
+        kind,
+        command,
+        targets,
+    }
 }
 
 #[derive(PartialEq)]
@@ -90,17 +128,33 @@ impl Command {
 /// Two keys holding commands that disagree (`command` and Codex's `cmd`,
 /// whichever the spelling reads) are refused, naming both: which one the
 /// harness runs is not Tama's to guess.
-fn shell_command(tool_name: &str, fields: &Map<String, Value>, keys: &[&str]) -> Result<Command, String> {
+fn shell_command(
+    tool_name: &str,
+    fields: &Map<String, Value>,
+    keys: &[&str],
+) -> Result<Command, String> {
     let mut found: Option<(&str, Command)> = None;
     let others = COMMAND_KEYS.iter().filter(|key| !keys.contains(key));
-    for (key, read) in keys.iter().map(|k| (k, true)).chain(others.map(|k| (k, false))) {
+    for (key, read) in keys
+        .iter()
+        .map(|k| (k, true))
+        .chain(others.map(|k| (k, false)))
+    {
         let command = match field(fields, key) {
             Some(Value::String(s)) => Command::Line(s.clone()),
             Some(Value::Array(argv)) => {
-                let words = strings(argv).ok_or_else(|| format!("the argument vector in `{key}` holds a word that is not a string"))?;
+                let words = strings(argv).ok_or_else(|| {
+                    format!("the argument vector in `{key}` holds a word that is not a string")
+                })?;
                 match patch_argv(&words) {
                     Some(text) => Command::Patch(text),
-                    None => Command::Line(words.iter().map(|w| shell_quote(w)).collect::<Vec<_>>().join(" ")),
+                    None => Command::Line(
+                        words
+                            .iter()
+                            .map(|w| shell_quote(w))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    ),
                 }
             }
             _ => continue,
@@ -144,8 +198,14 @@ fn strings(values: &[Value]) -> Option<Vec<&str>> {
 /// Quotes one word so a shell reads it back unchanged.
 fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
-        && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
-    if plain { word.to_string() } else { format!("'{}'", word.replace('\'', "'\\''")) }
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// Every path in `keys`, each a string or a list of strings. An empty string
@@ -156,8 +216,13 @@ fn paths(fields: &Map<String, Value>, keys: &[&str]) -> Result<Vec<String>, Stri
         match fields.get(*key) {
             Some(Value::String(path)) if !path.is_empty() => found.push(path.clone()),
             Some(Value::Array(list)) => {
-                let list = strings(list).ok_or_else(|| format!("the paths in `{key}` hold one that is not a string"))?;
-                found.extend(list.into_iter().filter(|p| !p.is_empty()).map(str::to_string));
+                let list = strings(list)
+                    .ok_or_else(|| format!("the paths in `{key}` hold one that is not a string"))?;
+                found.extend(
+                    list.into_iter()
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_string),
+                );
             }
             _ => {}
         }
@@ -177,8 +242,15 @@ fn patch_text(fields: &Map<String, Value>, key: &str) -> Option<String> {
 
 /// oh-my-pi's patch-mode `edits[].rename`: each a file the edit creates.
 fn renames(fields: &Map<String, Value>) -> Vec<String> {
-    let Some(Value::Array(edits)) = fields.get("edits") else { return Vec::new() };
-    edits.iter().filter_map(|e| e.get("rename")?.as_str()).filter(|p| !p.is_empty()).map(str::to_string).collect()
+    let Some(Value::Array(edits)) = fields.get("edits") else {
+        return Vec::new();
+    };
+    edits
+        .iter()
+        .filter_map(|e| e.get("rename")?.as_str())
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Keeps the first of each path, in order.
@@ -193,21 +265,52 @@ mod tests {
     use crate::exports::tama::gate::declaration::ToolKind;
 
     fn kind(name: &str, input: &str) -> ToolKind {
-        classify(name, input).unwrap_or_else(|e| panic!("{name}: {e}")).kind
+        classify(name, input)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .kind
     }
 
     #[test]
     fn near_misses_and_reads_are_other() {
-        for name in ["bash_output", "read", "functions.read", "read_file", "mcp__x__y", "grep", "shellcheck", "functions.functions.bash", "xbash"] {
-            assert_eq!(kind(name, r#"{"command":"git commit --no-verify","file_path":"/a"}"#), ToolKind::Other, "{name}");
+        for name in [
+            "bash_output",
+            "read",
+            "functions.read",
+            "read_file",
+            "mcp__x__y",
+            "grep",
+            "shellcheck",
+            "functions.functions.bash",
+            "xbash",
+        ] {
+            assert_eq!(
+                kind(
+                    name,
+                    r#"{"command":"git commit --no-verify","file_path":"/a"}"#
+                ),
+                ToolKind::Other,
+                "{name}"
+            );
         }
-        assert_eq!(kind("str_replace_editor", r#"{"command":"view","path":"/w/a.py"}"#), ToolKind::Other);
+        assert_eq!(
+            kind(
+                "str_replace_editor",
+                r#"{"command":"view","path":"/w/a.py"}"#
+            ),
+            ToolKind::Other
+        );
     }
 
     #[test]
     fn argv_apply_patch_is_a_write_of_its_files() {
-        let patch = "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-x\n+y\n*** End Patch";
-        for name in ["shell", "local_shell", "apply_patch", "functions.apply_patch"] {
+        let patch =
+            "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-x\n+y\n*** End Patch";
+        for name in [
+            "shell",
+            "local_shell",
+            "apply_patch",
+            "functions.apply_patch",
+        ] {
             let input = serde_json::json!({"command": ["apply_patch", patch]}).to_string();
             let call = classify(name, &input).unwrap();
             assert_eq!(call.kind, ToolKind::Write, "{name}");
@@ -225,10 +328,30 @@ mod tests {
 
     #[test]
     fn a_shell_without_a_command_and_a_write_without_a_file_are_errors() {
-        assert!(classify("bash", "{}").unwrap_err().contains("no command string"));
-        assert!(classify("shell", r#"{"command":["git",1]}"#).unwrap_err().contains("not a string"));
-        assert!(classify("write_file", r#"{"content":"x"}"#).unwrap_err().contains("names no file"));
-        assert!(classify("edit", r#"{"input":"no headers here"}"#).unwrap_err().contains("names no file"));
-        assert!(classify("ast_edit", r#"{"paths":["a",2]}"#).unwrap_err().contains("not a string"));
+        assert!(
+            classify("bash", "{}")
+                .unwrap_err()
+                .contains("no command string")
+        );
+        assert!(
+            classify("shell", r#"{"command":["git",1]}"#)
+                .unwrap_err()
+                .contains("not a string")
+        );
+        assert!(
+            classify("write_file", r#"{"content":"x"}"#)
+                .unwrap_err()
+                .contains("names no file")
+        );
+        assert!(
+            classify("edit", r#"{"input":"no headers here"}"#)
+                .unwrap_err()
+                .contains("names no file")
+        );
+        assert!(
+            classify("ast_edit", r#"{"paths":["a",2]}"#)
+                .unwrap_err()
+                .contains("not a string")
+        );
     }
 }

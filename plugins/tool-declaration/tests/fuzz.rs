@@ -21,17 +21,57 @@ use serde_json::{Value, json};
 
 /// Spellings of every harness, and some that are none.
 const NAMES: &[&str] = &[
-    "Bash", "bash", "BASH", "exec_command", "functions.exec_command", "functions.bash", "shell", "exec",
-    "run_command", "run_package_script", "Write", "write", "Edit", "MultiEdit", "apply_patch",
-    "functions.apply_patch", "NotebookEdit", "notebook", "Read", "read", "grep", "", "ßash", "bash ",
+    "Bash",
+    "bash",
+    "BASH",
+    "exec_command",
+    "functions.exec_command",
+    "functions.bash",
+    "shell",
+    "exec",
+    "run_command",
+    "run_package_script",
+    "Write",
+    "write",
+    "Edit",
+    "MultiEdit",
+    "apply_patch",
+    "functions.apply_patch",
+    "NotebookEdit",
+    "notebook",
+    "Read",
+    "read",
+    "grep",
+    "",
+    "ßash",
+    "bash ",
 ];
 const SHELLS: &[&str] = &[
-    "bash", "functions.bash", "exec_command", "functions.exec_command", "shell", "exec", "run_command",
+    "bash",
+    "functions.bash",
+    "exec_command",
+    "functions.exec_command",
+    "shell",
+    "exec",
+    "run_command",
     "run_package_script",
 ];
 const KEYS: &[&str] = &[
-    "command", "cmd", "path", "file_path", "notebook_path", "content", "patch", "input", "raw_input", "edits",
-    "old_string", "new_string", "action", "toolInput", "arguments",
+    "command",
+    "cmd",
+    "path",
+    "file_path",
+    "notebook_path",
+    "content",
+    "patch",
+    "input",
+    "raw_input",
+    "edits",
+    "old_string",
+    "new_string",
+    "action",
+    "toolInput",
+    "arguments",
 ];
 
 fn json_value() -> impl Strategy<Value = Value> {
@@ -40,21 +80,32 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| json!(n)),
         any::<String>().prop_map(Value::String),
-        prop::sample::select(&["git commit -n", "*** Begin Patch\n*** Update File: a\n", "xd://lsp", "a.txt"][..])
-            .prop_map(|s| Value::String(s.to_owned())),
+        prop::sample::select(
+            &[
+                "git commit -n",
+                "*** Begin Patch\n*** Update File: a\n",
+                "xd://lsp",
+                "a.txt"
+            ][..]
+        )
+        .prop_map(|s| Value::String(s.to_owned())),
     ];
     leaf.prop_recursive(4, 32, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((prop::sample::select(KEYS), inner), 0..5)
-                .prop_map(|fields| Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+            prop::collection::vec((prop::sample::select(KEYS), inner), 0..5).prop_map(|fields| {
+                Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            }),
         ]
     })
 }
 
 /// The case count: `PROPTEST_CASES` when set, else `default`, bounded for CI.
 fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 proptest! {

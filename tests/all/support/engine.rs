@@ -25,7 +25,9 @@ impl Engine {
     /// [`Engine::start`] with more environment variables.
     pub fn start_with(home: &Path, registry: Option<&Path>, env: &[(&str, &str)]) -> Engine {
         let mut command = super::tama_in(home);
-        command.args(["run-hook", "--serve", "omp"]).envs(env.iter().copied());
+        command
+            .args(["run-hook", "--serve", "omp"])
+            .envs(env.iter().copied());
         if let Some(registry) = registry {
             command.args(["--registry", registry.to_str().unwrap()]);
         }
@@ -36,11 +38,22 @@ impl Engine {
             for line in BufReader::new(stdout).lines() {
                 let line = line.unwrap();
                 assert!(!line.is_empty());
-                send.send(serde_json::from_str::<Value>(&line).expect("every frame is one JSON object")).ok();
+                send.send(
+                    serde_json::from_str::<Value>(&line).expect("every frame is one JSON object"),
+                )
+                .ok();
             }
         });
-        let ready = frames.recv_timeout(Duration::from_secs(20)).expect("a ready frame");
-        Engine { stdin: child.stdin.take(), child, frames, seen: HashMap::new(), ready }
+        let ready = frames
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a ready frame");
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            frames,
+            seen: HashMap::new(),
+            ready,
+        }
     }
 
     pub fn send(&mut self, request: Value) {
@@ -64,7 +77,10 @@ impl Engine {
     pub fn answer(&mut self, id: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
         while !self.seen.contains_key(id) {
-            let frame = self.frames.recv_timeout(deadline - Instant::now()).unwrap_or_else(|_| panic!("no answer to {id}"));
+            let frame = self
+                .frames
+                .recv_timeout(deadline - Instant::now())
+                .unwrap_or_else(|_| panic!("no answer to {id}"));
             let key = match &frame["id"] {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
@@ -76,7 +92,9 @@ impl Engine {
 
     /// The next frame as it arrives.
     pub fn next(&mut self) -> Value {
-        self.frames.recv_timeout(Duration::from_secs(30)).expect("a frame")
+        self.frames
+            .recv_timeout(Duration::from_secs(30))
+            .expect("a frame")
     }
 
     /// Waits until status names `hook` running as a command; its process group.
@@ -84,8 +102,14 @@ impl Engine {
         for _ in 0..400 {
             self.send(json!({"id": "held", "op": "status"}));
             let status = self.answer("held");
-            let dispatched = status["result"]["runningHooks"]["dispatched"].as_array().cloned().unwrap_or_default();
-            if let Some(h) = dispatched.iter().find(|h| h["hook"] == hook && !h["processGroup"].is_null()) {
+            let dispatched = status["result"]["runningHooks"]["dispatched"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            if let Some(h) = dispatched
+                .iter()
+                .find(|h| h["hook"] == hook && !h["processGroup"].is_null())
+            {
                 return h["processGroup"].as_i64().expect("a process group") as i32;
             }
             std::thread::sleep(Duration::from_millis(25));

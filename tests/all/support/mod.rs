@@ -53,10 +53,23 @@ pub fn run_tama(home: &Path, args: &[&str], stdin: &str) -> Output {
 
 /// [`run_tama`] with more environment variables.
 pub fn run_tama_with(home: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
-    let mut child = tama_in(home).args(args).envs(env.iter().copied()).spawn().expect("tama starts");
+    let mut child = tama_in(home)
+        .args(args)
+        .envs(env.iter().copied())
+        .spawn()
+        .expect("tama starts");
     // tama may refuse before it reads the payload (a rejected registry): a closed pipe is no error here.
-    if let Err(err) = child.stdin.take().expect("stdin is piped").write_all(stdin.as_bytes()) {
-        assert_eq!(err.kind(), std::io::ErrorKind::BrokenPipe, "writing the payload: {err}");
+    if let Err(err) = child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+    {
+        assert_eq!(
+            err.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing the payload: {err}"
+        );
     }
     child.wait_with_output().expect("tama ends")
 }

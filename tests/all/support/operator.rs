@@ -13,13 +13,24 @@ fn pty() -> (File, File) {
     // result is checked before it is used.
     unsafe {
         let controller = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
-        assert!(controller >= 0, "posix_openpt: {}", std::io::Error::last_os_error());
+        assert!(
+            controller >= 0,
+            "posix_openpt: {}",
+            std::io::Error::last_os_error()
+        );
         assert_eq!(libc::grantpt(controller), 0);
         assert_eq!(libc::unlockpt(controller), 0);
         let mut name = [0 as libc::c_char; 128];
-        assert_eq!(libc::ptsname_r(controller, name.as_mut_ptr(), name.len()), 0);
+        assert_eq!(
+            libc::ptsname_r(controller, name.as_mut_ptr(), name.len()),
+            0
+        );
         let path = CStr::from_ptr(name.as_ptr()).to_str().unwrap().to_string();
-        let terminal = std::fs::OpenOptions::new().read(true).write(true).open(path).unwrap();
+        let terminal = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .unwrap();
         (File::from(OwnedFd::from_raw_fd(controller)), terminal)
     }
 }
@@ -29,7 +40,11 @@ fn pty() -> (File, File) {
 pub fn run_operator(home: &Path, args: &[&str]) -> Output {
     let (mut controller, terminal) = pty();
     let mut command = super::tama_in(home);
-    command.args(args).stdin(Stdio::from(terminal.try_clone().unwrap())).stderr(Stdio::from(terminal)).stdout(Stdio::piped());
+    command
+        .args(args)
+        .stdin(Stdio::from(terminal.try_clone().unwrap()))
+        .stderr(Stdio::from(terminal))
+        .stdout(Stdio::piped());
     let child = command.spawn().expect("tama starts");
     drop(command);
     let reader = std::thread::spawn(move || {

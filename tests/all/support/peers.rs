@@ -16,10 +16,16 @@ pub struct Machine {
 
 impl Machine {
     pub fn new() -> Machine {
-        let machine = Machine { dir: tempfile::tempdir().expect("scratch folder") };
+        let machine = Machine {
+            dir: tempfile::tempdir().expect("scratch folder"),
+        };
         for repo in ["A", "B"] {
             std::fs::create_dir_all(machine.path(repo)).unwrap();
-            let made = Command::new("git").args(["init", "-q"]).current_dir(machine.path(repo)).status().expect("git runs");
+            let made = Command::new("git")
+                .args(["init", "-q"])
+                .current_dir(machine.path(repo))
+                .status()
+                .expect("git runs");
             assert!(made.success());
         }
         std::fs::create_dir_all(machine.path("home")).unwrap();
@@ -57,7 +63,11 @@ impl Machine {
     /// Runs peer hook `event` of `kind` with `input`: (exit code, stdout, stderr).
     pub fn hook(&self, kind: &str, event: &str, input: &Value) -> (i32, String, String) {
         let out = self.run(&["peer-hook", kind, event], &input.to_string());
-        (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+        (
+            out.status.code().unwrap_or(-1),
+            text(&out.stdout),
+            text(&out.stderr),
+        )
     }
 
     /// Starts session `id` of `kind` in checkout `repo`; returns its brief.
@@ -65,7 +75,10 @@ impl Machine {
         let (code, out, _) = self.hook(kind, "session-start", &self.input(id, repo));
         assert_eq!(code, 0);
         let out: Value = serde_json::from_str(&out).expect("session start answers JSON");
-        out["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_string()
+        out["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string()
     }
 
     /// The common hook input of session `id` in `repo`.
@@ -78,7 +91,11 @@ impl Machine {
         let mut all = vec!["peers", "--session", key];
         all.extend_from_slice(args);
         let out = self.run(&all, "");
-        (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+        (
+            out.status.code().unwrap_or(-1),
+            text(&out.stdout),
+            text(&out.stderr),
+        )
     }
 
     pub fn hooks_log(&self) -> String {
@@ -102,7 +119,9 @@ pub fn edit(machine: &Machine, id: &str, repo: &str, path: &Path) -> Value {
 pub fn denial(stdout: &str) -> Option<String> {
     let out: Value = serde_json::from_str(stdout).ok()?;
     assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
-    out["hookSpecificOutput"]["permissionDecisionReason"].as_str().map(String::from)
+    out["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .map(String::from)
 }
 
 /// A real agent process (node, standing in for Claude Code or Codex): the
@@ -118,7 +137,9 @@ impl Agent {
     pub fn spawn(machine: &Machine, args: &[&str]) -> Agent {
         let probe = machine.command(&[]);
         let mut command = Command::new("node");
-        command.arg(crate::support::repo_file("tests/peers/agent.mjs")).args(args);
+        command
+            .arg(crate::support::repo_file("tests/peers/agent.mjs"))
+            .args(args);
         for (name, value) in probe.get_envs() {
             match value {
                 Some(value) => command.env(name, value),
@@ -133,7 +154,11 @@ impl Agent {
             .expect("node runs the stand-in agent");
         let stdin = child.stdin.take().unwrap();
         let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        Agent { child, stdin, stdout }
+        Agent {
+            child,
+            stdin,
+            stdout,
+        }
     }
 
     pub fn pid(&self) -> u32 {
@@ -149,7 +174,11 @@ impl Agent {
         let mut line = String::new();
         self.stdout.read_line(&mut line).expect("the agent answers");
         let out: Value = serde_json::from_str(&line).expect("the agent answers JSON");
-        (out["code"].as_i64().unwrap_or(-1) as i32, out["stdout"].as_str().unwrap().into(), out["stderr"].as_str().unwrap().into())
+        (
+            out["code"].as_i64().unwrap_or(-1) as i32,
+            out["stdout"].as_str().unwrap().into(),
+            out["stderr"].as_str().unwrap().into(),
+        )
     }
 
     /// Runs peer hook `event` of `kind` as this agent's child.
@@ -161,8 +190,12 @@ impl Agent {
     pub fn start(&mut self, machine: &Machine, kind: &str, id: &str, repo: &str) -> String {
         let (code, out, _) = self.hook(kind, "session-start", &machine.input(id, repo));
         assert_eq!(code, 0);
-        let out: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("session start answers JSON: {out:?}"));
-        out["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_string()
+        let out: Value = serde_json::from_str(&out)
+            .unwrap_or_else(|_| panic!("session start answers JSON: {out:?}"));
+        out["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .to_string()
     }
 
     /// `tama peers args`, run by this agent.

@@ -123,9 +123,13 @@ impl Walker {
         let saved = self.snapshot();
         // `sh -c 'script' name args…` gives the script `name` as `$0`.
         self.arg0 = if command_string {
-            args.get(index + 1).and_then(|name| name.exact()).map(str::to_owned)
+            args.get(index + 1)
+                .and_then(|name| name.exact())
+                .map(str::to_owned)
         } else {
-            args.get(index).and_then(|file| file.exact()).map(str::to_owned)
+            args.get(index)
+                .and_then(|file| file.exact())
+                .map(str::to_owned)
         };
         self.enter_environment(env);
         let output = self.child_source(&script, positional);

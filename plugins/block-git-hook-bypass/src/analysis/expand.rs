@@ -183,22 +183,31 @@ impl Walker {
                         self.set_variable(name, value.clone());
                         value
                     }
-                    ParameterOperator::Default(_) | ParameterOperator::Assign(_) => value.unwrap_or_default(),
+                    ParameterOperator::Default(_) | ParameterOperator::Assign(_) => {
+                        value.unwrap_or_default()
+                    }
                     ParameterOperator::Alternative(word) if set => {
                         self.expand_joined(frame, word)?.text.into_owned()
                     }
                     ParameterOperator::Alternative(_) => String::new(),
                     ParameterOperator::RemovePrefix { pattern, longest } => {
                         let pattern = self.expand_joined(frame, pattern)?.text.into_owned();
-                        value.map_or_else(|| UNKNOWN_TEXT.to_owned(), |value| trim(&value, &pattern, *longest, true))
+                        value.map_or_else(
+                            || UNKNOWN_TEXT.to_owned(),
+                            |value| trim(&value, &pattern, *longest, true),
+                        )
                     }
                     ParameterOperator::RemoveSuffix { pattern, longest } => {
                         let pattern = self.expand_joined(frame, pattern)?.text.into_owned();
-                        value.map_or_else(|| UNKNOWN_TEXT.to_owned(), |value| trim(&value, &pattern, *longest, false))
+                        value.map_or_else(
+                            || UNKNOWN_TEXT.to_owned(),
+                            |value| trim(&value, &pattern, *longest, false),
+                        )
                     }
-                    ParameterOperator::Case { upper, all } => {
-                        value.map_or_else(|| UNKNOWN_TEXT.to_owned(), |value| change_case(&value, *upper, *all))
-                    }
+                    ParameterOperator::Case { upper, all } => value.map_or_else(
+                        || UNKNOWN_TEXT.to_owned(),
+                        |value| change_case(&value, *upper, *all),
+                    ),
                 };
                 if !value.contains(ARRAY_SEPARATOR) {
                     fields.push(&value, *quoted);
@@ -276,7 +285,11 @@ fn trim(value: &str, pattern: &str, longest: bool, prefix: bool) -> String {
     {
         return UNKNOWN_TEXT.to_owned();
     }
-    let mut cuts: Vec<usize> = value.char_indices().map(|(at, _)| at).chain([value.len()]).collect();
+    let mut cuts: Vec<usize> = value
+        .char_indices()
+        .map(|(at, _)| at)
+        .chain([value.len()])
+        .collect();
     if longest == prefix {
         cuts.reverse();
     }
@@ -317,12 +330,22 @@ fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
             },
         }
     }
-    pattern.get(p..).unwrap_or_default().iter().all(|&byte| byte == b'*')
+    pattern
+        .get(p..)
+        .unwrap_or_default()
+        .iter()
+        .all(|&byte| byte == b'*')
 }
 
 /// `${value^^}`, `${value,}` and kin.
 fn change_case(value: &str, upper: bool, all: bool) -> String {
-    let convert = |c: char| if upper { c.to_uppercase().collect::<String>() } else { c.to_lowercase().collect() };
+    let convert = |c: char| {
+        if upper {
+            c.to_uppercase().collect::<String>()
+        } else {
+            c.to_lowercase().collect()
+        }
+    };
     if all {
         return value.chars().map(convert).collect();
     }

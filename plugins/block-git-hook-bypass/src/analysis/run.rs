@@ -319,7 +319,9 @@ impl Walker {
 
     /// `printf -v NAME [--] FORMAT ARGS…`: the formatted text goes into NAME.
     fn printf_to_variable(&mut self, args: &[Field<'_>]) -> Result<()> {
-        let Some(name) = args.get(1) else { return Ok(()) };
+        let Some(name) = args.get(1) else {
+            return Ok(());
+        };
         let mut rest = args.get(2..).unwrap_or_default();
         if rest.first().is_some_and(|arg| arg.text == "--") {
             rest = rest.get(1..).unwrap_or_default();
@@ -374,7 +376,9 @@ impl Walker {
         let mut assigned: Vec<(String, String)> = Vec::new();
         if let Some(array) = array {
             let value = line.map_or_else(unknown, |line| {
-                line.split_whitespace().collect::<Vec<_>>().join(crate::field::ARRAY_SEPARATOR_TEXT)
+                line.split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(crate::field::ARRAY_SEPARATOR_TEXT)
             });
             assigned.push((array, value));
         }

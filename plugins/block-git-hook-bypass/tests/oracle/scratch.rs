@@ -32,7 +32,14 @@ pub struct Scratch {
 /// Why the oracle cannot run here, or `None` when it can.
 pub fn unavailable() -> Option<String> {
     let probe = Command::new("unshare")
-        .args(["-n", "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "true"])
+        .args([
+            "-n",
+            "setpriv",
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            "true",
+        ])
         .stderr(Stdio::piped())
         .output();
     match probe {
@@ -46,13 +53,22 @@ pub fn unavailable() -> Option<String> {
 }
 
 fn run(command: &mut Command) {
-    let output = command.output().unwrap_or_else(|e| panic!("{command:?}: {e}"));
-    assert!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{command:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// The real git, found on `PATH` before the wrapper is put first.
 fn real_git() -> PathBuf {
-    let output = Command::new("sh").args(["-c", "command -v git"]).output().expect("sh runs");
+    let output = Command::new("sh")
+        .args(["-c", "command -v git"])
+        .output()
+        .expect("sh runs");
     let path = String::from_utf8_lossy(&output.stdout).trim().to_owned();
     assert!(!path.is_empty(), "git is on PATH");
     PathBuf::from(path)
@@ -64,12 +80,19 @@ impl Scratch {
         let case = base.join("case");
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/template.sh");
         run(Command::new("bash").arg(&script).arg(&case).arg(real_git()));
-        run(Command::new("chown").args(["-R", "nobody:nogroup"]).arg(&case));
+        run(Command::new("chown")
+            .args(["-R", "nobody:nogroup"])
+            .arg(&case));
         run(Command::new("chmod").args(["755"]).arg(base));
         fs::rename(&case, &template).expect("the template moves into place");
         let template_logs = files(&template.join("repo/.git/logs"));
         let template_remote = refs(&template.join("remote.git"));
-        Scratch { template, case, template_logs, template_remote }
+        Scratch {
+            template,
+            case,
+            template_logs,
+            template_remote,
+        }
     }
 
     /// Runs `command` in a fresh copy of the template and says what it did.
@@ -77,14 +100,37 @@ impl Scratch {
         if self.case.exists() {
             run(Command::new("rm").arg("-rf").arg(&self.case));
         }
-        run(Command::new("cp").arg("-a").arg(&self.template).arg(&self.case));
-        let path = format!("{}:/usr/local/bin:/usr/bin:/bin", self.case.join("bin").display());
+        run(Command::new("cp")
+            .arg("-a")
+            .arg(&self.template)
+            .arg(&self.case));
+        let path = format!(
+            "{}:/usr/local/bin:/usr/bin:/bin",
+            self.case.join("bin").display()
+        );
         let _ = Command::new("timeout")
-            .args(["-s", "KILL", "10", "unshare", "-n", "setpriv", "--reuid=nobody", "--regid=nogroup"])
+            .args([
+                "-s",
+                "KILL",
+                "10",
+                "unshare",
+                "-n",
+                "setpriv",
+                "--reuid=nobody",
+                "--regid=nogroup",
+            ])
             .args(["--clear-groups", "env", "-i"])
             .arg(format!("PATH={path}"))
             .arg(format!("HOME={}", self.case.join("home").display()))
-            .args(["GIT_CONFIG_NOSYSTEM=1", "LANG=C", "bash", "--norc", "--noprofile", "-c", command])
+            .args([
+                "GIT_CONFIG_NOSYSTEM=1",
+                "LANG=C",
+                "bash",
+                "--norc",
+                "--noprofile",
+                "-c",
+                command,
+            ])
             .current_dir(self.case.join("repo"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -92,7 +138,10 @@ impl Scratch {
             .status();
         let mut effect = Effect::default();
         for (path, text) in files(&self.case.join("repo/.git/logs")) {
-            let before = self.template_logs.get(&path).map_or(0, |t| t.lines().count());
+            let before = self
+                .template_logs
+                .get(&path)
+                .map_or(0, |t| t.lines().count());
             for line in text.lines().skip(before) {
                 let message = line.split_once('\t').map_or("", |(_, m)| m);
                 if unhooked(message) && !effect.unhooked.iter().any(|m| m == message) {
@@ -126,7 +175,9 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, String> {
     let mut found = BTreeMap::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(next) = pending.pop() {
-        let Ok(entries) = fs::read_dir(&next) else { continue };
+        let Ok(entries) = fs::read_dir(&next) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {

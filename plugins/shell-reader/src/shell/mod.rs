@@ -208,12 +208,21 @@ pub enum ParameterOperator<'a> {
     Alternative(Box<Word<'a>>),
     /// `${x#p}` (shortest) and `${x##p}` (longest): the value without a
     /// prefix that matches the pattern.
-    RemovePrefix { pattern: Box<Word<'a>>, longest: bool },
+    RemovePrefix {
+        pattern: Box<Word<'a>>,
+        longest: bool,
+    },
     /// `${x%p}` and `${x%%p}`: the value without a matching suffix.
-    RemoveSuffix { pattern: Box<Word<'a>>, longest: bool },
+    RemoveSuffix {
+        pattern: Box<Word<'a>>,
+        longest: bool,
+    },
     /// `${x^}`, `${x^^}`, `${x,}`, `${x,,}`: the first letter or all of
     /// them in upper or lower case.
-    Case { upper: bool, all: bool },
+    Case {
+        upper: bool,
+        all: bool,
+    },
 }
 
 /// Why a command text is not valid shell.

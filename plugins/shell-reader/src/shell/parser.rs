@@ -611,11 +611,18 @@ impl<'a> Parser<'a> {
 
     /// Whether `name=(` or `name+=(` starts here.
     fn array_assignment_ahead(&self) -> bool {
-        let rest = self.src.as_bytes().get(self.pos..self.end).unwrap_or_default();
+        let rest = self
+            .src
+            .as_bytes()
+            .get(self.pos..self.end)
+            .unwrap_or_default();
         if !rest.first().is_some_and(|&byte| is_name_start(byte)) {
             return false;
         }
-        let name = rest.iter().position(|&byte| !is_name_byte(byte)).unwrap_or(rest.len());
+        let name = rest
+            .iter()
+            .position(|&byte| !is_name_byte(byte))
+            .unwrap_or(rest.len());
         let after = rest.get(name..).unwrap_or_default();
         after.starts_with(b"=(") || after.starts_with(b"+=(")
     }

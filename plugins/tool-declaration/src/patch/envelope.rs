@@ -3,7 +3,12 @@
 //! `*** Delete File: p`. Codex also accepts the markers padded with blanks.
 //! Paths are taken as written: neither Codex nor oh-my-pi strips quotes here.
 
-const HEADERS: [&str; 4] = ["*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"];
+const HEADERS: [&str; 4] = [
+    "*** Add File:",
+    "*** Update File:",
+    "*** Delete File:",
+    "*** Move to:",
+];
 
 pub fn opens(line: &str) -> bool {
     HEADERS[..3].iter().any(|h| line.starts_with(h))
@@ -12,7 +17,12 @@ pub fn opens(line: &str) -> bool {
 pub fn targets(text: &str) -> Result<Vec<String>, String> {
     let mut found = Vec::new();
     for line in text.lines().map(str::trim) {
-        let Some((header, path)) = HEADERS.iter().find_map(|h| Some((h, line.strip_prefix(h)?))) else { continue };
+        let Some((header, path)) = HEADERS
+            .iter()
+            .find_map(|h| Some((h, line.strip_prefix(h)?)))
+        else {
+            continue;
+        };
         let path = path.trim();
         if path.is_empty() {
             return Err(format!("names no file: its header `{header}` has no path"));
@@ -30,30 +40,52 @@ mod tests {
     #[test]
     fn every_header_of_a_combined_patch() {
         let patch = "*** Begin Patch\n*** Add File: hello.txt\n+Hello world\n*** Update File: src/app.py\n*** Move to: src/main.py\n@@ def greet():\n-print(\"Hi\")\n+print(\"Hello, world!\")\n*** Delete File: obsolete.txt\n*** End Patch\n";
-        assert_eq!(targets(patch).unwrap(), ["hello.txt", "src/app.py", "src/main.py", "obsolete.txt"]);
+        assert_eq!(
+            targets(patch).unwrap(),
+            ["hello.txt", "src/app.py", "src/main.py", "obsolete.txt"]
+        );
     }
 
     /// Codex's parser scenario 018: whitespace-padded markers.
     #[test]
     fn padded_markers() {
-        assert_eq!(targets("  *** Begin Patch\n  *** Add File: p.txt  \n+1\n  *** End Patch").unwrap(), ["p.txt"]);
+        assert_eq!(
+            targets("  *** Begin Patch\n  *** Add File: p.txt  \n+1\n  *** End Patch").unwrap(),
+            ["p.txt"]
+        );
     }
 
     #[test]
     fn quotes_are_part_of_the_path() {
-        assert_eq!(targets("*** Begin Patch\n*** Add File: \"q.ts\"\n+x\n*** End Patch").unwrap(), ["\"q.ts\""]);
+        assert_eq!(
+            targets("*** Begin Patch\n*** Add File: \"q.ts\"\n+x\n*** End Patch").unwrap(),
+            ["\"q.ts\""]
+        );
     }
 
     #[test]
     fn a_header_without_a_path_is_an_error() {
-        for header in ["*** Add File: ", "*** Add File:", "*** Delete File:   ", "*** Move to:"] {
-            let patch = format!("*** Begin Patch\n*** Update File: a.rs\n{header}\n+x\n*** End Patch");
-            assert!(targets(&patch).unwrap_err().contains("names no file"), "{header}");
+        for header in [
+            "*** Add File: ",
+            "*** Add File:",
+            "*** Delete File:   ",
+            "*** Move to:",
+        ] {
+            let patch =
+                format!("*** Begin Patch\n*** Update File: a.rs\n{header}\n+x\n*** End Patch");
+            assert!(
+                targets(&patch).unwrap_err().contains("names no file"),
+                "{header}"
+            );
         }
     }
 
     #[test]
     fn body_lines_are_not_headers() {
-        assert!(targets("+*** Add File: x\n-*** Delete File: y\n").unwrap().is_empty());
+        assert!(
+            targets("+*** Add File: x\n-*** Delete File: y\n")
+                .unwrap()
+                .is_empty()
+        );
     }
 }

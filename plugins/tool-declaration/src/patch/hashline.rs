@@ -16,10 +16,17 @@ pub fn targets(text: &str) -> Result<Vec<String>, String> {
         if let Some(inner) = header(line) {
             let path = section_path(inner);
             if path.is_empty() {
-                return Err(format!("names no file: its hashline header `{}` has no path", line.trim()));
+                return Err(format!(
+                    "names no file: its hashline header `{}` has no path",
+                    line.trim()
+                ));
             }
             found.push(path.to_string());
-        } else if let Some(dest) = line.trim().strip_prefix("MV").filter(|rest| rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        } else if let Some(dest) = line
+            .trim()
+            .strip_prefix("MV")
+            .filter(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+        {
             let dest = super::unquote(dest.trim());
             if dest.is_empty() {
                 return Err("names no file: its `MV` op has no destination".to_string());
@@ -51,7 +58,10 @@ fn section_path(inner: &str) -> &str {
 fn without_keyword(path: &str) -> &str {
     let rest = path.trim_start_matches('*').trim_start();
     let lower = rest.to_ascii_lowercase();
-    let Some(keyword) = ["update", "add", "delete", "move"].into_iter().find(|k| lower.starts_with(k)) else {
+    let Some(keyword) = ["update", "add", "delete", "move"]
+        .into_iter()
+        .find(|k| lower.starts_with(k))
+    else {
         return path;
     };
     let after = rest[keyword.len()..].trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
@@ -78,39 +88,74 @@ mod tests {
         let patch = "*** Begin Patch\n[src/foo.ts#1A2B]\nPUT 3.=3:\n+replacement\n*** End Patch";
         assert_eq!(targets(patch).unwrap(), ["src/foo.ts"]);
         let patch = "[src/a.ts#1f2e]\nCUT 1.=1 @r\n[src/b.ts#00AB]\nPUT >1 @r\n[src/c.ts#0C0D]\nREM\n[src/d.ts#9999]\nMV src/e.ts\n";
-        assert_eq!(targets(patch).unwrap(), ["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts", "src/e.ts"]);
+        assert_eq!(
+            targets(patch).unwrap(),
+            ["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts", "src/e.ts"]
+        );
     }
 
     /// 18.2.3 reads `Input header must be [PATH] or [PATH#TAG]`: a section for a new file has no tag.
     #[test]
     fn a_section_without_a_tag() {
-        assert_eq!(targets("[src/new.ts]\nPUT >$:\n+export const x = 1;\n").unwrap(), ["src/new.ts"]);
-        assert_eq!(targets("[src/a.ts#1F2E]\nPUT 1.=1:\n+y\n[src/b.ts]\nPUT >$:\n+q\n").unwrap(), ["src/a.ts", "src/b.ts"]);
+        assert_eq!(
+            targets("[src/new.ts]\nPUT >$:\n+export const x = 1;\n").unwrap(),
+            ["src/new.ts"]
+        );
+        assert_eq!(
+            targets("[src/a.ts#1F2E]\nPUT 1.=1:\n+y\n[src/b.ts]\nPUT >$:\n+q\n").unwrap(),
+            ["src/a.ts", "src/b.ts"]
+        );
     }
 
     /// `MV DEST` (quote paths with spaces): 18.2.3 moves to the path without its quotes, and so for headers.
     #[test]
     fn quoted_paths_lose_their_quotes() {
-        assert_eq!(targets("[\"src/a b.ts\"#1F2E]\nMV \"dest dir/b.ts\"\n").unwrap(), ["src/a b.ts", "dest dir/b.ts"]);
+        assert_eq!(
+            targets("[\"src/a b.ts\"#1F2E]\nMV \"dest dir/b.ts\"\n").unwrap(),
+            ["src/a b.ts", "dest dir/b.ts"]
+        );
         assert_eq!(targets("['src/c d.ts']\nREM\n").unwrap(), ["src/c d.ts"]);
     }
 
     #[test]
     fn blanks_and_stray_envelope_keywords() {
-        for header in ["[ src/a.ts ]", "[src/a.ts #1F2E]", "  [src/a.ts#1F2E]  ", "[*** Update File: src/a.ts#1F2E]", "[Update File: src/a.ts#1F2E]", "[add file: src/a.ts]"] {
-            assert_eq!(targets(&format!("{header}\nREM\n")).unwrap(), ["src/a.ts"], "{header}");
+        for header in [
+            "[ src/a.ts ]",
+            "[src/a.ts #1F2E]",
+            "  [src/a.ts#1F2E]  ",
+            "[*** Update File: src/a.ts#1F2E]",
+            "[Update File: src/a.ts#1F2E]",
+            "[add file: src/a.ts]",
+        ] {
+            assert_eq!(
+                targets(&format!("{header}\nREM\n")).unwrap(),
+                ["src/a.ts"],
+                "{header}"
+            );
         }
     }
 
     #[test]
     fn body_rows_are_not_headers() {
-        assert_eq!(targets("[src/a.ts#1F2E]\nPUT 1.=1:\n+[not/a/header#1234]\n+MV x\n").unwrap(), ["src/a.ts"]);
+        assert_eq!(
+            targets("[src/a.ts#1F2E]\nPUT 1.=1:\n+[not/a/header#1234]\n+MV x\n").unwrap(),
+            ["src/a.ts"]
+        );
     }
 
     #[test]
     fn a_header_or_move_without_a_path_is_an_error() {
-        for patch in ["[src/a.ts#1F2E]\nREM\n[]\nREM\n", "[#1F2E]\nREM\n", "[\"\"]\nREM\n", "[src/a.ts#1F2E]\nMV\n", "[src/a.ts#1F2E]\nMV   \n"] {
-            assert!(targets(patch).unwrap_err().contains("names no file"), "{patch}");
+        for patch in [
+            "[src/a.ts#1F2E]\nREM\n[]\nREM\n",
+            "[#1F2E]\nREM\n",
+            "[\"\"]\nREM\n",
+            "[src/a.ts#1F2E]\nMV\n",
+            "[src/a.ts#1F2E]\nMV   \n",
+        ] {
+            assert!(
+                targets(patch).unwrap_err().contains("names no file"),
+                "{patch}"
+            );
         }
     }
 }

@@ -16,10 +16,22 @@ struct Format {
 }
 
 const FORMATS: &[Format] = &[
-    Format { opens: envelope::opens, targets: envelope::targets },
-    Format { opens: hashline::opens, targets: hashline::targets },
-    Format { opens: sloppy::opens_tagged, targets: sloppy::tagged_targets },
-    Format { opens: sloppy::opens_marked, targets: sloppy::marked_targets },
+    Format {
+        opens: envelope::opens,
+        targets: envelope::targets,
+    },
+    Format {
+        opens: hashline::opens,
+        targets: hashline::targets,
+    },
+    Format {
+        opens: sloppy::opens_tagged,
+        targets: sloppy::tagged_targets,
+    },
+    Format {
+        opens: sloppy::opens_marked,
+        targets: sloppy::marked_targets,
+    },
 ];
 
 /// Every file the patch text touches, in order of appearance, each once. A
@@ -59,15 +71,28 @@ mod tests {
 
     #[test]
     fn the_first_line_picks_the_format() {
-        assert_eq!(targets("*** Begin Patch\n[src/a.ts#1F2E]\nREM\n*** End Patch").unwrap(), ["src/a.ts"]);
-        assert_eq!(targets("```\n*** Begin Patch\n*** Delete File: x\n*** End Patch\n```").unwrap(), ["x"]);
-        assert_eq!(targets("<SM:EDIT path=\"a.ts\">\n<SM:FIND>\n[package]\n</SM:FIND>\n<SM:PUT>\n</SM:PUT>").unwrap(), ["a.ts"]);
+        assert_eq!(
+            targets("*** Begin Patch\n[src/a.ts#1F2E]\nREM\n*** End Patch").unwrap(),
+            ["src/a.ts"]
+        );
+        assert_eq!(
+            targets("```\n*** Begin Patch\n*** Delete File: x\n*** End Patch\n```").unwrap(),
+            ["x"]
+        );
+        assert_eq!(
+            targets(
+                "<SM:EDIT path=\"a.ts\">\n<SM:FIND>\n[package]\n</SM:FIND>\n<SM:PUT>\n</SM:PUT>"
+            )
+            .unwrap(),
+            ["a.ts"]
+        );
     }
 
     #[test]
     fn a_content_line_of_another_format_is_no_header() {
         // A TOML table in an envelope's context is not a hashline section.
-        let patch = "*** Begin Patch\n*** Update File: Cargo.toml\n@@\n [package]\n-a\n+b\n*** End Patch";
+        let patch =
+            "*** Begin Patch\n*** Update File: Cargo.toml\n@@\n [package]\n-a\n+b\n*** End Patch";
         assert_eq!(targets(patch).unwrap(), ["Cargo.toml"]);
     }
 

@@ -12,7 +12,10 @@ pub fn opens_tagged(line: &str) -> bool {
 
 pub fn tagged_targets(text: &str) -> Result<Vec<String>, String> {
     let openers = text.lines().filter_map(tag_opener);
-    read_openers(openers.map(|attrs| attribute(attrs, "path").or_else(|| attribute(attrs, "file"))), "<SM:EDIT path=\"...\">")
+    read_openers(
+        openers.map(|attrs| attribute(attrs, "path").or_else(|| attribute(attrs, "file"))),
+        "<SM:EDIT path=\"...\">",
+    )
 }
 
 pub fn opens_marked(line: &str) -> bool {
@@ -35,12 +38,22 @@ pub fn marked_targets(text: &str) -> Result<Vec<String>, String> {
 
 /// Every file the openers name. The first must name one; a later empty
 /// opener continues the file before it.
-fn read_openers<'a>(openers: impl Iterator<Item = Option<&'a str>>, form: &str) -> Result<Vec<String>, String> {
+fn read_openers<'a>(
+    openers: impl Iterator<Item = Option<&'a str>>,
+    form: &str,
+) -> Result<Vec<String>, String> {
     let mut found: Vec<String> = Vec::new();
     for opener in openers {
-        match opener.map(|p| super::unquote(p.trim())).filter(|p| !p.is_empty()) {
+        match opener
+            .map(|p| super::unquote(p.trim()))
+            .filter(|p| !p.is_empty())
+        {
             Some(path) => found.push(path.to_string()),
-            None if found.is_empty() => return Err(format!("names no file: its first sloppy section does not start with `{form}`")),
+            None if found.is_empty() => {
+                return Err(format!(
+                    "names no file: its first sloppy section does not start with `{form}`"
+                ));
+            }
             None => {}
         }
     }
@@ -77,7 +90,10 @@ fn bracketed(line: &str) -> Option<&str> {
 
 /// Whether the next non-blank line opens a sloppy operation.
 fn opens_operation(rest: &[&str]) -> bool {
-    rest.iter().map(|l| l.trim()).find(|l| !l.is_empty()).is_some_and(|l| l.starts_with('§') || l.starts_with('«'))
+    rest.iter()
+        .map(|l| l.trim())
+        .find(|l| !l.is_empty())
+        .is_some_and(|l| l.starts_with('§') || l.starts_with('«'))
 }
 
 #[cfg(test)]
@@ -90,33 +106,63 @@ mod tests {
         let small = "<SM:EDIT path=\"src/config.ts\">\n<SM:FIND>\nconst timeout = 1000;\n</SM:FIND>\n<SM:PUT>\nconst timeout = 5000;\n</SM:PUT>\n</SM:EDIT>\n";
         assert_eq!(tagged_targets(small).unwrap(), ["src/config.ts"]);
         let every = "<SM:EDIT path=\"src/catalog.ts\" all>\n<SM:FIND>\nlogger.debug(\n</SM:FIND>\n<SM:PUT>\nlogger.trace(\n</SM:PUT>\n</SM:EDIT>\n<SM:EDIT file='src/b.ts'>\n<SM:FIND>\na\n</SM:FIND>\n<SM:PUT></SM:PUT>\n<SM:EDIT>\n<SM:FIND>\nb\n</SM:FIND>\n<SM:AFTER>\nc\n</SM:AFTER>\n";
-        assert_eq!(tagged_targets(every).unwrap(), ["src/catalog.ts", "src/b.ts"]);
+        assert_eq!(
+            tagged_targets(every).unwrap(),
+            ["src/catalog.ts", "src/b.ts"]
+        );
     }
 
     #[test]
     fn a_tagged_payload_that_names_no_file_first_is_an_error() {
-        for payload in ["<SM:EDIT>\n<SM:FIND>\na\n</SM:FIND>\n<SM:PUT>\nb\n</SM:PUT>\n", "<SM:EDIT path=\"\">\n<SM:FIND>\na\n</SM:FIND>\n"] {
-            assert!(tagged_targets(payload).unwrap_err().contains("names no file"), "{payload}");
+        for payload in [
+            "<SM:EDIT>\n<SM:FIND>\na\n</SM:FIND>\n<SM:PUT>\nb\n</SM:PUT>\n",
+            "<SM:EDIT path=\"\">\n<SM:FIND>\na\n</SM:FIND>\n",
+        ] {
+            assert!(
+                tagged_targets(payload)
+                    .unwrap_err()
+                    .contains("names no file"),
+                "{payload}"
+            );
         }
     }
 
     /// Upstream `sloppy.md`: inline changes, "Fix every match", several operations in one file.
     #[test]
     fn marked_files() {
-        assert_eq!(marked_targets("§src/config.ts\nconst timeout = ⟪1000│5000⟫;\n").unwrap(), ["src/config.ts"]);
-        assert_eq!(marked_targets("§*src/catalog.ts\nlogger.⟪debug│trace⟫(\n").unwrap(), ["src/catalog.ts"]);
+        assert_eq!(
+            marked_targets("§src/config.ts\nconst timeout = ⟪1000│5000⟫;\n").unwrap(),
+            ["src/config.ts"]
+        );
+        assert_eq!(
+            marked_targets("§*src/catalog.ts\nlogger.⟪debug│trace⟫(\n").unwrap(),
+            ["src/catalog.ts"]
+        );
         let several = "§src/footer.ts\n\t} else {\n\t\tstr = ⟪warn(display)│display⟫;\n§\nconst label = ⟪\"pct\"│\"percent\"⟫;\n§src/b.ts\nx\n»\ny\n";
-        assert_eq!(marked_targets(several).unwrap(), ["src/footer.ts", "src/b.ts"]);
-        assert_eq!(marked_targets("§src/a.ts\nx\n»\ny\n[src/b.ts]\n§\nz\n»\nw\n").unwrap(), ["src/a.ts", "src/b.ts"]);
+        assert_eq!(
+            marked_targets(several).unwrap(),
+            ["src/footer.ts", "src/b.ts"]
+        );
+        assert_eq!(
+            marked_targets("§src/a.ts\nx\n»\ny\n[src/b.ts]\n§\nz\n»\nw\n").unwrap(),
+            ["src/a.ts", "src/b.ts"]
+        );
     }
 
     #[test]
     fn a_marked_payload_that_names_no_file_first_is_an_error() {
-        assert!(marked_targets("§\nconst a = ⟪1│2⟫;\n").unwrap_err().contains("names no file"));
+        assert!(
+            marked_targets("§\nconst a = ⟪1│2⟫;\n")
+                .unwrap_err()
+                .contains("names no file")
+        );
     }
 
     #[test]
     fn content_that_looks_like_a_header_stays_content() {
-        assert_eq!(marked_targets("§Cargo.toml\n[package]\nname = ⟪\"a\"│\"b\"⟫\n").unwrap(), ["Cargo.toml"]);
+        assert_eq!(
+            marked_targets("§Cargo.toml\n[package]\nname = ⟪\"a\"│\"b\"⟫\n").unwrap(),
+            ["Cargo.toml"]
+        );
     }
 }

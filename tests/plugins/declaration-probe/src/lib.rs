@@ -16,7 +16,9 @@ impl Guest for Probe {
 
     fn evaluate(event: Event, _config: String) -> Result<Verdict, GateError> {
         let (Some(name), Some(input)) = (event.tool_name, event.tool_input) else {
-            return Err(GateError::InvalidInput("the event carries no tool call".into()));
+            return Err(GateError::InvalidInput(
+                "the event carries no tool call".into(),
+            ));
         };
         let reading = match classify(&name, &input) {
             Ok(call) => json!({
