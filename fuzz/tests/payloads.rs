@@ -8,10 +8,10 @@ use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use tama_engine::dispatch::{Dispatcher, Selection};
-use tama_engine::event::Event;
-use tama_engine::registry::Loaded;
-use tama_engine::wasm::NoState;
+use tama_core::dispatch::{Dispatcher, Selection};
+use tama_core::event::Event;
+use tama_core::registry::Loaded;
+use tama_core::wasm::NoState;
 
 /// One dispatcher for the whole run: its wasm host compiles the gates once.
 fn dispatcher() -> &'static Dispatcher {

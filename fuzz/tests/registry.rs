@@ -6,7 +6,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tama_engine::registry::{Loaded, checksum};
+use tama_core::registry::{Loaded, checksum};
 
 fn load(dir: &Path, text: &str) {
     let path = dir.join("registry.json");

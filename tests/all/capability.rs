@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use support::engine::Engine;
 use support::operator::run_operator;
-use tama_engine::session::control_key;
+use tama_core::session::control_key;
 
 /// A registry of `release` whose command hook appends the capability it was handed to `seen`.
 fn registry(home: &Path, release: &str) -> (PathBuf, String) {

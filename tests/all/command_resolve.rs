@@ -7,7 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tama_engine::command::{self, Ended, Unresolved, resolve};
+use tama_core::command::{self, Ended, Unresolved, resolve};
 
 fn file(path: &Path) -> PathBuf {
     fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");

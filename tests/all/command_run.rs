@@ -6,7 +6,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use process::{assert_group_gone, members, spec};
-use tama_engine::command::{self, Ended, OUTPUT_CAP, SpawnError};
+use tama_core::command::{self, Ended, OUTPUT_CAP, SpawnError};
 
 const SLACK: Duration = Duration::from_secs(1);
 

@@ -6,7 +6,7 @@ use std::thread;
 use std::time::Duration;
 
 use process::spec;
-use tama_engine::command::{self, Ended, Finished, HookVerdict};
+use tama_core::command::{self, Ended, Finished, HookVerdict};
 
 fn verdict_of(command: &str) -> HookVerdict {
     command::init_supervision().expect("subreaper");

@@ -5,9 +5,9 @@
 use crate::support;
 
 use serde_json::{Value, json};
-use tama_engine::registry::tool_declaration;
-use tama_engine::tool::ToolKind;
-use tama_engine::wasm::{ClassifyError, Host};
+use tama_core::registry::tool_declaration;
+use tama_core::tool::ToolKind;
+use tama_core::wasm::{ClassifyError, Host};
 
 fn host() -> (tempfile::TempDir, Host) {
     let cache = tempfile::tempdir().expect("scratch cache");

@@ -47,7 +47,7 @@ fn registered_and_sealed_it_runs_through_run_hook() {
     std::fs::write(dir.join("gate_template.wasm"), &bytes).unwrap();
     let registry = json!({"version": 1, "events": {"pre_tool_use:write": {"blocking": true, "hooks": [{
         "id": "block-env-writes", "type": "wasm", "component": "gate_template.wasm",
-        "sha256": tama_engine::registry::checksum::sha256_hex(&bytes), "config": {"patterns": [".env"]}, "state": []
+        "sha256": tama_core::registry::checksum::sha256_hex(&bytes), "config": {"patterns": [".env"]}, "state": []
     }]}}});
     let path = dir.join("registry.json");
     std::fs::write(&path, registry.to_string()).unwrap();

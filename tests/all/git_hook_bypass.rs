@@ -6,9 +6,9 @@ use crate::support;
 use std::sync::Arc;
 
 use serde::Deserialize;
-use tama_engine::event::Event;
-use tama_engine::registry::{Loaded, tool_declaration};
-use tama_engine::wasm::{Gate, GateEvent, Host, NoState, Verdict};
+use tama_core::event::Event;
+use tama_core::registry::{Loaded, tool_declaration};
+use tama_core::wasm::{Gate, GateEvent, Host, NoState, Verdict};
 
 #[derive(Deserialize)]
 struct Case {

@@ -6,9 +6,9 @@ use crate::support;
 use std::sync::Arc;
 
 use serde_json::json;
-use tama_engine::event::Event;
-use tama_engine::registry::tool_declaration;
-use tama_engine::wasm::{ComponentBytes, Gate, GateEvent, GateFault, Host, NoState, Verdict};
+use tama_core::event::Event;
+use tama_core::registry::tool_declaration;
+use tama_core::wasm::{ComponentBytes, Gate, GateEvent, GateFault, Host, NoState, Verdict};
 
 fn host(cache: &tempfile::TempDir) -> Host {
     Host::new(cache.path().to_path_buf(), &tool_declaration()).expect("host starts")
@@ -16,7 +16,7 @@ fn host(cache: &tempfile::TempDir) -> Host {
 
 fn load(host: &Host, name: &str) -> Result<Gate, GateFault> {
     let bytes = std::fs::read(support::component(name)).expect("component built");
-    let sha = tama_engine::registry::checksum::sha256_hex(&bytes);
+    let sha = tama_core::registry::checksum::sha256_hex(&bytes);
     Gate::load(
         host,
         name,

@@ -6,6 +6,7 @@ use crate::support::peers;
 
 use peers::{Machine, denial, edit};
 use serde_json::{Value, json};
+use tama_core::command::shell_quote;
 
 #[test]
 fn stop_blocks_once_for_a_note() {
@@ -222,8 +223,8 @@ fn session_start_briefs_the_agent() {
         "{brief}"
     );
     let run = format!(
-        "PEER_RUN='{}' peers",
-        support::tama().canonicalize().unwrap().display()
+        "PEER_RUN={} peers",
+        shell_quote(&support::tama().canonicalize().unwrap().to_string_lossy())
     );
     assert_eq!(brief.matches("PEER_RUN=").count(), 1, "{brief}");
     assert!(brief.contains(&run), "{brief}");

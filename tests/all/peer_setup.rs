@@ -6,6 +6,7 @@ use crate::support::peers;
 
 use peers::Machine;
 use serde_json::{Value, json};
+use tama_core::command::shell_quote;
 
 fn setup(m: &Machine, args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["setup", "peers"];
@@ -29,8 +30,12 @@ fn the_hook_block_per_kind() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("claude: ") && out.contains("codex: "), "{out}");
     let tama = support::tama().canonicalize().unwrap();
-    let command =
-        |kind: &str, event: &str| format!("'{}' peer-hook {kind} {event}", tama.display());
+    let command = |kind: &str, event: &str| {
+        format!(
+            "{} peer-hook {kind} {event}",
+            shell_quote(&tama.to_string_lossy())
+        )
+    };
     let claude = &read(&m, "home/.claude/settings.json")["hooks"];
     let events: Vec<&str> = claude
         .as_object()
@@ -104,7 +109,7 @@ fn the_hook_block_per_kind() {
         let text = std::fs::read_to_string(m.path(skill)).unwrap();
         assert!(
             text.starts_with("---\nname: peer-work\n")
-                && text.contains(&format!("'{}' peers", tama.display())),
+                && text.contains(&format!("{} peers", shell_quote(&tama.to_string_lossy()))),
             "{text}"
         );
     }

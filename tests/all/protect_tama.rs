@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tama_engine::event::Event;
-use tama_engine::registry::{Loaded, tool_declaration};
-use tama_engine::wasm::{Gate, GateEvent, Host, HostPaths, NoState, Verdict};
+use tama_core::event::Event;
+use tama_core::registry::{Loaded, tool_declaration};
+use tama_core::wasm::{Gate, GateEvent, Host, HostPaths, NoState, Verdict};
 
 /// One call of the table: `command` is a Claude Code `Bash` call; otherwise
 /// `tool` and `input` give the call in any harness's shape.

@@ -9,14 +9,14 @@ fn the_committed_schema_matches_the_generated_one() {
         std::fs::read_to_string(support::repo_file("registry-schema/registry.schema.json"))
             .unwrap_or_default();
     assert!(
-        committed == tama_engine::registry::schema(),
+        committed == tama_core::registry::schema(),
         "registry-schema/registry.schema.json is stale: regenerate it with `tama registry schema > registry-schema/registry.schema.json`"
     );
 }
 
 #[test]
 fn the_embedded_default_registry_is_sealed_and_valid() {
-    let loaded = tama_engine::registry::Loaded::embedded().expect("the default registry loads");
+    let loaded = tama_core::registry::Loaded::embedded().expect("the default registry loads");
     assert!(
         loaded
             .registry
@@ -41,11 +41,11 @@ fn the_checksum_is_the_existing_installers() {
     // sha256 of {"a":"é","b":[1,{"c":2,"d":null}]}: sorted keys, no spaces, non-ASCII as it is.
     let registry =
         serde_json::json!({"b": [1, {"d": null, "c": 2}], "catalogChecksum": "x", "a": "é"});
-    let expected = tama_engine::registry::checksum::sha256_hex(
+    let expected = tama_core::registry::checksum::sha256_hex(
         "{\"a\":\"é\",\"b\":[1,{\"c\":2,\"d\":null}]}".as_bytes(),
     );
     assert_eq!(
-        tama_engine::registry::checksum::catalog_checksum(&registry),
+        tama_core::registry::checksum::catalog_checksum(&registry),
         expected
     );
 }
@@ -189,7 +189,7 @@ fn a_component_must_stay_inside_the_registry_folder() {
     let dir = root.path().join("hooks");
     std::fs::create_dir_all(&dir).unwrap();
     let bytes = std::fs::read(support::component("block-git-hook-bypass")).unwrap();
-    let sha256 = tama_engine::registry::checksum::sha256_hex(&bytes);
+    let sha256 = tama_core::registry::checksum::sha256_hex(&bytes);
     std::fs::write(root.path().join("outside.wasm"), &bytes).unwrap();
     std::os::unix::fs::symlink(root.path().join("outside.wasm"), dir.join("link.wasm")).unwrap();
     std::fs::write(dir.join("inside.wasm"), &bytes).unwrap();
@@ -226,7 +226,7 @@ fn a_component_must_stay_inside_the_registry_folder() {
 
 #[test]
 fn blocking_is_true_unless_the_registry_says_false() {
-    let registry: tama_engine::registry::Registry =
+    let registry: tama_core::registry::Registry =
         serde_json::from_value(json!({"version": 1, "events": {"stop": {"hooks": []}}})).unwrap();
     assert!(registry.events["stop"].blocking);
 }

@@ -134,7 +134,7 @@ fn answers_arrive_as_dispatches_finish() {
     std::fs::write(home.path().join("bypass.wasm"), &gate).unwrap();
     let mut raw: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     raw["events"]["pre_tool_use:bash"]["hooks"][0]["sha256"] =
-        tama_engine::registry::checksum::sha256_hex(&gate).into();
+        tama_core::registry::checksum::sha256_hex(&gate).into();
     std::fs::write(&path, raw.to_string()).unwrap();
     support::run_tama(
         home.path(),

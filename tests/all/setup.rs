@@ -6,10 +6,10 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use tama_engine::harness::{claude::Claude, codex::Codex};
-use tama_engine::setup::{
+use tama_adapters::setup::{
     Harness, HookEvent, Report, SetupError, events_from_registry_keys, install, remove,
 };
+use tama_adapters::{claude::Claude, codex::Codex};
 
 const CLAUDE: Harness = Harness(&Claude);
 const CODEX: Harness = Harness(&Codex);

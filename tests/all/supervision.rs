@@ -27,7 +27,7 @@ fn supervisor_stop(home: &Path) -> Value {
     let bytes = std::fs::read(support::component("block-supervisor-stop")).unwrap();
     std::fs::write(home.join("supervisor.wasm"), &bytes).unwrap();
     json!({"id": "block-supervisor-stop", "type": "wasm", "component": "supervisor.wasm",
-        "sha256": tama_engine::registry::checksum::sha256_hex(&bytes), "state": ["oko.role", "oko.work"]})
+        "sha256": tama_core::registry::checksum::sha256_hex(&bytes), "state": ["oko.role", "oko.work"]})
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use support::operator::run_operator;
 use support::{run_tama, shell_payload, text};
-use tama_engine::session::control_key;
+use tama_core::session::control_key;
 
 const BYPASS: &str = "git commit --no-verify -m x";
 
@@ -46,7 +46,7 @@ fn registry(home: &Path) -> PathBuf {
     let template = std::fs::read(support::component("gate-template")).unwrap();
     std::fs::write(dir.join("bypass.wasm"), &bypass).unwrap();
     std::fs::write(dir.join("template.wasm"), &template).unwrap();
-    let sha = tama_engine::registry::checksum::sha256_hex;
+    let sha = tama_core::registry::checksum::sha256_hex;
     let hooks = json!([
         {"id": "block-git-hook-bypass", "type": "wasm", "component": "bypass.wasm", "sha256": sha(&bypass)},
         {"id": "env-files", "type": "wasm", "component": "template.wasm", "sha256": sha(&template)},
@@ -408,7 +408,7 @@ fn the_log_is_private_and_rotated_past_its_bound() {
     let tama_home = home.path().join(".tama");
     std::fs::create_dir_all(&tama_home).unwrap();
     let log_path = tama_home.join("tama.log");
-    let filler = "x".repeat(tama_engine::log::LOG_BOUND as usize);
+    let filler = "x".repeat(tama_core::log::LOG_BOUND as usize);
     std::fs::write(&log_path, &filler).unwrap();
     std::fs::set_permissions(&log_path, std::fs::Permissions::from_mode(0o644)).unwrap();
     // A forged override is logged.

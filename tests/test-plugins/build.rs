@@ -1,14 +1,13 @@
 //! Builds every test plugin in `tests/plugins/<name>` (package
 //! `hostile-<name>`) for `wasm32-wasip2`, into its own target folder, with the
-//! same guest memory layout the engine's build gives the built-in gates.
+//! same guest memory layout the core's build gives the built-in gates.
+
+#[path = "../../core/build_components.rs"]
+mod build_components;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-const WASM_TARGET: &str = "wasm32-wasip2";
-/// As in the engine's build: the hostile plugins probe the same bounds.
-const GUEST_STACK: u32 = 256 << 10;
-const GUEST_HEAP: u32 = 256 << 10;
+use build_components::{WASM_TARGET, build_components};
 
 fn main() {
     let manifest_dir = PathBuf::from(
@@ -16,7 +15,12 @@ fn main() {
     );
     let root = manifest_dir.join("../..");
     let plugins = root.join("tests/plugins");
-    for watched in [plugins.clone(), root.join("wit"), root.join("Cargo.lock")] {
+    for watched in [
+        plugins.clone(),
+        root.join("wit"),
+        root.join("Cargo.lock"),
+        root.join("core/build_components.rs"),
+    ] {
         println!("cargo:rerun-if-changed={}", watched.display());
     }
 
@@ -24,7 +28,12 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
     let wasm_target_dir = target_dir.join("wasm-test");
-    build(&root, &wasm_target_dir, &packages(&plugins));
+    build_components(
+        &root,
+        &wasm_target_dir,
+        &packages(&plugins),
+        "the test plugins",
+    );
     let wasm_dir = wasm_target_dir.join(WASM_TARGET).join("release");
     println!(
         "cargo:rustc-env=TEST_PLUGINS_WASM_DIR={}",
@@ -41,43 +50,4 @@ fn packages(plugins: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-fn build(root: &Path, target_dir: &Path, packages: &[String]) {
-    let mut cargo = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cargo
-        .current_dir(root)
-        .args([
-            "build",
-            "--release",
-            "--target",
-            WASM_TARGET,
-            "--target-dir",
-        ])
-        .arg(target_dir);
-    for package in packages {
-        cargo.args(["-p", package]);
-    }
-    // The outer build's flags and wrappers are for the host, not for wasm.
-    for var in [
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "CARGO_BUILD_RUSTFLAGS",
-        "RUSTC_WORKSPACE_WRAPPER",
-        "RUSTC_WRAPPER",
-        "CARGO_TARGET_DIR",
-        "CARGO_BUILD_TARGET",
-    ] {
-        cargo.env_remove(var);
-    }
-    cargo.env(
-        "CARGO_TARGET_WASM32_WASIP2_RUSTFLAGS",
-        format!("-C link-arg=-zstack-size={GUEST_STACK} -C link-arg=--initial-heap={GUEST_HEAP}"),
-    );
-    let status = cargo.status().expect("cargo can be started");
-    if !status.success() {
-        panic!(
-            "building the test plugins failed; is the target installed? run: rustup target add {WASM_TARGET}"
-        );
-    }
 }

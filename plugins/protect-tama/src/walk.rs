@@ -282,10 +282,10 @@ impl<'h> Walker<'h> {
             let path = word
                 .rsplit_once('=')
                 .map_or(word.as_str(), |(_, value)| value);
-            if path.contains(crate::protected::KEY_FILE) || path.contains(['*', '?', '[']) {
-                if self.protected.names_key(&self.resolve(path)) {
-                    return Err(key_refusal(word));
-                }
+            if (path.contains(crate::protected::KEY_FILE) || path.contains(['*', '?', '[']))
+                && self.protected.names_key(&self.resolve(path))
+            {
+                return Err(key_refusal(word));
             }
         }
         Ok(())

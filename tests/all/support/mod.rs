@@ -21,7 +21,7 @@ pub fn component(name: &str) -> PathBuf {
     if name.starts_with("hostile") {
         return test_plugins::component(name);
     }
-    PathBuf::from(env!("TAMA_WASM_DIR")).join(format!("{}.wasm", name.replace('-', "_")))
+    PathBuf::from(tama_core::BUILT_COMPONENTS_DIR).join(format!("{}.wasm", name.replace('-', "_")))
 }
 
 /// A file under `tests/` or the repository, by path from the repository root.

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use tama_engine::command::CommandSpec;
+use tama_core::command::CommandSpec;
 
 pub fn spec(command: &str, timeout: Duration) -> CommandSpec {
     CommandSpec {

@@ -70,6 +70,10 @@ impl Span {
     pub const fn len(self) -> usize {
         self.len as usize
     }
+
+    pub const fn is_empty(self) -> bool {
+        self.len == 0
+    }
 }
 
 impl<'a> Program<'a> {

@@ -594,7 +594,7 @@ impl<'a> Parser<'a> {
             self.open_words.push(word);
         }
         simple.words = self.close_words(base);
-        if simple.words.len() == 0 && simple.assignments.is_empty() && simple.redirects.is_empty() {
+        if simple.words.is_empty() && simple.assignments.is_empty() && simple.redirects.is_empty() {
             return Err(self.unexpected(""));
         }
         Ok(Command::Simple(simple))

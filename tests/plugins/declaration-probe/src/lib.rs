@@ -2,6 +2,9 @@
 //! from it, as JSON (`{"kind", "command", "targets"}` or `{"error"}`), so a
 //! test sees the declaration's reading through `tama hook --plugin`.
 
+// Its guest code runs only in the component: a native build exports nothing.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
 wit_bindgen::generate!({ path: "../../../wit", world: "gate" });
 
 use serde_json::json;

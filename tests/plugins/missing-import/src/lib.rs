@@ -1,6 +1,9 @@
 //! Hostile test gate: imports `tama:extra/secret`, which the host does not
 //! provide, so loading it must fail; were it loaded, `evaluate` would call it.
 
+// Its guest code runs only in the component: a native build exports nothing.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
 wit_bindgen::generate!({ path: "wit", world: "missing-import", generate_all });
 
 struct MissingImport;

@@ -1,0 +1,59 @@
+//! The one wasmtime configuration of every Tama process, and of Tama's build,
+//! which precompiles the built-in gates under it: an artifact compiled under
+//! one configuration is valid only under the same one.
+//!
+//! This file is also compiled into `core/build.rs`, so it names nothing of
+//! the engine's but wasmtime.
+
+use wasmtime::{Config, Enabled, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+/// Most bytes of linear memory one instance may hold.
+pub const MEMORY_BOUND: usize = 64 << 20;
+/// Most bytes of the WebAssembly stack one call may use.
+pub const STACK_BOUND: usize = 1 << 20;
+/// Gate calls, and separately tool declaration calls, running at once; more wait.
+pub const CONCURRENT_CALLS: usize = 32;
+/// Component instances alive at once, at most: every concurrent call of
+/// both kinds, idle declaration instances, and loads validating a config.
+const POOL_INSTANCES: u32 = 3 * CONCURRENT_CALLS as u32;
+/// Bytes at the start of each linear memory kept mapped between instances.
+const KEEP_RESIDENT: usize = 1 << 20;
+/// Bytes of each table kept mapped between instances: a component's
+/// function tables are far smaller, so they are cleared in place rather
+/// than handed back to the kernel and faulted in again on every call.
+const TABLE_KEEP_RESIDENT: usize = 64 << 10;
+
+/// Epoch deadlines bound execution time, the pooling allocator gives each
+/// call a fresh instance quickly and bounds its memory.
+///
+/// Epochs rather than fuel: fuel counts every basic block a gate runs, which
+/// cost the shell gate a fifth of its time; an epoch check is one compare at
+/// function entries and loop heads.
+pub fn engine_config() -> Config {
+    let mut config = Config::new();
+    config.wasm_component_model(true);
+    config.epoch_interruption(true);
+    config.max_wasm_stack(STACK_BOUND);
+    let mut pool = PoolingAllocationConfig::default();
+    // Enough for every dispatch a serving engine runs at once (two instances
+    // each: the gate and the tool declaration), small enough that setting
+    // the pool up costs a one-shot process next to nothing.
+    pool.total_component_instances(POOL_INSTANCES)
+        .total_core_instances(2 * POOL_INSTANCES)
+        .total_memories(POOL_INSTANCES)
+        .total_tables(2 * POOL_INSTANCES)
+        .total_stacks(1)
+        // A returned slot's first pages are reset in place instead of handed
+        // back to the kernel, so the next instance does not fault them in
+        // again; where Linux offers PAGEMAP_SCAN, only the pages the call
+        // wrote are reset, rather than all of them.
+        .linear_memory_keep_resident(KEEP_RESIDENT)
+        .pagemap_scan(Enabled::Auto)
+        .table_keep_resident(TABLE_KEEP_RESIDENT)
+        .max_memory_size(MEMORY_BOUND)
+        .max_memories_per_component(4)
+        .max_component_instance_size(1 << 20)
+        .max_core_instance_size(1 << 20);
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    config
+}

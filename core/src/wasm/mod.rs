@@ -1,0 +1,126 @@
+//! The wasm gate host: WebAssembly components on wasmtime's component model,
+//! compiled once and cached on disk, each call in a fresh, bounded instance
+//! with an empty WASI context.
+
+mod bindings;
+mod cache;
+mod config;
+mod declaration;
+mod gate;
+mod host_paths;
+mod sandbox;
+mod slots;
+mod state;
+mod ticker;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use wasmtime::component::{Component, HasSelf, Linker};
+use wasmtime::{Engine, Trap};
+
+pub use cache::artifact_path;
+pub use config::{MEMORY_BOUND, STACK_BOUND};
+pub use declaration::{ClassifyError, Declaration};
+pub use gate::{Gate, GateEvent, GateFault, Verdict};
+pub use host_paths::HostPaths;
+pub use sandbox::TIME_BOUND;
+pub use state::{NoState, StateSource};
+
+use sandbox::Sandboxed;
+
+pub use crate::registry::ComponentBytes;
+
+/// The engine, its linkers and the tool declaration: one per process.
+pub struct Host {
+    engine: Engine,
+    cache_dir: PathBuf,
+    gate_linker: Linker<Sandboxed<gate::GateContext>>,
+    declaration_linker: Linker<Sandboxed<()>>,
+    declaration: Option<Arc<Declaration>>,
+    gate_slots: Arc<slots::Slots>,
+    paths: Arc<HostPaths>,
+    ticker: Arc<ticker::Ticker>,
+}
+
+impl Host {
+    /// A host whose compiled components are cached in `cache_dir`, with the
+    /// tool declaration component `declaration`.
+    pub fn new(cache_dir: PathBuf, declaration: &ComponentBytes) -> wasmtime::Result<Host> {
+        let engine = Engine::new(&config::engine_config())?;
+        let ticker = ticker::Ticker::start(&engine)?;
+        let mut gate_linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
+        sandbox::deny_clock_waits(&mut gate_linker)?;
+        bindings::gate::Gate::add_to_linker::<_, HasSelf<_>>(&mut gate_linker, |s| s)?;
+        let mut declaration_linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut declaration_linker)?;
+        sandbox::deny_clock_waits(&mut declaration_linker)?;
+        let gate_slots = Arc::new(slots::Slots::new(config::CONCURRENT_CALLS));
+        let paths = Arc::new(HostPaths::from_env(&cache_dir));
+        let mut host = Host {
+            engine,
+            cache_dir,
+            gate_linker,
+            declaration_linker,
+            declaration: None,
+            gate_slots,
+            paths,
+            ticker,
+        };
+        let component = host.component(declaration)?;
+        host.declaration = Some(Arc::new(Declaration::new(
+            &host,
+            &component,
+            config::CONCURRENT_CALLS,
+        )?));
+        Ok(host)
+    }
+
+    /// The compiled component, from the on-disk cache when it is there.
+    pub fn component(&self, source: &ComponentBytes) -> wasmtime::Result<Component> {
+        cache::load(&self.engine, &self.cache_dir, &source.sha256, &source.bytes)
+    }
+
+    /// The tool declaration's reading of one tool call.
+    pub fn classify(
+        &self,
+        tool_name: &str,
+        tool_input: &str,
+    ) -> Result<crate::tool::ToolCall, ClassifyError> {
+        self.declaration().classify(tool_name, tool_input)
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    fn declaration(&self) -> &Arc<Declaration> {
+        self.declaration
+            .as_ref()
+            .expect("the declaration is loaded in Host::new")
+    }
+
+    fn declaration_linker(&self) -> &Linker<Sandboxed<()>> {
+        &self.declaration_linker
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.ticker.close();
+    }
+}
+
+/// Names what stopped a call: a bound, a trap, or another failure.
+fn fault<T>(err: wasmtime::Error, data: &Sandboxed<T>) -> GateFault {
+    if data.bounds.memory_hit {
+        return GateFault::MemoryBound;
+    }
+    match err.downcast_ref::<Trap>() {
+        Some(Trap::Interrupt) => GateFault::TimeBound,
+        Some(Trap::StackOverflow) => GateFault::StackBound,
+        Some(trap) => GateFault::Trap(trap.to_string()),
+        None => GateFault::Failed(format!("{err:#}")),
+    }
+}

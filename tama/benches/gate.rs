@@ -1,0 +1,730 @@
+//! `cargo bench -p tama --bench gate`: what a harness waits for, each
+//! figure against baselines measured in the same run. Medians and p99 are
+//! printed; nothing here asserts a time.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tama_core::event::Event;
+use tama_core::registry::{Loaded, tool_declaration};
+use tama_core::wasm::{Gate, GateEvent, Host, NoState};
+
+struct Sample {
+    name: String,
+    times: Vec<Duration>,
+}
+
+impl Sample {
+    fn measure(name: &str, runs: usize, mut once: impl FnMut()) -> Sample {
+        Sample::measure_prepared(name, runs, || (), |()| once())
+    }
+
+    /// Times `once` on what `prepare` made for it, leaving `prepare` out.
+    fn measure_prepared<T>(
+        name: &str,
+        runs: usize,
+        mut prepare: impl FnMut() -> T,
+        mut once: impl FnMut(T),
+    ) -> Sample {
+        for _ in 0..runs.div_ceil(10) {
+            once(prepare());
+        }
+        let times = (0..runs)
+            .map(|_| {
+                let input = prepare();
+                let start = Instant::now();
+                once(input);
+                start.elapsed()
+            })
+            .collect::<Vec<_>>();
+        Sample {
+            name: name.to_string(),
+            times,
+        }
+    }
+
+    fn quantile(&self, q: f64) -> Duration {
+        let mut sorted = self.times.clone();
+        sorted.sort();
+        sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+    }
+
+    fn report(&self, floor: Option<&Sample>) {
+        let (median, p99) = (self.quantile(0.5), self.quantile(0.99));
+        let ratio = floor.map(|f| {
+            format!(
+                "{:>7.2}x floor",
+                median.as_secs_f64() / f.quantile(0.5).as_secs_f64()
+            )
+        });
+        println!(
+            "{:<44} median {:>10.1?}  p99 {:>10.1?}  {}",
+            self.name,
+            median,
+            p99,
+            ratio.unwrap_or_default()
+        );
+    }
+}
+
+/// A shell payload of about `size` bytes around a `git commit --no-verify`.
+fn payload(size: usize) -> String {
+    let mut command = String::from("cd /work/repo && git add -A");
+    while command.len() + 40 < size {
+        command.push_str(" && echo 'building step' && make -j2 test");
+    }
+    command.push_str(" && git commit --no-verify -m x");
+    serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}).to_string()
+}
+
+/// Starts `program` with `stdin` written to it and its output dropped.
+fn start(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> std::process::Child {
+    let mut child = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting {}: {e}", program.display()));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child
+}
+
+fn spawn(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) {
+    start(program, args, stdin, env).wait().unwrap();
+}
+
+/// The default registry installed as a file, as `tama setup` users have it:
+/// every dispatch then re-checks it, which the embedded default skips.
+fn installed_registry(dir: &Path) -> PathBuf {
+    let mut registry: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("core/default-registry.json")).unwrap(),
+    )
+    .unwrap();
+    for event in registry["events"].as_object_mut().unwrap().values_mut() {
+        for hook in event["hooks"].as_array_mut().unwrap() {
+            let Some(name) = hook["component"].as_str().map(str::to_string) else {
+                continue;
+            };
+            let bytes = std::fs::read(
+                Path::new(tama_core::BUILT_COMPONENTS_DIR).join(name.replace('-', "_")),
+            )
+            .unwrap();
+            hook["sha256"] = tama_core::registry::checksum::sha256_hex(&bytes).into();
+            std::fs::write(dir.join(&name), bytes).unwrap();
+        }
+    }
+    let path = dir.join("registry.json");
+    std::fs::write(&path, registry.to_string()).unwrap();
+    let sealed = Command::new(env!("CARGO_BIN_EXE_tama"))
+        .args(["registry", "seal", path.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(sealed.success(), "the installed registry seals");
+    // Older than the engine's settling time, as an installed registry is.
+    std::thread::sleep(Duration::from_secs(3));
+    path
+}
+
+/// Wake-ups of every thread of `pid`: context switches, voluntary or not.
+fn wakeups(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
+        .flat_map(|status| {
+            status
+                .lines()
+                .filter(|l| l.contains("ctxt_switches"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .sum()
+}
+
+/// One serving engine of `program` on `registry`: dispatch round trips over
+/// the pipe, one at a time, against the reload round trip (the protocol's
+/// floor); then a burst sent without waiting; the idle engine's resident set
+/// and how often it wakes.
+fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path) {
+    use std::io::{BufRead, BufReader};
+    println!(
+        "\nserving engine (tama run-hook --serve omp), {label}, installed default registry, one client over pipes"
+    );
+    let mut child = Command::new(program)
+        .args([
+            "run-hook",
+            "--serve",
+            "omp",
+            "--registry",
+            registry.to_str().unwrap(),
+        ])
+        .env("TAMA_CACHE_DIR", cache)
+        .env("TAMA_HOME", cache)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    output.read_line(&mut line).unwrap();
+    let rss = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmRSS"))
+                    .map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string())
+            })
+            .unwrap_or_default()
+    };
+    let request = |id: usize| {
+        let payload = serde_json::json!({"session_id": "bench", "tool_name": "bash", "tool_input": {"command": "git commit --no-verify -m x"}});
+        format!(
+            "{}\n",
+            serde_json::json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": payload})
+        )
+    };
+    let mut id = 0;
+    let dispatch = Sample::measure("dispatch round trip, pre_tool_use:bash", 3000, || {
+        id += 1;
+        input.write_all(request(id).as_bytes()).unwrap();
+        line.clear();
+        output.read_line(&mut line).unwrap();
+    });
+    let reload = Sample::measure("reload round trip (the protocol floor)", 3000, || {
+        id += 1;
+        input
+            .write_all(format!("{}\n", serde_json::json!({"id": id, "op": "reload"})).as_bytes())
+            .unwrap();
+        line.clear();
+        output.read_line(&mut line).unwrap();
+    });
+    reload.report(None);
+    dispatch.report(None);
+    println!(
+        "{:<44} {:.2}x the reload round trip",
+        "dispatch median",
+        dispatch.quantile(0.5).as_secs_f64() / reload.quantile(0.5).as_secs_f64()
+    );
+    let burst = 5000;
+    let start = Instant::now();
+    let writer = {
+        let requests: String = (0..burst).map(|i| request(100_000 + i)).collect();
+        std::thread::spawn(move || {
+            input.write_all(requests.as_bytes()).unwrap();
+            input
+        })
+    };
+    for _ in 0..burst {
+        line.clear();
+        output.read_line(&mut line).unwrap();
+    }
+    let took = start.elapsed();
+    let input = writer.join().unwrap();
+    println!(
+        "{:<44} {:.0} dispatches/s ({burst} sent without waiting)",
+        "pipelined throughput",
+        burst as f64 / took.as_secs_f64()
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    let (before, idle) = (wakeups(child.id()), Duration::from_secs(5));
+    std::thread::sleep(idle);
+    let woke = wakeups(child.id()).saturating_sub(before);
+    println!(
+        "{:<44} {} KiB",
+        "idle engine RSS after the runs",
+        rss(child.id())
+    );
+    println!(
+        "{:<44} {:.1} per second ({woke} in {idle:?})",
+        "idle engine wake-ups",
+        woke as f64 / idle.as_secs_f64()
+    );
+    drop(input);
+    let _ = child.wait();
+}
+
+/// The serving engine of this build, and of `TAMA_BENCH_BEFORE` (another
+/// `tama` binary) when it is set, measured one after the other in this run.
+fn serve(cache: &tempfile::TempDir) {
+    let installed = tempfile::tempdir().expect("scratch registry folder");
+    let registry = installed_registry(installed.path());
+    if let Some(before) = std::env::var_os("TAMA_BENCH_BEFORE") {
+        serve_engine("before", Path::new(&before), &registry, cache.path());
+    }
+    serve_engine(
+        "this build",
+        Path::new(env!("CARGO_BIN_EXE_tama")),
+        &registry,
+        cache.path(),
+    );
+}
+
+/// The peak resident set of one run, from the kernel's accounting of that child.
+#[allow(
+    clippy::zombie_processes,
+    reason = "wait4 reaps the child, with its resource usage"
+)]
+fn peak_rss(program: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> i64 {
+    let child = start(program, args, stdin, env);
+    let mut status = 0;
+    // SAFETY: rusage is plain data, and the pid is our own unreaped child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    usage.ru_maxrss
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn floor_binary() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "-p", "tama-floor", "--quiet"])
+        .current_dir(root())
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "the floor binary builds");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    target.join("release/tama-floor")
+}
+
+fn available(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Each peer hook as a whole process, with two sessions live in two git
+/// checkouts, against the floor. With `TAMA_BENCH_BEFORE` naming another
+/// `tama` (one built before a change), the same hooks of that one run in
+/// the same loop, each in its own peers folder, one call of each in turn so
+/// both see the same load, and every hook of this `tama` is given as a
+/// multiple of the baseline's.
+fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
+    println!("\npeer hooks, whole process (two live sessions)");
+    let mine = PeerScratch::new(tama, cache);
+    let baseline =
+        std::env::var_os("TAMA_BENCH_BEFORE").map(|b| PeerScratch::new(Path::new(&b), cache));
+    let mut ratios = Vec::new();
+    for case in PeerScratch::CASES {
+        let name = format!("tama peer-hook claude {case}");
+        let (mut now, mut before) = (Vec::new(), Vec::new());
+        for run in 0..220 {
+            // The first 20 runs of each warm the caches and are not counted.
+            let counted = run >= 20;
+            let took = mine.time(case);
+            if counted {
+                now.push(took);
+            }
+            if let Some(baseline) = &baseline {
+                let took = baseline.time(case);
+                if counted {
+                    before.push(took);
+                }
+            }
+        }
+        let now = Sample {
+            name: name.clone(),
+            times: now,
+        };
+        now.report(Some(floor));
+        if baseline.is_some() {
+            let before = Sample {
+                name: format!("baseline {name}"),
+                times: before,
+            };
+            before.report(Some(floor));
+            ratios.push((
+                name,
+                now.quantile(0.5).as_secs_f64() / before.quantile(0.5).as_secs_f64(),
+            ));
+        }
+    }
+    if !ratios.is_empty() {
+        println!("\nthis tama against the baseline (median)");
+        for (name, ratio) in ratios {
+            println!("{name:<44} {ratio:>7.2}x baseline");
+        }
+    }
+}
+
+/// Two checkouts with a session each, and a peers folder, for one `tama`.
+struct PeerScratch {
+    tama: PathBuf,
+    cache: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl PeerScratch {
+    const CASES: [&str; 5] = [
+        "session-start",
+        "prompt",
+        "pre-tool (own checkout)",
+        "pre-tool (refused)",
+        "stop (nothing unread)",
+    ];
+
+    fn new(tama: &Path, cache: &Path) -> PeerScratch {
+        let scratch = PeerScratch {
+            tama: tama.to_path_buf(),
+            cache: cache.to_path_buf(),
+            dir: tempfile::tempdir().expect("scratch folder"),
+        };
+        for repo in ["A", "B"] {
+            std::fs::create_dir_all(scratch.dir.path().join(repo).join(".git")).unwrap();
+        }
+        scratch.run(
+            "codex",
+            "session-start",
+            &scratch.input("c9", "B", serde_json::json!({})),
+        );
+        scratch
+    }
+
+    fn input(&self, id: &str, repo: &str, extra: serde_json::Value) -> String {
+        let mut input = serde_json::json!({"session_id": id, "cwd": self.dir.path().join(repo)});
+        input
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        input.to_string()
+    }
+
+    fn run(&self, kind: &str, event: &str, payload: &str) {
+        let peers = self.dir.path().join("peers");
+        let env: [(&str, &Path); 3] = [
+            ("TAMA_CACHE_DIR", &self.cache),
+            ("TAMA_HOME", &self.cache),
+            ("TAMA_PEERS", &peers),
+        ];
+        spawn(&self.tama, &["peer-hook", kind, event], payload, &env);
+    }
+
+    /// How long one call of `case` takes.
+    fn time(&self, case: &str) -> Duration {
+        let edit = |repo: &str| {
+            let path = self.dir.path().join(repo).join("x.rs");
+            serde_json::json!({"tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"}})
+        };
+        let payload = match case {
+            "prompt" => self.input("s1", "A", serde_json::json!({"prompt": "go on"})),
+            "pre-tool (own checkout)" => self.input("s1", "A", edit("A")),
+            "pre-tool (refused)" => self.input("s1", "A", edit("B")),
+            _ => self.input("s1", "A", serde_json::json!({})),
+        };
+        let event = case.split(' ').next().unwrap_or(case);
+        let start = Instant::now();
+        self.run("claude", event, &payload);
+        start.elapsed()
+    }
+}
+
+fn main() {
+    let only_peers = std::env::args().any(|a| a == "peers");
+    let cache = tempfile::tempdir().expect("scratch cache");
+    if std::env::args().any(|a| a == "serve") {
+        return serve(&cache);
+    }
+    if only_peers {
+        let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
+        let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || {
+            spawn(&floor_binary_path(), &[], "{}", &[])
+        });
+        floor.report(Some(&floor));
+        return peer_hooks(&tama, cache.path(), &floor);
+    }
+    let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).expect("host starts");
+    let registry = Loaded::embedded().expect("default registry");
+    let entry = registry
+        .registry
+        .hooks_named("block-git-hook-bypass")
+        .next()
+        .expect("gate registered");
+    let gate = Gate::load(
+        &host,
+        &entry.id,
+        &registry.component(entry).unwrap(),
+        &serde_json::json!({}),
+        &[],
+    )
+    .unwrap();
+    let one_kb = payload(1024);
+    let two_kb_command = payload(2048);
+
+    println!("in-process, fresh instance per call");
+    let input = serde_json::json!({"command": "git commit --no-verify -m x"}).to_string();
+    Sample::measure("tool declaration: classify", 3000, || {
+        host.classify("Bash", &input).unwrap();
+    })
+    .report(None);
+    // The cost of a fresh instance and one call, apart from any gate's own work.
+    let template_bytes =
+        std::fs::read(Path::new(tama_core::BUILT_COMPONENTS_DIR).join("gate_template.wasm"))
+            .expect("the template is built");
+    let template_sha = tama_core::registry::checksum::sha256_hex(&template_bytes);
+    let template_source =
+        tama_core::wasm::ComponentBytes::checked(template_bytes, &template_sha).unwrap();
+    let template = Gate::load(
+        &host,
+        "gate-template",
+        &template_source,
+        &serde_json::json!({}),
+        &[],
+    )
+    .unwrap();
+    // Decoding a payload is the engine's work once per event, shared by every
+    // gate; each evaluation below gets a fresh, unclassified event, so its
+    // time includes the gate's call to the tool declaration.
+    Sample::measure("event decode (once per event, all gates)", 3000, || {
+        GateEvent::new(Event::decode(&one_kb, None).unwrap());
+    })
+    .report(None);
+    let fresh_event = |text: &str| Arc::new(GateEvent::new(Event::decode(text, None).unwrap()));
+    Sample::measure_prepared(
+        "gate-template (instance + call floor): 1 KB",
+        3000,
+        || fresh_event(&one_kb),
+        |event| {
+            template.evaluate(&event, Arc::new(NoState)).unwrap();
+        },
+    )
+    .report(None);
+    // The same gate given a call it passes at once: its own instance floor.
+    let non_shell = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
+    let protect_entry = registry
+        .registry
+        .hooks_named("protect-tama")
+        .next()
+        .expect("protect-tama registered");
+    let protect = Gate::load(
+        &host,
+        &protect_entry.id,
+        &registry.component(protect_entry).unwrap(),
+        &serde_json::json!({}),
+        &[],
+    )
+    .unwrap();
+    for (name, text) in [
+        ("protect-tama: non-shell call", &non_shell),
+        ("protect-tama: 1 KB payload", &one_kb),
+        ("protect-tama: 2 KB command", &two_kb_command),
+    ] {
+        Sample::measure_prepared(
+            name,
+            3000,
+            || fresh_event(text),
+            |event| {
+                protect.evaluate(&event, Arc::new(NoState)).unwrap();
+            },
+        )
+        .report(None);
+    }
+    for (name, text) in [
+        ("block-git-hook-bypass: non-shell call", &non_shell),
+        ("block-git-hook-bypass: 1 KB payload", &one_kb),
+        ("block-git-hook-bypass: 2 KB command", &two_kb_command),
+    ] {
+        Sample::measure_prepared(
+            name,
+            3000,
+            || fresh_event(text),
+            |event| {
+                gate.evaluate(&event, Arc::new(NoState)).unwrap();
+            },
+        )
+        .report(None);
+    }
+
+    if std::env::args().any(|a| a == "gates") {
+        return;
+    }
+    if std::env::args().any(|a| a == "protect") {
+        let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || {
+            spawn(&floor_binary_path(), &[], &one_kb, &[])
+        });
+        floor.report(Some(&floor));
+        return protect_tama_cost(
+            Path::new(env!("CARGO_BIN_EXE_tama")),
+            cache.path(),
+            &one_kb,
+            &floor,
+        );
+    }
+    serve(&cache);
+
+    println!("\nwhole process, one payload each (components cached)");
+    let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
+    let env: [(&str, &Path); 2] = [
+        ("TAMA_CACHE_DIR", cache.path()),
+        ("TAMA_HOME", cache.path()),
+    ];
+    let floor = floor_binary_path();
+    let tama_hook = Sample::measure("tama hook block-git-hook-bypass", 300, || {
+        spawn(&tama, &["hook", "block-git-hook-bypass"], &one_kb, &env)
+    });
+    let tama_run_hook = Sample::measure("tama run-hook pre_tool_use (Claude payload)", 300, || {
+        spawn(&tama, &["run-hook", "pre_tool_use", "bench"], &one_kb, &env)
+    });
+    let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || {
+        spawn(&floor, &[], &one_kb, &[])
+    });
+    floor.report(Some(&floor));
+    tama_hook.report(Some(&floor));
+    tama_run_hook.report(Some(&floor));
+    protect_tama_cost(&tama, cache.path(), &one_kb, &floor);
+    peer_hooks(&tama, cache.path(), &floor);
+    for args in [
+        &["hook", "block-git-hook-bypass"][..],
+        &["run-hook", "pre_tool_use", "bench"][..],
+    ] {
+        println!(
+            "{:<44} {} KiB",
+            format!("peak RSS: tama {}", args[0]),
+            peak_rss(&tama, args, &one_kb, &env)
+        );
+    }
+    let baselines = root().join("bench/baselines");
+    let baselines_list: [(&str, &str, &str, usize); 3] = [
+        ("script gate: bash + jq + grep", "bash", "gate.sh", 40),
+        ("script gate: python3", "python3", "gate.py", 40),
+        ("script gate: node", "node", "gate.mjs", 20),
+    ];
+    let python = python();
+    for (name, program, script, runs) in baselines_list {
+        let program = if program == "python3" {
+            python.as_str()
+        } else {
+            program
+        };
+        if name.contains("jq") && !available("jq") || !available(program) {
+            println!("{name:<44} skipped: {program} or jq is not installed");
+            continue;
+        }
+        let script = baselines.join(script);
+        Sample::measure(name, runs, || {
+            spawn(
+                Path::new(program),
+                &[script.to_str().unwrap()],
+                &one_kb,
+                &[],
+            )
+        })
+        .report(Some(&floor));
+    }
+}
+
+/// The interpreter itself, not a version manager's shim in front of it,
+/// which would add its own start-up to the baseline.
+fn python() -> String {
+    Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| "python3".into())
+}
+
+fn floor_binary_path() -> PathBuf {
+    static FLOOR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    FLOOR.get_or_init(floor_binary).clone()
+}
+
+/// `tama run-hook` for a shell call with and without `protect-tama`, in one
+/// run: the default registry as a file beside its components, once as built
+/// and once with protect-tama taken out, the two runs interleaved.
+fn protect_tama_cost(tama: &Path, cache: &Path, payload: &str, floor: &Sample) {
+    let folder = tempfile::tempdir().expect("scratch registry folder");
+    let with = default_registry_file(folder.path(), "with.json", true);
+    let without = default_registry_file(folder.path(), "without.json", false);
+    let env: [(&str, &Path); 2] = [("TAMA_CACHE_DIR", cache), ("TAMA_HOME", cache)];
+    let run = |registry: &Path| {
+        spawn(
+            tama,
+            &[
+                "run-hook",
+                "pre_tool_use",
+                "bench",
+                "--registry",
+                registry.to_str().unwrap(),
+            ],
+            payload,
+            &env,
+        )
+    };
+    let (mut with_times, mut without_times) = (Vec::new(), Vec::new());
+    for round in 0..330 {
+        for (registry, times) in [(&with, &mut with_times), (&without, &mut without_times)] {
+            let start = Instant::now();
+            run(registry);
+            if round >= 30 {
+                times.push(start.elapsed());
+            }
+        }
+    }
+    let with = Sample {
+        name: "tama run-hook shell call, with protect-tama".into(),
+        times: with_times,
+    };
+    let without = Sample {
+        name: "tama run-hook shell call, without it".into(),
+        times: without_times,
+    };
+    without.report(Some(floor));
+    with.report(Some(floor));
+    let cost = with.quantile(0.5).as_secs_f64() / without.quantile(0.5).as_secs_f64() - 1.0;
+    println!(
+        "{:<44} {:+.1}% of the median",
+        "protect-tama's cost",
+        cost * 100.0
+    );
+}
+
+/// Writes the default registry, sealed, to `folder/name` with its
+/// components beside it, keeping protect-tama or leaving it out.
+fn default_registry_file(folder: &Path, name: &str, keep_protect: bool) -> PathBuf {
+    let mut raw = Loaded::embedded().expect("default registry").raw;
+    if !keep_protect {
+        raw["events"]
+            .as_object_mut()
+            .unwrap()
+            .shift_remove("pre_tool_use");
+        raw["catalog"]["agentHooks"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|hook| hook["id"] != "protect-tama");
+    }
+    for component in [
+        "protect-tama",
+        "block-git-hook-bypass",
+        "block-supervisor-stop",
+    ] {
+        let built = Path::new(tama_core::BUILT_COMPONENTS_DIR)
+            .join(format!("{}.wasm", component.replace('-', "_")));
+        std::fs::copy(&built, folder.join(format!("{component}.wasm")))
+            .expect("copying a built component");
+    }
+    tama_core::registry::checksum::seal(&mut raw);
+    let path = folder.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(&raw).unwrap()).unwrap();
+    path
+}
