@@ -7,6 +7,7 @@
 //! its one tool declaration. A narrower matcher would be a second list of tool
 //! names in the harness's config, and a list that falls behind the
 //! declaration lets calls through unread.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 use std::collections::HashMap;
 use std::fmt;

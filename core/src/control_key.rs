@@ -4,6 +4,7 @@
 //! cannot read (the `protect-tama` gate refuses every tool call naming this
 //! file). Compiled artifacts in the cache, session overrides and capabilities
 //! carry such a tag: an HMAC-SHA256 over what they assert.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 use std::fs::OpenOptions;
 use std::io::{self, Read, Write};

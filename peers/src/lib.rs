@@ -18,6 +18,7 @@
 //! ```
 //!
 //! A session's key is `<kind>-<session id>`, e.g. `claude-3f2c…`.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod caller;
 mod delivery;

@@ -96,9 +96,8 @@ fn end_locked(dir: &Path, key: &str, reason: &str) -> Result<Option<Together>> {
     sessions::write(dir, &mine)?;
     mark_ended(dir, &mine.key, &mode, reason)?;
     if let Some(mut theirs) = sessions::read(dir, &mode.with)?
-        .filter(|r| r.together.as_ref().is_some_and(|t| t.with == key))
+        && let Some(their_mode) = theirs.together.take_if(|t| t.with == key)
     {
-        let their_mode = theirs.together.take().expect("checked above");
         sessions::write(dir, &theirs)?;
         mark_ended(dir, &theirs.key, &their_mode, reason)?;
     }

@@ -469,6 +469,9 @@ fn main() {
     .unwrap();
     let one_kb = payload(1024);
     let two_kb_command = payload(2048);
+    if std::env::args().any(|a| a == "callgrind") {
+        return counted_evaluations(&gate, &two_kb_command);
+    }
 
     println!("in-process, fresh instance per call");
     let input = serde_json::json!({"command": "git commit --no-verify -m x"}).to_string();
@@ -649,6 +652,39 @@ fn main() {
         })
         .report(Some(&floor));
     }
+}
+
+/// Evaluations of each `counted_*` function below in the `callgrind` mode.
+const COUNTED_RUNS: usize = 20;
+
+/// `gate callgrind`: `block-git-hook-bypass` on the 2 KB command and on a
+/// non-shell call (its instance floor), for instruction counts, which unlike
+/// times do not move with the machine's load. Under
+/// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='gate::counted_*'`,
+/// `callgrind_annotate --inclusive=yes` gives each function's count for
+/// [`COUNTED_RUNS`] evaluations. Valgrind cannot reserve the address space
+/// of the instance pool as configured: lower `POOL_INSTANCES` in
+/// `core/src/wasm/config.rs` (to 8, say) for the measurement.
+fn counted_evaluations(gate: &Gate, two_kb_command: &str) {
+    let non_shell = serde_json::json!({"tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
+    let fresh = |text: &str| Arc::new(GateEvent::new(Event::decode(text, None).unwrap()));
+    for text in [two_kb_command, &non_shell] {
+        gate.evaluate(&fresh(text), Arc::new(NoState)).unwrap();
+    }
+    for _ in 0..COUNTED_RUNS {
+        counted_two_kb_command(gate, fresh(two_kb_command));
+        counted_non_shell_call(gate, fresh(&non_shell));
+    }
+}
+
+#[inline(never)]
+fn counted_two_kb_command(gate: &Gate, event: Arc<GateEvent>) {
+    gate.evaluate(&event, Arc::new(NoState)).unwrap();
+}
+
+#[inline(never)]
+fn counted_non_shell_call(gate: &Gate, event: Arc<GateEvent>) {
+    gate.evaluate(&event, Arc::new(NoState)).unwrap();
 }
 
 /// The interpreter itself, not a version manager's shim in front of it,

@@ -83,6 +83,60 @@ fn a_gate_that_grows_memory_without_end_hits_its_memory_bound() {
 }
 
 #[test]
+fn a_gate_whose_memories_together_outgrow_the_bound_hits_it() {
+    assert_eq!(hostile_fault("many-memories"), GateFault::MemoryBound);
+}
+
+#[test]
+fn a_registered_gate_whose_memories_together_outgrow_the_bound_is_refused_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes =
+        std::fs::read(support::component("hostile-many-memories")).expect("component built");
+    std::fs::write(dir.join("gate.wasm"), &bytes).unwrap();
+    let sha256 = tama_core::registry::checksum::sha256_hex(&bytes);
+    let registry = json!({
+        "version": 1,
+        "events": {"pre_tool_use": {"blocking": true, "hooks": [
+            {"id": "many-memories", "type": "wasm", "component": "gate.wasm", "sha256": sha256}
+        ]}}
+    });
+    let path = dir.join("registry.json");
+    std::fs::write(&path, registry.to_string()).unwrap();
+    let sealed = support::run_tama(
+        home.path(),
+        &["registry", "seal", path.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(
+        sealed.status.code(),
+        Some(0),
+        "{}",
+        support::text(&sealed.stderr)
+    );
+    let payload = support::shell_payload("git status");
+    let out = support::run_tama(
+        home.path(),
+        &[
+            "hook",
+            "--registry",
+            path.to_str().unwrap(),
+            "many-memories",
+        ],
+        &payload,
+    );
+    let stdout = support::text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.starts_with(
+            "TAMA_HOOK_INFRASTRUCTURE: gate many-memories hit its memory bound of 64 MiB"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn a_gate_that_recurses_without_end_hits_a_bound() {
     let fault = hostile_fault("recurse");
     assert!(

@@ -1,6 +1,9 @@
 //! Builds every test plugin in `tests/plugins/<name>` (package
 //! `hostile-<name>`) for `wasm32-wasip2`, into its own target folder, with the
-//! same guest memory layout the core's build gives the built-in gates.
+//! same guest memory layout the core's build gives the built-in gates. A
+//! plugin no compiler could give its shape is written by hand in the component
+//! text format, as `tests/plugins/<name>/component.wat`, and assembled into
+//! the same folder.
 
 #[path = "../../core/build_components.rs"]
 mod build_components;
@@ -35,6 +38,7 @@ fn main() {
         "the test plugins",
     );
     let wasm_dir = wasm_target_dir.join(WASM_TARGET).join("release");
+    assemble(&plugins, &wasm_dir);
     println!(
         "cargo:rustc-env=TEST_PLUGINS_WASM_DIR={}",
         wasm_dir.display()
@@ -50,4 +54,22 @@ fn packages(plugins: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// Assembles each `tests/plugins/<name>/component.wat` into `hostile_<name>.wasm`.
+fn assemble(plugins: &Path, wasm_dir: &Path) {
+    let entries = std::fs::read_dir(plugins).expect("tests/plugins is readable");
+    for entry in entries.filter_map(|e| e.ok()) {
+        let source = entry.path().join("component.wat");
+        if !source.is_file() {
+            continue;
+        }
+        let bytes = wat::parse_file(&source)
+            .unwrap_or_else(|e| panic!("{} does not assemble: {e}", source.display()));
+        let name = format!(
+            "hostile_{}.wasm",
+            entry.file_name().to_string_lossy().replace('-', "_")
+        );
+        std::fs::write(wasm_dir.join(name), bytes).expect("the test plugins' folder is writable");
+    }
 }

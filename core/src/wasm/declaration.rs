@@ -1,7 +1,7 @@
 //! The tool declaration component, run by the host for the engine and on
 //! behalf of every gate that asks it.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use wasmtime::Store;
 use wasmtime::component::Component;
@@ -10,6 +10,7 @@ use super::bindings::declaration::exports::tama::gate::declaration as wit;
 use super::bindings::declaration::{ToolDeclaration, ToolDeclarationPre};
 use super::sandbox::{DEADLINE_TICKS, Sandboxed};
 use super::slots::Slots;
+use super::ticker::Ticker;
 use super::{Host, fault};
 use crate::tool::{ToolCall, ToolKind, WriteTarget};
 
@@ -32,6 +33,7 @@ pub struct Declaration {
     pre: ToolDeclarationPre<Sandboxed<()>>,
     idle: Mutex<Vec<Instance>>,
     slots: Slots,
+    ticker: Arc<Ticker>,
 }
 
 type Instance = (Store<Sandboxed<()>>, ToolDeclaration);
@@ -44,6 +46,7 @@ impl Declaration {
             pre: ToolDeclarationPre::new(pre)?,
             idle: Mutex::new(Vec::new()),
             slots: Slots::new(concurrent),
+            ticker: host.ticker.clone(),
         })
     }
 
@@ -51,6 +54,7 @@ impl Declaration {
     pub fn classify(&self, tool_name: &str, tool_input: &str) -> Result<ToolCall, ClassifyError> {
         let failed = |e: wasmtime::Error| ClassifyError::Failed(format!("{e:#}"));
         let _slot = self.slots.take();
+        let _ticking = self.ticker.calling();
         let idle = self.idle.lock().expect("declaration pool lock").pop();
         let (mut store, declaration) = match idle {
             Some(instance) => instance,

@@ -14,6 +14,7 @@ use super::host_paths::HostPaths;
 use super::sandbox::{DEADLINE_TICKS, MEMORY_BOUND, STACK_BOUND, Sandboxed, TIME_BOUND};
 use super::slots::Slots;
 use super::state::StateSource;
+use super::ticker::Ticker;
 use super::{ComponentBytes, Host, fault};
 use crate::event::Event;
 use crate::tool::{ToolCall, ToolKind};
@@ -55,6 +56,7 @@ pub struct Gate {
     declaration: Arc<Declaration>,
     slots: Arc<Slots>,
     paths: Arc<HostPaths>,
+    ticker: Arc<Ticker>,
 }
 
 /// An event prepared once for every gate that evaluates it.
@@ -166,8 +168,11 @@ impl Gate {
             declaration: host.declaration().clone(),
             slots: host.gate_slots.clone(),
             paths: host.paths.clone(),
+            ticker: host.ticker.clone(),
         };
         let probe = Arc::new(GateEvent::probe());
+        let ticker = gate.ticker.clone();
+        let _ticking = ticker.calling();
         let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
         let checked = instance.call_validate_config(&mut store, &gate.config);
         gate.forward_output(&store);
@@ -201,6 +206,7 @@ impl Gate {
         state: Arc<dyn StateSource>,
     ) -> Result<Verdict, GateFault> {
         let _slot = self.slots.take();
+        let _ticking = self.ticker.calling();
         let (mut store, instance) = self.instantiate(event.clone(), state)?;
         let answer = instance.call_evaluate(&mut store, &event.wit, &self.config);
         self.forward_output(&store);

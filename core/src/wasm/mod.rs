@@ -12,6 +12,7 @@ mod host_paths;
 mod sandbox;
 mod slots;
 mod state;
+mod ticker;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -40,6 +41,7 @@ pub struct Host {
     declaration: Option<Arc<Declaration>>,
     gate_slots: Arc<slots::Slots>,
     paths: Arc<HostPaths>,
+    ticker: Arc<ticker::Ticker>,
 }
 
 impl Host {
@@ -62,7 +64,7 @@ impl Host {
         let mut config = config::engine_config(instances);
         code_memory::install(&mut config);
         let engine = Engine::new(&config)?;
-        start_epoch_ticker(&engine)?;
+        let ticker = ticker::Ticker::start(&engine)?;
         let mut gate_linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
         sandbox::deny_clock_waits(&mut gate_linker)?;
@@ -80,6 +82,7 @@ impl Host {
             declaration: None,
             gate_slots,
             paths,
+            ticker,
         };
         let component = host.component(declaration)?;
         host.declaration = Some(Arc::new(Declaration::new(
@@ -120,20 +123,10 @@ impl Host {
     }
 }
 
-/// Advances `engine`'s epoch every [`sandbox::EPOCH_TICK`] for as long as the
-/// engine lives, so that calls past their deadline are stopped.
-fn start_epoch_ticker(engine: &Engine) -> std::io::Result<()> {
-    let engine = engine.weak();
-    std::thread::Builder::new()
-        .name("tama-epoch".into())
-        .spawn(move || {
-            while let Some(engine) = engine.upgrade() {
-                engine.increment_epoch();
-                drop(engine);
-                std::thread::sleep(sandbox::EPOCH_TICK);
-            }
-        })?;
-    Ok(())
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.ticker.close();
+    }
 }
 
 /// Names what stopped a call: a bound, a trap, or another failure.

@@ -17,8 +17,8 @@ pub use super::config::{MEMORY_BOUND, STACK_BOUND};
 /// Longest one call may run: far beyond what any decision needs.
 pub const TIME_BOUND: Duration = Duration::from_millis(500);
 /// How often the engine's epoch advances; a call is stopped at the first
-/// tick past its [`TIME_BOUND`]. Coarse, so that an idle serving engine
-/// wakes only a few times a second.
+/// tick past its [`TIME_BOUND`]. It advances only while a call runs (see
+/// `ticker.rs`), so an idle engine never wakes for it.
 pub const EPOCH_TICK: Duration = Duration::from_millis(50);
 /// [`TIME_BOUND`] in epoch ticks, the deadline each call is given.
 pub const DEADLINE_TICKS: u64 = (TIME_BOUND.as_millis() / EPOCH_TICK.as_millis()) as u64;

@@ -54,7 +54,7 @@ mod prelude;
 mod wasm_runtime;
 
 // The shell reader is shared with the other gates that read commands.
-use shell_reader::{bytes, field, shell};
+use shell_reader::{field, shell};
 
 wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 

@@ -1,6 +1,5 @@
 //! The shell reader Tama's gates share: [`shell`] parses command text as a
-//! shell reads it, [`field`] is the value a word expands to, and [`bytes`]
-//! the byte searches both lean on.
+//! shell reads it, and [`field`] is the value a word expands to.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.
@@ -9,7 +8,6 @@
 
 extern crate alloc;
 
-pub mod bytes;
 pub mod field;
 mod prelude;
 pub mod shell;

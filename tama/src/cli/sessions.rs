@@ -4,6 +4,7 @@
 //! run only with a terminal on stdin and stderr, which an agent's tool call
 //! never has, and what they write carries the control key's tag, so a file
 //! written any other way counts for nothing.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -178,7 +179,8 @@ fn write_override(args: OverrideArgs) -> Result<(), Refusal> {
         tag: None,
     }
     .sealed(&control);
-    let text = serde_json::to_string_pretty(&record).expect("an override serializes");
+    let text = serde_json::to_string_pretty(&record)
+        .map_err(|e| format!("writing {}: {e}", path.display()))?;
     tama_core::files::write_whole(&path, text.as_bytes())
         .map_err(|e| format!("writing {}: {e}", path.display()))?;
     println!("wrote {}\n{text}", path.display());
@@ -202,18 +204,22 @@ fn grant(args: GrantArgs) -> Result<(), Refusal> {
         }
         record => record,
     };
-    if !record.is_object() {
+    let Some(fields) = record.as_object_mut() else {
         return Err(format!("{} is not a session record", path.display()).into());
-    }
-    record["capability"] = serde_json::to_value(&capability).expect("a capability serializes");
-    record["updatedAt"] = tama_core::clock::now_iso().into();
+    };
+    let writing = |e: serde_json::Error| format!("writing {}: {e}", path.display());
+    fields.insert(
+        "capability".into(),
+        serde_json::to_value(&capability).map_err(writing)?,
+    );
+    fields.insert("updatedAt".into(), tama_core::clock::now_iso().into());
     tama_core::files::write_whole(&path, record.to_string().as_bytes())
         .map_err(|e| format!("writing {}: {e}", path.display()))?;
     match capability {
         Some(granted) => println!(
             "wrote the capability into {}\n{}",
             path.display(),
-            serde_json::to_string_pretty(&granted).expect("serializes")
+            serde_json::to_string_pretty(&granted).map_err(writing)?
         ),
         None => println!("revoked the capability of {}", path.display()),
     }

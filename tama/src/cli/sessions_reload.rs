@@ -6,6 +6,7 @@
 //! session-control folder; the adapter of that session takes it and writes
 //! `reload-adapter.<request>.receipt.json`, naming its process, session,
 //! `runtime.adapterDigest` and `adapterReloadSupported`.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -4,6 +4,7 @@
 //! the ones that do not hold. The harness checks run the exact command line
 //! each harness config holds, with a synthetic payload of that harness, and
 //! read the answer the way the harness reads it.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod codex_trust;
 mod installed;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Instant;
 
 use serde_json::{Value, json};
@@ -251,6 +251,14 @@ impl Watch for Flight {
         }
     }
 
+    fn will_run_commands(&self) {
+        if let Some(flights) = self.flights.upgrade()
+            && let Some(blocking) = flights.blocking.get()
+        {
+            blocking();
+        }
+    }
+
     fn hooks_ended(&self) {
         self.stage("hooksEnded");
     }
@@ -272,6 +280,9 @@ pub struct Flights {
     /// The flights running a hook now, by request id.
     busy: Mutex<HashMap<String, Arc<Flight>>>,
     pub abandoned: super::turns::Abandoned,
+    /// Called on a dispatch's own thread before it runs a command hook,
+    /// which may never end.
+    pub blocking: OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
 
 impl Flights {

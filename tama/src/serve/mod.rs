@@ -6,15 +6,17 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod flight;
+mod out;
 mod runtime;
 mod turns;
 mod workers;
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use flight::{Flight, Flights};
@@ -56,8 +58,8 @@ struct Server {
     flights: Arc<Flights>,
     selection: Selection,
     agent: String,
-    out: Mutex<std::io::Stdout>,
-    workers: Arc<Workers>,
+    out: out::Out,
+    workers: Workers,
     most_in_flight: usize,
 }
 
@@ -90,8 +92,8 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         flights: Arc::new(Flights::default()),
         selection,
         agent,
-        out: Mutex::new(std::io::stdout()),
-        workers: Arc::default(),
+        out: out::Out::new(),
+        workers: Workers::per_core(),
         most_in_flight,
     });
     let ending = Arc::downgrade(&server);
@@ -100,27 +102,28 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
             server.end_all(&format!("the engine was terminated by {}", signal.as_str()));
         }
     });
-    server.write(&json!({"ready": true, "state": server.state()}));
-    let mut input = std::io::stdin().lock();
-    let mut frame = Vec::new();
-    loop {
-        frame.clear();
-        match input.read_until(b'\n', &mut frame) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(err) => {
-                eprintln!("tama: the engine's input cannot be read: {err}");
-                break;
+    let released = Arc::downgrade(&server);
+    let _ = server.flights.blocking.set(Box::new(move || {
+        if let Some(server) = released.upgrade() {
+            server.workers.release_current();
+            if let Err(err) = server.spare_reader() {
+                tama_core::log::write(
+                    "serve",
+                    &format!("no thread reads on while a dispatch runs command hooks: {err}"),
+                );
             }
         }
-        let received = Instant::now();
-        match std::str::from_utf8(&frame) {
-            Ok(line) if line.trim().is_empty() => {}
-            Ok(line) => server.clone().handle(line, received),
-            Err(err) => server.fail(&Value::Null, format!("the request is not UTF-8: {err}")),
-        }
+    }));
+    server.write(&json!({"ready": true, "state": server.state()}));
+    if let Err(err) = server.spare_reader() {
+        // Without a thread of its own, this one reads until others can start.
+        tama_core::log::write(
+            "serve",
+            &format!("no thread can be started to read requests: {err}"),
+        );
+        server.clone().read_requests();
     }
+    server.workers.wait_for_input_end();
     for flight in server.flights.all() {
         eprintln!(
             "tama: ending dispatch {} of {}: the core's caller closed its input, so nobody waits for its answer",
@@ -128,9 +131,39 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         );
         flight.cancel();
     }
-    server.workers.join();
+    server.workers.wait_for_end();
     records::remove();
     0
+}
+
+/// What a request leaves to run after the next request may be read.
+enum Job {
+    Status { id: Value },
+    Dispatch(Admitted),
+}
+
+/// A dispatch admitted in its turn, its hooks still to run.
+struct Admitted {
+    id: Value,
+    flight: Arc<Flight>,
+    generation: Arc<runtime::Generation>,
+    payload: Value,
+    event_name: String,
+    known: Option<String>,
+}
+
+/// One answer frame, in the order its fields are written.
+#[derive(Serialize)]
+struct Answer<'a, R> {
+    id: &'a Value,
+    ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<R>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    catalog: Option<&'a Value>,
+    state: runtime::State,
 }
 
 fn refuse_start(why: &str) -> u8 {
@@ -158,37 +191,60 @@ impl Server {
         records::remove();
     }
 
-    /// Handles one request line; long work runs on a thread of its own.
-    fn handle(self: Arc<Self>, line: &str, received: Instant) {
+    /// Handles one request line while no other is read, so requests are
+    /// admitted in the order they came; what may take long is left to run
+    /// once the next request may be read.
+    fn handle(&self, line: &str, received: Instant) -> Option<Job> {
         let request: Value = match serde_json::from_str(line) {
             Ok(request) => request,
-            Err(err) => return self.fail(&Value::Null, format!("the request is not JSON: {err}")),
+            Err(err) => {
+                self.fail(&Value::Null, format!("the request is not JSON: {err}"));
+                return None;
+            }
         };
         let id = request.get("id").cloned().unwrap_or(Value::Null);
         if !(id.is_string() || id.is_number()) {
-            return self.fail(&id, "the request has no id (a string or a number)".into());
+            self.fail(&id, "the request has no id (a string or a number)".into());
+            return None;
         }
         match request.get("op").and_then(Value::as_str) {
-            Some("status") => {
-                let (server, answer_id) = (self.clone(), id.clone());
-                if let Err(err) = self.workers.clone().run(move || server.status(&answer_id)) {
-                    self.fail(
-                        &id,
-                        format!(
-                            "{}: status cannot start a thread: {err}",
-                            tama_core::INFRASTRUCTURE
-                        ),
-                    );
-                }
-            }
+            Some("status") => return Some(Job::Status { id }),
             Some("reload") => self.reload(&id),
-            Some("dispatch") => self.dispatch(id, request, received),
+            Some("dispatch") => return self.dispatch(id, request, received),
             Some("cancel") => self.cancel(&id, &request),
             Some(other) => self.fail(
                 &id,
                 format!("unknown op `{other}`: expected status, reload, dispatch or cancel"),
             ),
             None => self.fail(&id, "the request has no op".into()),
+        }
+        None
+    }
+
+    /// Runs `job` on this thread once another reads on; when no thread can
+    /// be started for that, the job is refused rather than run.
+    fn run(self: &Arc<Self>, job: Job) {
+        let refused = self.spare_reader().err();
+        match (job, refused) {
+            (Job::Status { id }, None) => self.status(&id),
+            (Job::Status { id }, Some(err)) => self.fail(
+                &id,
+                format!(
+                    "{}: status cannot start a thread: {err}",
+                    tama_core::INFRASTRUCTURE
+                ),
+            ),
+            (Job::Dispatch(dispatch), None) => self.run_dispatch(dispatch),
+            (Job::Dispatch(dispatch), Some(err)) => {
+                let why = format!(
+                    "{}: dispatch {} cannot start a thread: {err}",
+                    tama_core::INFRASTRUCTURE,
+                    dispatch.flight.id
+                );
+                self.flights.answering();
+                self.answer(&dispatch.id, Err::<(), _>(why), dispatch.known.as_deref());
+                self.flights.finish(&dispatch.flight);
+            }
         }
     }
 
@@ -241,13 +297,16 @@ impl Server {
         );
     }
 
-    fn dispatch(self: Arc<Self>, id: Value, request: Value, received: Instant) {
+    /// Admits a dispatch: held to the bound, its signals to the others
+    /// taken, the registry re-checked. Its hooks are left to run.
+    fn dispatch(&self, id: Value, request: Value, received: Instant) -> Option<Job> {
         let Some(event_name) = request
             .get("event")
             .and_then(Value::as_str)
             .map(str::to_string)
         else {
-            return self.fail(&id, "dispatch names no event".into());
+            self.fail(&id, "dispatch names no event".into());
+            return None;
         };
         let payload = request.get("payload").cloned().unwrap_or(Value::Null);
         let known = request
@@ -281,7 +340,8 @@ impl Server {
                 tama_core::INFRASTRUCTURE,
                 flight.id
             );
-            return self.fail(&id, why);
+            self.fail(&id, why);
+            return None;
         }
         self.flights.arrived(&flight);
         let refreshed = {
@@ -295,45 +355,92 @@ impl Server {
             Ok(Refresh::Unchanged(g) | Refresh::Adopted(g)) => g,
             Err(why) => {
                 self.flights.answering();
-                self.answer(&id, Err(why), known.as_deref());
+                self.answer(&id, Err::<(), _>(why), known.as_deref());
                 self.flights.finish(&flight);
-                return;
+                return None;
             }
         };
-        let (server, answer_id, running, client_known) =
-            (self.clone(), id.clone(), flight.clone(), known.clone());
-        let started = self.workers.clone().run(move || {
-            server.run_dispatch(
-                &answer_id,
-                &running,
-                &generation,
-                payload,
-                &event_name,
-                client_known.as_deref(),
-            );
-        });
-        if let Err(err) = started {
-            let why = format!(
-                "{}: dispatch {} cannot start a thread: {err}",
-                tama_core::INFRASTRUCTURE,
-                flight.id
-            );
-            self.flights.answering();
-            self.answer(&id, Err(why), known.as_deref());
-            self.flights.finish(&flight);
+        Some(Job::Dispatch(Admitted {
+            id,
+            flight,
+            generation,
+            payload,
+            event_name,
+            known,
+        }))
+    }
+
+    /// Starts another thread reading requests when none reads, so that what
+    /// this thread runs next never holds up the next request.
+    fn spare_reader(self: &Arc<Self>) -> std::io::Result<()> {
+        if !self.workers.want_reader() {
+            return Ok(());
+        }
+        let server = self.clone();
+        match std::thread::Builder::new()
+            .name("tama-serve".into())
+            .spawn(move || server.read_requests())
+        {
+            Ok(_) => Ok(()),
+            Err(err) => {
+                self.workers.not_started();
+                Err(err)
+            }
         }
     }
 
-    /// Runs one dispatch on its worker thread and answers it.
-    fn run_dispatch(
-        &self,
-        id: &Value,
-        flight: &Arc<Flight>,
-        generation: &runtime::Generation,
-        payload: Value,
-        event_name: &str,
-        known: Option<&str>,
-    ) {
+    /// Reads requests and runs each on this thread, until the input ends or
+    /// enough other threads read.
+    fn read_requests(self: Arc<Self>) {
+        let mut frame = Vec::new();
+        loop {
+            frame.clear();
+            let job = {
+                let mut input = std::io::stdin().lock();
+                match input.read_until(b'\n', &mut frame) {
+                    Ok(0) => return self.workers.input_ended(),
+                    Ok(_) => {}
+                    Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(err) => {
+                        eprintln!("tama: the engine's input cannot be read: {err}");
+                        return self.workers.input_ended();
+                    }
+                }
+                let received = Instant::now();
+                self.workers.took_request();
+                // Nothing on a frame may end the thread that reads it.
+                let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    match std::str::from_utf8(&frame) {
+                        Ok(line) if line.trim().is_empty() => None,
+                        Ok(line) => self.handle(line, received),
+                        Err(err) => {
+                            self.fail(&Value::Null, format!("the request is not UTF-8: {err}"));
+                            None
+                        }
+                    }
+                }));
+                handled.ok().flatten()
+            };
+            if let Some(job) = job {
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
+            }
+            if !self.workers.finished_request() {
+                return;
+            }
+        }
+    }
+
+    /// Runs one admitted dispatch on this thread and answers it.
+    fn run_dispatch(&self, admitted: Admitted) {
+        let Admitted {
+            id,
+            flight,
+            generation,
+            payload,
+            event_name,
+            known,
+        } = admitted;
+        let (id, event_name, known) = (&id, event_name.as_str(), known.as_deref());
         flight.stage("threadStarted");
         let result = Event::from_payload(payload, Some(event_name))
             .map_err(|e| format!("dispatch {event_name}: {e}"));
@@ -363,54 +470,53 @@ impl Server {
             Ok(_) if flight.is_cancelled() => Err(flight.ended_because().unwrap_or_else(|| {
                 format!("dispatch {} of {event_name} was cancelled", flight.id)
             })),
-            Ok(decision) => serde_json::to_value(decision).map_err(|err| {
-                format!(
-                    "{}: the decision cannot be written: {err}",
-                    tama_core::INFRASTRUCTURE
-                )
-            }),
+            Ok(decision) => Ok(decision),
             Err(why) => Err(why),
         };
         self.flights.answering();
         self.answer(id, answer, known);
         flight.stage("answered");
-        self.flights.finish(flight);
+        self.flights.finish(&flight);
     }
 
-    fn state(&self) -> Value {
+    fn state(&self) -> runtime::State {
         let mut state = self.runtime.state();
-        state["runningHooks"] = json!({"dispatched": self.flights.dispatched(), "abandoned": self.flights.abandoned.all()});
+        state.running_hooks = Some(
+            json!({"dispatched": self.flights.dispatched(), "abandoned": self.flights.abandoned.all()}),
+        );
         state
     }
 
     /// Writes an answer; `known` is the client's catalog checksum, and a
     /// client that holds another catalog gets the loaded one.
-    fn answer(&self, id: &Value, result: Result<Value, String>, known: Option<&str>) {
-        let mut frame = match result {
-            Ok(result) => json!({"id": id, "ok": true, "result": result}),
-            Err(error) => json!({"id": id, "ok": false, "error": error}),
-        };
+    fn answer(&self, id: &Value, result: Result<impl Serialize, String>, known: Option<&str>) {
         let state = self.state();
-        if let Some(known) = known
-            && state.get("catalogChecksum").and_then(Value::as_str) != Some(known)
-        {
-            frame["catalog"] = self.runtime.current().registry().raw.clone();
-        }
-        frame["state"] = state;
-        self.write(&frame);
+        let current = known
+            .filter(|known| state.catalog_checksum.as_deref() != Some(*known))
+            .map(|_| self.runtime.current());
+        let (ok, result, error) = match result {
+            Ok(result) => (true, Some(result), None),
+            Err(error) => (false, None, Some(error)),
+        };
+        self.write(&Answer {
+            id,
+            ok,
+            result,
+            error,
+            catalog: current.as_ref().map(|c| &c.registry().raw),
+            state,
+        });
     }
 
     fn fail(&self, id: &Value, why: String) {
-        self.answer(id, Err(why), None);
+        self.answer(id, Err::<(), _>(why), None);
     }
 
-    /// Writes one frame: serialized before the lock is taken, then one write.
-    fn write(&self, frame: &Value) {
+    /// Writes one frame, serialized before it joins the output.
+    fn write(&self, frame: &impl Serialize) {
         // A `Value` always serializes; an empty line would only be skipped by the client.
         let mut line = serde_json::to_vec(frame).unwrap_or_default();
         line.push(b'\n');
-        let mut out = lock(&self.out);
-        let _ = out.write_all(&line);
-        let _ = out.flush();
+        self.out.write_line(&line);
     }
 }

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::lock;
 use tama_core::clock::now_ms;
@@ -17,6 +18,8 @@ use tama_core::registry::{Loaded, RegistryError};
 pub struct Generation {
     pub number: u64,
     pub dispatcher: Dispatcher,
+    /// Hooks the registry names, counted once for every answer.
+    hook_count: usize,
 }
 
 /// What tells a registry file that changed from one that did not, without
@@ -60,6 +63,15 @@ impl FileKey {
 }
 
 impl Generation {
+    fn new(number: u64, dispatcher: Dispatcher) -> Generation {
+        let hook_count = dispatcher.registry().registry.hook_ids().len();
+        Generation {
+            number,
+            dispatcher,
+            hook_count,
+        }
+    }
+
     pub fn registry(&self) -> &Loaded {
         self.dispatcher.registry()
     }
@@ -86,6 +98,28 @@ pub struct Runtime {
     checked: Mutex<Option<FileKey>>,
     /// Held while the registry is re-read, so generations are adopted one at a time.
     pub lock: Mutex<()>,
+    /// Asked once: every answer carries it.
+    process_id: u32,
+}
+
+/// The state every answer carries, serialized as it is, without a JSON tree
+/// built first.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct State {
+    process_id: u32,
+    generation: u64,
+    loaded_release_id: Option<String>,
+    pub catalog_checksum: Option<String>,
+    registered_hook_count: usize,
+    reload_count: u64,
+    last_reload_at_ms: Option<u64>,
+    last_reload_error: Option<String>,
+    core_release_id: Option<String>,
+    core_replaced_by_release: bool,
+    /// Hooks running now, when the server adds them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running_hooks: Option<Value>,
 }
 
 /// What a refresh found.
@@ -102,10 +136,7 @@ impl Runtime {
         let core_release = loaded.registry.release_id.clone();
         let host = SharedHost::default();
         Ok(Runtime {
-            current: RwLock::new(Arc::new(Generation {
-                number: 1,
-                dispatcher: dispatcher(loaded, &host),
-            })),
+            current: RwLock::new(Arc::new(Generation::new(1, dispatcher(loaded, &host)))),
             checked: Mutex::new(key),
             host,
             source,
@@ -113,6 +144,7 @@ impl Runtime {
             core_release,
             generations: AtomicU64::new(1),
             lock: Mutex::new(()),
+            process_id: std::process::id(),
         })
     }
 
@@ -158,10 +190,7 @@ impl Runtime {
                     reloads.replaced_by_release = true;
                 }
                 let number = self.generations.fetch_add(1, Ordering::SeqCst) + 1;
-                let next = Arc::new(Generation {
-                    number,
-                    dispatcher: dispatcher(loaded, &self.host),
-                });
+                let next = Arc::new(Generation::new(number, dispatcher(loaded, &self.host)));
                 *self.current.write().unwrap_or_else(PoisonError::into_inner) = next.clone();
                 Ok(Refresh::Adopted(next))
             }
@@ -169,22 +198,23 @@ impl Runtime {
     }
 
     /// The state every answer carries.
-    pub fn state(&self) -> Value {
+    pub fn state(&self) -> State {
         let current = self.current();
         let registry = &current.registry().registry;
         let reloads = lock(&self.reloads);
-        json!({
-            "processId": std::process::id(),
-            "generation": current.number,
-            "loadedReleaseId": registry.release_id,
-            "catalogChecksum": registry.catalog_checksum,
-            "registeredHookCount": registry.hook_ids().len(),
-            "reloadCount": reloads.count,
-            "lastReloadAtMs": reloads.last_at_ms,
-            "lastReloadError": reloads.last_error,
-            "coreReleaseId": self.core_release,
-            "coreReplacedByRelease": reloads.replaced_by_release,
-        })
+        State {
+            process_id: self.process_id,
+            generation: current.number,
+            loaded_release_id: registry.release_id.clone(),
+            catalog_checksum: registry.catalog_checksum.clone(),
+            registered_hook_count: current.hook_count,
+            reload_count: reloads.count,
+            last_reload_at_ms: reloads.last_at_ms,
+            last_reload_error: reloads.last_error.clone(),
+            core_release_id: self.core_release.clone(),
+            core_replaced_by_release: reloads.replaced_by_release,
+            running_hooks: None,
+        }
     }
 }
 

@@ -1,111 +1,143 @@
-//! Threads for requests. Every request in flight holds a thread of its own,
-//! so a hook that never ends holds only its request; a thread that finished
-//! waits a while for the next request instead of ending, because starting
-//! and ending a thread per dispatch costs more than many gates take.
+//! The threads of a serving engine. They take turns reading the engine's
+//! input, and the thread that read a request runs it itself, so a request
+//! is never handed from thread to thread; before it runs a dispatch it makes
+//! sure another thread reads on.
+//!
+//! At most `most_running` threads run requests at once, about one per core:
+//! past that, the next request waits in the input until one of them ends,
+//! which its gates' time bound keeps short. A request about to run command
+//! hooks, which may never end, stops counting against that bound and has
+//! another thread read on, so it holds only its own thread and a new
+//! request never waits behind it. Threads past two idle readers end.
 
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::cell::Cell;
+use std::sync::{Condvar, Mutex};
 
 use super::lock;
 
-type Job = Box<dyn FnOnce() + Send>;
+/// Idle reading threads kept; a thread that finishes a request past this many ends.
+const SPARE_READERS: usize = 2;
 
-/// How long an idle thread waits for another request before it ends.
-const IDLE_FOR: Duration = Duration::from_secs(30);
-
-#[derive(Default)]
-pub struct Workers {
-    idle: Mutex<Idle>,
-    started: Mutex<Vec<JoinHandle<()>>>,
+thread_local! {
+    /// This thread's request no longer counts as running (it runs command hooks).
+    static RELEASED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Threads waiting for a job, newest last, each by its number; `None` sent
-/// to one ends it.
+pub struct Workers {
+    state: Mutex<State>,
+    changed: Condvar,
+    most_running: usize,
+}
+
 #[derive(Default)]
-struct Idle {
-    waiting: Vec<(u64, Sender<Option<Job>>)>,
-    numbered: u64,
+struct State {
+    /// Threads reading, or waiting for their turn to read.
+    reading: usize,
+    /// Threads running a request that counts against the bound.
+    running: usize,
+    /// Threads running a request, counted or not.
+    handling: usize,
+    /// The input ended: threads end once their request is answered.
     closing: bool,
 }
 
 impl Workers {
-    /// Runs `job` on an idle thread, or on a new one when none is idle; the
-    /// error says why no thread could be started (the job was not run).
-    pub fn run(self: &Arc<Self>, job: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
-        let mut job: Job = Box::new(job);
-        let number = {
-            let mut idle = lock(&self.idle);
-            while let Some((_, worker)) = idle.waiting.pop() {
-                match worker.send(Some(job)) {
-                    Ok(()) => return Ok(()),
-                    Err(mpsc::SendError(Some(returned))) => job = returned,
-                    Err(mpsc::SendError(None)) => return Ok(()),
-                }
-            }
-            idle.numbered += 1;
-            idle.numbered
-        };
-        let workers = self.clone();
-        let thread = std::thread::Builder::new()
-            .name("tama-dispatch".into())
-            .spawn(move || workers.work(number, job))?;
-        let mut started = lock(&self.started);
-        started.retain(|t| !t.is_finished());
-        started.push(thread);
-        Ok(())
-    }
-
-    fn work(&self, number: u64, first: Job) {
-        let (sender, jobs): (Sender<Option<Job>>, Receiver<Option<Job>>) = mpsc::channel();
-        let mut job = first;
-        loop {
-            job();
-            {
-                let mut idle = lock(&self.idle);
-                if idle.closing {
-                    return;
-                }
-                idle.waiting.push((number, sender.clone()));
-            }
-            let next = match jobs.recv_timeout(IDLE_FOR) {
-                Ok(next) => next,
-                Err(RecvTimeoutError::Disconnected) => None,
-                Err(RecvTimeoutError::Timeout) => {
-                    let mut idle = lock(&self.idle);
-                    match idle.waiting.iter().position(|(n, _)| *n == number) {
-                        Some(at) => {
-                            idle.waiting.remove(at);
-                            None
-                        }
-                        // A request took this thread as its wait ended: the job is on its way.
-                        None => {
-                            drop(idle);
-                            jobs.recv().ok().flatten()
-                        }
-                    }
-                }
-            };
-            match next {
-                Some(next) => job = next,
-                None => return,
-            }
+    /// Workers of which at most `most_running` run requests at once.
+    pub fn new(most_running: usize) -> Self {
+        Workers {
+            state: Mutex::new(State::default()),
+            changed: Condvar::new(),
+            most_running: most_running.max(1),
         }
     }
 
-    /// Waits for every request running now; idle threads end.
-    pub fn join(&self) {
-        {
-            let mut idle = lock(&self.idle);
-            idle.closing = true;
-            for (_, worker) in idle.waiting.drain(..) {
-                let _ = worker.send(None);
-            }
+    /// About one thread per core: more would only take turns on them.
+    pub fn per_core() -> Self {
+        Workers::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
+    }
+
+    /// Whether a new reading thread should start now: nobody reads and the
+    /// bound allows another running request. When so, it is counted as
+    /// reading already; [`Workers::not_started`] takes that back.
+    pub fn want_reader(&self) -> bool {
+        let mut state = lock(&self.state);
+        if state.reading > 0 || state.closing || state.running >= self.most_running {
+            return false;
         }
-        let threads = std::mem::take(&mut *lock(&self.started));
-        for thread in threads {
-            let _ = thread.join();
+        state.reading += 1;
+        true
+    }
+
+    /// The reader [`Workers::want_reader`] asked for could not start.
+    pub fn not_started(&self) {
+        let mut state = lock(&self.state);
+        state.reading = state.reading.saturating_sub(1);
+    }
+
+    /// The calling thread read a request and runs it.
+    pub fn took_request(&self) {
+        let mut state = lock(&self.state);
+        state.reading = state.reading.saturating_sub(1);
+        state.running += 1;
+        state.handling += 1;
+    }
+
+    /// The calling thread's request may wait without end from now on: it
+    /// no longer counts against the bound.
+    pub fn release_current(&self) {
+        if RELEASED.replace(true) {
+            return;
+        }
+        let mut state = lock(&self.state);
+        state.running = state.running.saturating_sub(1);
+    }
+
+    /// The calling thread's request is answered: whether the thread reads
+    /// on (or else ends).
+    pub fn finished_request(&self) -> bool {
+        let mut state = lock(&self.state);
+        state.handling = state.handling.saturating_sub(1);
+        if !RELEASED.replace(false) {
+            state.running = state.running.saturating_sub(1);
+        }
+        if state.closing {
+            if state.handling == 0 {
+                self.changed.notify_all();
+            }
+            return false;
+        }
+        if state.reading >= SPARE_READERS {
+            return false;
+        }
+        state.reading += 1;
+        true
+    }
+
+    /// The input ended: wakes [`Workers::wait_for_end`].
+    pub fn input_ended(&self) {
+        lock(&self.state).closing = true;
+        self.changed.notify_all();
+    }
+
+    /// Waits until the input ended.
+    pub fn wait_for_input_end(&self) {
+        let mut state = lock(&self.state);
+        while !state.closing {
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    /// Waits until the input ended and no request runs any more.
+    pub fn wait_for_end(&self) {
+        let mut state = lock(&self.state);
+        while !(state.closing && state.handling == 0) {
+            state = self
+                .changed
+                .wait(state)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
     }
 }
@@ -113,37 +145,27 @@ impl Workers {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use std::sync::Arc;
-    use std::sync::mpsc;
-    use std::time::Duration;
-
     use super::Workers;
 
     #[test]
-    fn a_job_that_never_ends_holds_only_its_own_thread() {
-        let workers = Arc::new(Workers::default());
-        let (release, held) = mpsc::channel::<()>();
-        workers
-            .run(move || {
-                let _ = held.recv();
-            })
-            .unwrap();
-        let (done, finished) = mpsc::channel();
-        for n in 0..20 {
-            let done = done.clone();
-            workers.run(move || done.send(n).unwrap()).unwrap();
-            assert_eq!(finished.recv_timeout(Duration::from_secs(5)), Ok(n));
-            // The thread goes idle just after its job; the next job reuses it.
-            while workers.idle.lock().unwrap().waiting.is_empty() {
-                std::thread::yield_now();
-            }
-        }
-        assert_eq!(
-            workers.started.lock().unwrap().len(),
-            2,
-            "one thread holds the job, one thread ran the rest"
+    fn past_the_bound_no_reader_starts_until_a_request_ends_or_is_released() {
+        let workers = Workers::new(1);
+        assert!(workers.want_reader(), "the first reader");
+        assert!(!workers.want_reader(), "one reads already");
+        workers.took_request();
+        assert!(!workers.want_reader(), "one request runs, the most allowed");
+        workers.release_current();
+        assert!(
+            workers.want_reader(),
+            "a request running commands does not count"
         );
-        release.send(()).unwrap();
-        workers.join();
+        assert!(workers.finished_request(), "the released thread reads on");
+        workers.input_ended();
+        workers.took_request();
+        assert!(
+            !workers.finished_request(),
+            "after the input ended, threads end"
+        );
+        workers.wait_for_end();
     }
 }

@@ -5,7 +5,6 @@ use crate::prelude::*;
 
 use super::simple::Env;
 use super::{Frame, Result, Walker, commands, files, git_call, output, wrappers};
-use crate::bytes::marks;
 use crate::field::{Field, owned, shown};
 use crate::finding::Finding;
 
@@ -18,28 +17,10 @@ pub(super) fn is_shell(name: &str) -> bool {
 
 /// A command path's file name: `/usr/bin/git` is `git`.
 pub(super) fn basename(path: &str) -> &str {
-    if short_without_separator(path.as_bytes()) {
-        return path;
-    }
     match path.bytes().rposition(|byte| byte == b'/' || byte == b'\\') {
         Some(at) => path.get(at + 1..).unwrap_or(path),
         None => path,
     }
-}
-
-/// Whether `bytes`, four to eight of them as most command names are, hold
-/// no `/` or `\`: two loads and a few operations, where a loop would check
-/// the call's time bound at every byte inside the sandbox. `false` may also
-/// mean "not known": the caller then looks byte by byte.
-fn short_without_separator(bytes: &[u8]) -> bool {
-    let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) else {
-        return false;
-    };
-    if bytes.len() > 8 {
-        return false;
-    }
-    let word = u64::from(u32::from_le_bytes(*head)) | u64::from(u32::from_le_bytes(*tail)) << 32;
-    (marks(word, b'/') | marks(word, b'\\')) == 0
 }
 
 impl Walker {

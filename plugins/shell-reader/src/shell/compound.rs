@@ -70,7 +70,7 @@ impl<'a> Parser<'a> {
         self.skip_blanks();
         if self.starts_with("((") {
             self.pos += 2;
-            self.arithmetic_body()?;
+            self.skip_parens(2, "((")?;
             let body = self.do_group(keyword)?;
             return self.compound(false, vec![body], Words::default(), None);
         }

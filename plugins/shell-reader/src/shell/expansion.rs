@@ -18,7 +18,7 @@ impl<'a> Parser<'a> {
         match self.peek_at(1) {
             Some(b'(') if self.peek_at(2) == Some(b'(') => {
                 self.pos += 3;
-                self.arithmetic_body()?;
+                self.skip_parens(2, "((")?;
                 parts.push(Part::Opaque {
                     inner: None,
                     quoted,

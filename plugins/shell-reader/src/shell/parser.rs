@@ -85,23 +85,6 @@ impl Stop {
     }
 }
 
-/// The shell's reserved words.
-const KEYWORDS: [&str; 20] = [
-    "if", "then", "time", "elif", "else", "esac", "fi", "for", "function", "while", "until",
-    "done", "do", "select", "case", "coproc", "{", "}", "!", "[[",
-];
-
-/// The bytes a reserved word may start with.
-const KEYWORD_START: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut index = 0;
-    while index < KEYWORDS.len() {
-        table[KEYWORDS[index].as_bytes()[0] as usize] = true;
-        index += 1;
-    }
-    table
-};
-
 pub(super) const fn is_meta(byte: u8) -> bool {
     matches!(
         byte,
@@ -277,23 +260,11 @@ impl<'a> Parser<'a> {
         self.starts_with(keyword) && ends_keyword(self.peek_at(keyword.len()))
     }
 
-    /// The reserved word that starts here and ends at a delimiter. Most
-    /// commands start with a byte no reserved word starts with, which one
-    /// table lookup settles.
-    #[inline(always)]
-    fn peek_keyword(&self) -> Option<&'static str> {
-        if KEYWORD_START[usize::from(self.peek()?)] {
-            self.keyword_here()
-        } else {
-            None
-        }
-    }
-
-    /// The reserved word that starts here, matched as byte patterns, which
-    /// compile to a few compares rather than a call to `memcmp` per
-    /// candidate. Each is also in [`KEYWORDS`].
+    /// The reserved word that starts here and ends at a delimiter, matched
+    /// as byte patterns, which compile to a few compares rather than a call
+    /// to `memcmp` per candidate.
     #[rustfmt::skip]
-    fn keyword_here(&self) -> Option<&'static str> {
+    fn peek_keyword(&self) -> Option<&'static str> {
         let rest = self.src.as_bytes().get(self.pos..self.end)?;
         let keyword = match rest {
             [b'i', b'f', ..] => "if",
@@ -518,7 +489,7 @@ impl<'a> Parser<'a> {
         self.skip_blanks();
         if self.starts_with("((") {
             self.pos += 2;
-            self.arithmetic_body()?;
+            self.skip_parens(2, "((")?;
             return self.compound(false, Vec::new(), Words::default(), None);
         }
         if self.peek() == Some(b'(') {
@@ -558,7 +529,6 @@ impl<'a> Parser<'a> {
         let mut simple = Simple::default();
         let base = self.open_words.len();
         loop {
-            self.plain_words(self.open_words.len() > base);
             self.skip_blanks();
             let Some(byte) = self.peek() else { break };
             if byte == b'#' {
@@ -697,9 +667,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips an arithmetic body after its opening `((`, through `))`.
-    pub(super) fn arithmetic_body(&mut self) -> Result<()> {
-        let mut depth = 2u32;
+    /// Skips through the `)` that closes the `open` parentheses just passed
+    /// (two of `((`), or, with none open, the parenthesised group that
+    /// starts here (an extended glob's).
+    pub(super) fn skip_parens(&mut self, open: u32, opener: &'static str) -> Result<()> {
+        let mut depth = open;
         while let Some(byte) = self.peek() {
             self.pos += 1;
             match byte {
@@ -713,7 +685,7 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
         }
-        Err(SyntaxError::Unclosed("(("))
+        Err(SyntaxError::Unclosed(opener))
     }
 }
 
@@ -721,7 +693,13 @@ impl<'a> Parser<'a> {
 mod tests {
     use core::cell::Cell;
 
-    use super::{KEYWORDS, Parser, parse};
+    use super::{Parser, parse};
+
+    /// The shell's reserved words, each of which `peek_keyword` finds.
+    const KEYWORDS: [&str; 20] = [
+        "if", "then", "time", "elif", "else", "esac", "fi", "for", "function", "while", "until",
+        "done", "do", "select", "case", "coproc", "{", "}", "!", "[[",
+    ];
 
     std::thread_local! {
         /// Turns the plain-pipeline reader off, to compare it with the general one.
@@ -794,10 +772,10 @@ mod tests {
         }
     }
 
-    /// Every reserved word is found where it stands alone, through the
-    /// first-byte table, and a longer word that starts with it is not one.
+    /// Every reserved word is found where it stands alone, and a longer
+    /// word that starts with it is not one.
     #[test]
-    fn reserved_words_are_found_through_their_first_byte() {
+    fn reserved_words_are_found_where_they_stand_alone() {
         for keyword in KEYWORDS {
             let alone = format!("{keyword} x");
             assert_eq!(Parser::new(&alone).peek_keyword(), Some(keyword));

@@ -32,15 +32,6 @@ const ORDINARY_IN_DOUBLE_QUOTES: [bool; 256] = ordinary(b"\\\"$`");
 #[inline(always)]
 fn ordinary_run(ordinary: &[bool; 256], bytes: &[u8], start: usize) -> usize {
     let rest = bytes.get(start..).unwrap_or_default();
-    // Most words are short. Their first bytes are checked in straight-line
-    // code: in the sandbox every turn of a loop checks the call's time bound.
-    if let Some(head) = rest.first_chunk::<8>() {
-        for (index, &byte) in head.iter().enumerate() {
-            if !ordinary[usize::from(byte)] {
-                return index;
-            }
-        }
-    }
     rest.iter()
         .position(|&byte| !ordinary[usize::from(byte)])
         .unwrap_or(rest.len())
@@ -57,21 +48,6 @@ const fn ordinary(special: &[u8]) -> [bool; 256] {
 }
 
 impl<'a> Parser<'a> {
-    /// Reads one word from the current position; it is empty when the
-    /// position holds a blank or an operator.
-    pub(super) fn word(&mut self, context: Context) -> Result<Word<'a>> {
-        if context == Context::Normal {
-            let shortcut = match self.peek() {
-                Some(b'\'') => self.single_quoted_word(),
-                _ => self.plain_word(),
-            };
-            if let Some(word) = shortcut {
-                return Ok(word);
-            }
-        }
-        self.word_in_parts(context)
-    }
-
     /// Reads the plain words that stand next in a simple command, separated
     /// by spaces and tabs, straight into the open words: most command words
     /// are plain, and this loop keeps its position in a local. Stops, with
@@ -108,20 +84,7 @@ impl<'a> Parser<'a> {
         self.pos = pos;
     }
 
-    /// The common word, plain text up to a blank or operator, read without
-    /// the general loop; `None`, with nothing consumed, for any other word.
-    fn plain_word(&mut self) -> Option<Word<'a>> {
-        let start = self.pos;
-        let bytes = self.src.as_bytes().get(..self.end)?;
-        let length = ordinary_run(&ORDINARY_IN_WORD, bytes, start);
-        if length == 0 || !ends_shortcut_word(bytes.get(start + length)) {
-            return None;
-        }
-        self.pos += length;
-        Some(Word::one_piece(self.slice(start, self.pos), false))
-    }
-
-    /// A word that is one single-quoted string, read like a plain word;
+    /// A word that is one single-quoted string, for the plain-pipeline reader;
     /// `None`, with nothing consumed, for any other word.
     pub(super) fn single_quoted_word(&mut self) -> Option<Word<'a>> {
         let rest = self.src.as_bytes().get(self.pos..self.end)?;
@@ -137,7 +100,9 @@ impl<'a> Parser<'a> {
         Some(Word::one_piece(self.slice(start, start + length), true))
     }
 
-    fn word_in_parts(&mut self, context: Context) -> Result<Word<'a>> {
+    /// Reads one word from the current position; it is empty when the
+    /// position holds a blank or an operator.
+    pub(super) fn word(&mut self, context: Context) -> Result<Word<'a>> {
         let start = self.pos;
         let quoted = context == Context::HereDoc;
         let mut parts = Word::default();
@@ -170,7 +135,7 @@ impl<'a> Parser<'a> {
                     && self.pos > start
                     && self.after_glob_operator() =>
                 {
-                    self.skip_balanced_parens()?;
+                    self.skip_parens(0, "(")?;
                     continue;
                 }
                 _ if context == Context::Normal && is_meta(byte) => break,
@@ -222,25 +187,6 @@ impl<'a> Parser<'a> {
             .is_some_and(|byte| b"@!+*?".contains(byte))
     }
 
-    /// An extended glob's `(…)`, kept as text.
-    fn skip_balanced_parens(&mut self) -> Result<()> {
-        let mut depth = 0u32;
-        while let Some(byte) = self.peek() {
-            self.pos += 1;
-            match byte {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Ok(());
-                    }
-                }
-                _ => {}
-            }
-        }
-        Err(SyntaxError::Unclosed("("))
-    }
-
     /// `\c` quotes `c`; `\newline` disappears; a final `\` stays.
     fn backslash(&mut self, parts: &mut Word<'a>) {
         self.pos += 1;
@@ -271,7 +217,7 @@ impl<'a> Parser<'a> {
     /// How far past `start` the single quote that closes a string stands.
     fn closing_quote(&self, start: usize) -> Option<usize> {
         let rest = self.src.as_bytes().get(start..self.end)?;
-        crate::bytes::find_byte(rest, b'\'')
+        rest.iter().position(|&byte| byte == b'\'')
     }
 
     fn single_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {
@@ -355,23 +301,24 @@ pub(super) const fn text(value: &'static str, quoted: bool) -> Part<'static> {
 mod tests {
     use super::*;
 
-    /// The shortcuts for plain and single-quoted words read what the general
-    /// reader reads, and stop where it stops.
+    /// The plain-pipeline reader's single-quoted words read what the word
+    /// reader reads, and stop where it stops; it takes no other word.
     #[test]
-    fn shortcut_words_match_the_general_reader() {
+    fn single_quoted_words_match_the_word_reader() {
         let sources = [
             "git", "-n", "'a b'", "''", "'x'>f", "'x';y", "'x' y", "'x'(", "a{b", "'x'y", "x'y'",
             "'x", "'a\\'", "'é ü'",
         ];
         for source in sources {
             let (mut shortcut, mut general) = (Parser::new(source), Parser::new(source));
-            let read = shortcut
-                .word(Context::Normal)
-                .map(|word| format!("{word:?}"));
+            let Some(read) = shortcut.single_quoted_word() else {
+                assert_eq!(shortcut.pos, 0, "{source}");
+                continue;
+            };
             let expected = general
-                .word_in_parts(Context::Normal)
-                .map(|word| format!("{word:?}"));
-            assert_eq!(read, expected, "{source}");
+                .word(Context::Normal)
+                .expect("a closed single quote");
+            assert_eq!(format!("{read:?}"), format!("{expected:?}"), "{source}");
             assert_eq!(shortcut.pos, general.pos, "{source}");
         }
     }
