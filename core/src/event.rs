@@ -7,8 +7,10 @@
 
 use serde_json::{Map, Value};
 
-/// An event Tama decides, whatever harness names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// An event Tama decides, whatever harness names it; serialized in the
+/// registry's spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EventName {
     PreToolUse,
     PostToolUse,
@@ -122,12 +124,6 @@ impl std::fmt::Display for EventName {
     }
 }
 
-impl serde::Serialize for EventName {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
 /// Every event in registry spelling, for messages.
 fn event_list() -> String {
     EventName::ALL.map(EventName::as_str).join(", ")
@@ -206,12 +202,6 @@ impl Event {
     }
 }
 
-/// The registry spelling of an event given in any harness's spelling, with
-/// any `:<tool>` suffix dropped; `None` for an event Tama does not know.
-pub fn registry_event_name(name: &str) -> Option<&'static str> {
-    EventName::parse(name).map(EventName::as_str)
-}
-
 /// `PreToolUse` → `pre_tool_use`; snake case stays as it is.
 fn snake_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 4);
@@ -247,6 +237,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn records_spell_every_event_as_the_registry_does() {
+        for event in EventName::ALL {
+            let written = serde_json::to_value(event).unwrap();
+            assert_eq!(written, event.as_str());
+            assert_eq!(serde_json::from_value::<EventName>(written).unwrap(), event);
+        }
+        assert!(serde_json::from_value::<EventName>("PreToolUse".into()).is_err());
+    }
+
+    #[test]
     fn every_harness_spelling_names_one_event() {
         for (given, expected) in [
             ("PreToolUse", "pre_tool_use"),
@@ -256,9 +256,13 @@ mod tests {
             ("Stop", "stop"),
             ("session_stop", "stop"),
         ] {
-            assert_eq!(registry_event_name(given), Some(expected), "{given}");
+            assert_eq!(
+                EventName::parse(given).map(EventName::as_str),
+                Some(expected),
+                "{given}"
+            );
         }
-        assert_eq!(registry_event_name("PreToolUsed"), None);
+        assert_eq!(EventName::parse("PreToolUsed"), None);
     }
 
     #[test]

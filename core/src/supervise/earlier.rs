@@ -19,7 +19,7 @@ pub struct EarlierRun {
     pub pid: i32,
     pub alive: bool,
     pub id: String,
-    pub event: String,
+    pub event: crate::event::EventName,
     pub call: Option<String>,
     hooks: Vec<Value>,
 }

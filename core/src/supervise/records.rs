@@ -65,7 +65,7 @@ pub struct Record {
 pub struct RunInfo {
     /// `<pid>-<arrival in ns>`, the pid being the record's own.
     pub id: String,
-    pub event: String,
+    pub event: crate::event::EventName,
     pub session: Option<String>,
     pub call: Option<String>,
     pub received_ns: u64,
@@ -110,7 +110,6 @@ fn read_record(path: &std::path::Path, pid: i32) -> Result<Record, String> {
         if !id_ok {
             return Err(format!("run id {:?} is not `{pid}-<arrival>`", run.id));
         }
-        plain("run event", &run.event)?;
         run.session
             .as_deref()
             .map(|s| plain("run session", s))

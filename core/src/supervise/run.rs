@@ -16,7 +16,7 @@ use super::{procs, records, signals};
 use crate::clock::now_ms;
 use crate::command::Canceller;
 use crate::dispatch::{Decision, HookOutcome, HookRecord, Watch};
-use crate::event::Event;
+use crate::event::{Event, EventName};
 
 struct Hook {
     id: String,
@@ -29,7 +29,7 @@ struct Hook {
 pub struct Run {
     /// `<pid>-<arrival in ns>`: names the run's markers, never reused.
     id: String,
-    event: String,
+    event: EventName,
     session: Option<String>,
     call: Option<String>,
     received_ns: u64,
@@ -54,7 +54,7 @@ impl Run {
             .unwrap_or(0);
         let run = Run {
             id: format!("{}-{received_ns}", std::process::id()),
-            event: event.name.to_string(),
+            event: event.name,
             session: event.session_id.clone(),
             call: signals::call_key(&event.payload),
             received_ns,
@@ -65,13 +65,16 @@ impl Run {
             terminated: AtomicBool::new(false),
             not_started: Mutex::new(None),
         };
-        let turn = signals::is_turn_event(&run.event);
-        let result = run.event == "post_tool_use" && run.call.is_some();
+        let turn = signals::is_turn_event(run.event);
+        let result = run.event == EventName::PostToolUse && run.call.is_some();
         if let (Some(session), true) = (&run.session, turn || result) {
             for previous in earlier::runs_before(session, received_ns) {
-                if turn && signals::is_tool_event(&previous.event) {
+                if turn && signals::is_tool_event(previous.event) {
                     run.end_turn_of(&previous, session);
-                } else if result && previous.event == "pre_tool_use" && previous.call == run.call {
+                } else if result
+                    && previous.event == EventName::PreToolUse
+                    && previous.call == run.call
+                {
                     run.end_check_of(&previous, session);
                 }
             }
@@ -87,20 +90,20 @@ impl Run {
                 signals::turn_ended_hook(
                     hook["hook"].as_str().unwrap_or("?"),
                     &hook["processGroup"],
-                    &previous.event,
+                    previous.event,
                     session,
-                    &self.event
+                    self.event
                 )
             );
         }
         abandon(
             session,
             &hooks,
-            &signals::turn_ended_reason(&self.event),
+            &signals::turn_ended_reason(self.event),
             previous.pid as u32,
             false,
         );
-        previous.end_run(&signals::turn_ended_answer(session, &previous.event));
+        previous.end_run(&signals::turn_ended_answer(session, previous.event));
     }
 
     fn end_check_of(&self, previous: &EarlierRun, session: &str) {
@@ -122,19 +125,19 @@ impl Run {
     /// A turn event started `hook_id`: the same hook still running for the
     /// session's previous turn event, in another run, is ended.
     fn supersede(&self, hook_id: &str) {
-        let (Some(session), true) = (&self.session, signals::is_turn_event(&self.event)) else {
+        let (Some(session), true) = (&self.session, signals::is_turn_event(self.event)) else {
             return;
         };
         for previous in earlier::runs_before(session, self.received_ns) {
-            if !signals::is_turn_event(&previous.event) {
+            if !signals::is_turn_event(previous.event) {
                 continue;
             }
             if let Some(hook) = previous.running(hook_id) {
                 eprintln!(
                     "{}",
-                    signals::superseded(hook_id, &hook["processGroup"], &previous.event, session)
+                    signals::superseded(hook_id, &hook["processGroup"], previous.event, session)
                 );
-                let reason = signals::superseded_reason(&self.event, session);
+                let reason = signals::superseded_reason(self.event, session);
                 abandon(
                     session,
                     &previous.running_hooks(),

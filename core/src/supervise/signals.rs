@@ -4,13 +4,15 @@
 
 use serde_json::Value;
 
+use crate::event::EventName;
+
 /// `stop` and `user_prompt_submit`: a session sends one at a time.
-pub fn is_turn_event(event: &str) -> bool {
-    matches!(event, "stop" | "user_prompt_submit")
+pub fn is_turn_event(event: EventName) -> bool {
+    matches!(event, EventName::Stop | EventName::UserPromptSubmit)
 }
 
-pub fn is_tool_event(event: &str) -> bool {
-    matches!(event, "pre_tool_use" | "post_tool_use")
+pub fn is_tool_event(event: EventName) -> bool {
+    matches!(event, EventName::PreToolUse | EventName::PostToolUse)
 }
 
 /// The call a payload checks: its tool name and input. Two identical calls
@@ -33,13 +35,13 @@ pub fn call_tool(call: &str) -> &str {
 }
 
 /// A newer turn event started the hook the previous one still ran.
-pub fn superseded(hook: &str, group: &Value, previous_event: &str, session: &str) -> String {
+pub fn superseded(hook: &str, group: &Value, previous_event: EventName, session: &str) -> String {
     format!(
         "tama: ended hook {hook} (process group {group}) still running for the previous {previous_event} of session {session}"
     )
 }
 
-pub fn superseded_reason(event: &str, session: &str) -> String {
+pub fn superseded_reason(event: EventName, session: &str) -> String {
     format!("a newer {event} of session {session} superseded it")
 }
 
@@ -47,21 +49,21 @@ pub fn superseded_reason(event: &str, session: &str) -> String {
 pub fn turn_ended_hook(
     hook: &str,
     group: &Value,
-    tool_event: &str,
+    tool_event: EventName,
     session: &str,
-    turn_event: &str,
+    turn_event: EventName,
 ) -> String {
     format!(
         "tama: ended hook {hook} (process group {group}) still running for {tool_event} of session {session}: the session's {turn_event} arrived, so that tool call is over and nobody waits for its answer"
     )
 }
 
-pub fn turn_ended_reason(turn_event: &str) -> String {
+pub fn turn_ended_reason(turn_event: EventName) -> String {
     format!("the session's {turn_event} arrived")
 }
 
 /// The answer of a tool dispatch the turn end ended.
-pub fn turn_ended_answer(session: &str, tool_event: &str) -> String {
+pub fn turn_ended_answer(session: &str, tool_event: EventName) -> String {
     format!(
         "the turn of session {session} ended while {tool_event} was still being checked, so that tool call is over"
     )

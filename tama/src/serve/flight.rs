@@ -12,6 +12,7 @@ use super::lock;
 use tama_core::clock::now_ms;
 use tama_core::command::Canceller;
 use tama_core::dispatch::Watch;
+use tama_core::event::EventName;
 use tama_core::supervise::signals;
 
 struct Hook {
@@ -27,8 +28,8 @@ struct Hook {
 /// One dispatch in flight.
 pub struct Flight {
     pub id: String,
-    /// The event in registry spelling.
-    pub event: String,
+    /// The event, `None` when the request named none Tama knows.
+    pub event: Option<EventName>,
     pub session: Option<String>,
     /// The call this dispatch checks: tool name and input, for tool events.
     pub call: Option<String>,
@@ -49,7 +50,7 @@ pub struct Flight {
 impl Flight {
     pub fn new(
         id: String,
-        event: String,
+        event: Option<EventName>,
         session: Option<String>,
         call: Option<String>,
         received: Instant,
@@ -118,13 +119,23 @@ impl Flight {
         self.cancelled.load(Ordering::SeqCst)
     }
 
+    /// The event in the registry's spelling, empty for one Tama does not know.
+    pub fn event_name(&self) -> &'static str {
+        event_key(self.event)
+    }
+
+    /// The event when it is a turn event (`stop`, `user_prompt_submit`).
+    fn turn_event(&self) -> Option<EventName> {
+        self.event.filter(|e| signals::is_turn_event(*e))
+    }
+
     /// The hooks running now, for `runningHooks.dispatched`.
     pub fn running_hooks(&self) -> Vec<Value> {
         lock(&self.hooks)
             .iter()
             .map(|h| {
                 json!({
-                    "session": self.session, "event": self.event, "hook": h.id, "processGroup": h.process_group,
+                    "session": self.session, "event": self.event_name(), "hook": h.id, "processGroup": h.process_group,
                     "runningForMs": h.started.elapsed().as_millis() as u64, "startedAtMs": h.started_at_ms, "leaderStart": h.leader_start,
                 })
             })
@@ -136,7 +147,7 @@ impl Flight {
         let stages = lock(&self.stages);
         let (stage, _, since) = stages.last();
         let in_stage_ms = since.elapsed().as_millis() as u64;
-        json!({"id": self.id, "event": self.event, "session": self.session, "stage": stage, "inStageForMs": in_stage_ms})
+        json!({"id": self.id, "event": self.event_name(), "session": self.session, "stage": stage, "inStageForMs": in_stage_ms})
     }
 
     /// Every stage with when it was reached and how long it took, and the slowest.
@@ -270,7 +281,7 @@ pub struct Flights {
     running: Mutex<HashMap<String, Arc<Flight>>>,
     /// The last finished dispatch of every event; its stages are rendered
     /// when a status asks, not on every dispatch.
-    last_by_event: Mutex<HashMap<String, Arc<Flight>>>,
+    last_by_event: Mutex<HashMap<Option<EventName>, Arc<Flight>>>,
     /// Held while the record is written, so a newer record is never replaced by an older one.
     writing: Mutex<()>,
     /// Set as the engine ends: no record is written after it was taken away.
@@ -289,25 +300,25 @@ impl Flights {
     /// `flight`, a turn event, starts `hook_id`: the same hook still running
     /// for the session's previous turn event is ended.
     fn supersede(&self, flight: &Flight, hook_id: &str) {
-        let (Some(session), true) = (&flight.session, signals::is_turn_event(&flight.event)) else {
+        let (Some(session), Some(event)) = (&flight.session, flight.turn_event()) else {
             return;
         };
         for earlier in self.all() {
-            if earlier.id == flight.id
-                || earlier.session.as_ref() != Some(session)
-                || !signals::is_turn_event(&earlier.event)
-            {
+            let Some(earlier_event) = earlier.turn_event() else {
+                continue;
+            };
+            if earlier.id == flight.id || earlier.session.as_ref() != Some(session) {
                 continue;
             }
             if let Some((group, canceller)) = earlier.command_of(hook_id) {
                 eprintln!(
                     "{}",
-                    signals::superseded(hook_id, &group.into(), &earlier.event, session)
+                    signals::superseded(hook_id, &group.into(), earlier_event, session)
                 );
                 self.abandoned.record(
                     earlier.session.as_deref(),
                     &earlier.running_hooks(),
-                    &signals::superseded_reason(&flight.event, session),
+                    &signals::superseded_reason(event, session),
                 );
                 canceller.cancel();
             }
@@ -316,17 +327,20 @@ impl Flights {
 
     /// What a newly arrived dispatch proves about the ones still running.
     pub fn arrived(&self, flight: &Flight) {
-        let Some(session) = &flight.session else {
+        let (Some(session), Some(event)) = (&flight.session, flight.event) else {
             return;
         };
-        if !(signals::is_turn_event(&flight.event) || flight.event == "post_tool_use") {
+        if !(signals::is_turn_event(event) || event == EventName::PostToolUse) {
             return;
         }
         for other in self.all() {
+            let Some(other_event) = other.event else {
+                continue;
+            };
             if other.id == flight.id || other.session.as_ref() != Some(session) {
                 continue;
             }
-            if signals::is_turn_event(&flight.event) && signals::is_tool_event(&other.event) {
+            if signals::is_turn_event(event) && signals::is_tool_event(other_event) {
                 for hook in other.running_hooks() {
                     let id = hook["hook"].as_str().unwrap_or("?");
                     eprintln!(
@@ -334,20 +348,20 @@ impl Flights {
                         signals::turn_ended_hook(
                             id,
                             &hook["processGroup"],
-                            &other.event,
+                            other_event,
                             session,
-                            &flight.event
+                            event
                         )
                     );
                 }
                 self.abandoned.record(
                     other.session.as_deref(),
                     &other.running_hooks(),
-                    &signals::turn_ended_reason(&flight.event),
+                    &signals::turn_ended_reason(event),
                 );
-                other.end(signals::turn_ended_answer(session, &other.event));
-            } else if flight.event == "post_tool_use"
-                && other.event == "pre_tool_use"
+                other.end(signals::turn_ended_answer(session, other_event));
+            } else if event == EventName::PostToolUse
+                && other_event == EventName::PreToolUse
                 && flight.call.is_some()
                 && other.call == flight.call
             {
@@ -387,7 +401,7 @@ impl Flights {
     pub fn finish(&self, flight: &Arc<Flight>) {
         lock(&self.running).remove(&flight.id);
         lock(&self.busy).remove(&flight.id);
-        lock(&self.last_by_event).insert(flight.event.clone(), flight.clone());
+        lock(&self.last_by_event).insert(flight.event, flight.clone());
     }
 
     pub fn get(&self, id: &str) -> Option<Arc<Flight>> {
@@ -428,7 +442,13 @@ impl Flights {
     pub fn stages(&self) -> Value {
         json!({
             "running": self.all().iter().map(|f| f.now()).collect::<Vec<_>>(),
-            "lastByEvent": Value::Object(lock(&self.last_by_event).iter().map(|(k, f)| (k.clone(), f.summary())).collect()),
+            "lastByEvent": Value::Object(lock(&self.last_by_event).iter().map(|(k, f)| (event_key(*k).to_string(), f.summary())).collect()),
         })
     }
+}
+
+/// An event as status answers name it: the registry's spelling, empty for
+/// an event Tama does not know.
+fn event_key(event: Option<EventName>) -> &'static str {
+    event.map_or("", EventName::as_str)
 }

@@ -127,7 +127,8 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
     for flight in server.flights.all() {
         eprintln!(
             "tama: ending dispatch {} of {}: the core's caller closed its input, so nobody waits for its answer",
-            flight.id, flight.event
+            flight.id,
+            flight.event_name()
         );
         flight.cancel();
     }
@@ -180,7 +181,8 @@ impl Server {
         for flight in &flights {
             eprintln!(
                 "tama: ending dispatch {} of {}: {why}, so nobody waits for its answer",
-                flight.id, flight.event
+                flight.id,
+                flight.event_name()
             );
             flight.cancel();
         }
@@ -318,9 +320,7 @@ impl Server {
             .or_else(|| payload.get("sessionId"))
             .and_then(Value::as_str)
             .map(str::to_string);
-        let registry_event = tama_core::event::registry_event_name(&event_name)
-            .unwrap_or_default()
-            .to_string();
+        let registry_event = tama_core::event::EventName::parse(&event_name);
         let call = tama_core::supervise::signals::call_key(&payload);
         let key = match &id {
             Value::String(s) => s.clone(),
