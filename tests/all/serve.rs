@@ -274,6 +274,37 @@ fn a_thousand_dispatches_with_one_that_never_ends() {
 }
 
 #[test]
+fn requests_sent_one_at_a_time_while_hooks_hang_are_answered() {
+    let home = tempfile::tempdir().unwrap();
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}),
+    );
+    let mut engine = Engine::start(home.path(), Some(&path));
+    for stuck in ["stuck1", "stuck2", "stuck3"] {
+        // Nothing else waits in the input when the thread reading it meets a hook that never ends.
+        engine.send(json!({"id": stuck, "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": stuck, "tool_name": "edit", "tool_input": {"path": "a.rs"}}}));
+        std::thread::sleep(Duration::from_millis(100));
+        engine.held_on("forever");
+        for n in 0..3 {
+            let id = format!("{stuck}-after{n}");
+            engine.send(dispatch(&id, "git commit --no-verify -m x"));
+            assert_eq!(
+                engine.answer(&id)["result"]["decision"],
+                "allow",
+                "the registry has no hook on shell calls"
+            );
+        }
+    }
+    for stuck in ["stuck1", "stuck2", "stuck3"] {
+        engine.send(json!({"id": "c", "op": "cancel", "dispatchId": stuck}));
+        assert_eq!(engine.answer("c")["result"]["cancelled"], true);
+        assert_eq!(engine.answer(stuck)["ok"], false);
+    }
+    assert_eq!(engine.close().status.code(), Some(0));
+}
+
+#[test]
 fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     let home = tempfile::tempdir().unwrap();
     let path = registry(
@@ -415,7 +446,18 @@ fn past_the_bound_on_dispatches_in_flight_a_request_is_refused_at_once() {
 #[test]
 fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_serving() {
     let home = tempfile::tempdir().unwrap();
-    let mut engine = Engine::start(home.path(), None);
+    // A command hook may never end: before it runs, another thread must read on.
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "check", "command": "true", "timeout": 10}]}}),
+    );
+    let edit = |id: &str| {
+        json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}})
+    };
+    let mut engine = Engine::start(home.path(), Some(&path));
+    // A call that runs no hook starts the wasm host and runs on the reading thread.
+    engine.send(dispatch("warm", "ls"));
+    assert_eq!(engine.answer("warm")["result"]["decision"], "allow");
     let pid = engine.ready["state"]["processId"]
         .as_u64()
         .unwrap()
@@ -442,7 +484,7 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
         )
     };
     prlimit(&limit.to_string());
-    engine.send(dispatch("starved", "git status"));
+    engine.send(edit("starved"));
     let answer = engine.answer("starved");
     prlimit("unlimited");
     assert_eq!(answer["ok"], false, "{answer}");
@@ -451,10 +493,10 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
         error.starts_with("TAMA_HOOK_INFRASTRUCTURE: dispatch starved cannot start a thread: "),
         "{error}"
     );
-    engine.send(dispatch("after", "git commit --no-verify -m x"));
-    assert_eq!(
-        engine.answer("after")["result"]["hookId"],
-        "block-git-hook-bypass"
-    );
+    assert!(error.contains("hook check and the ones after it were not started"), "{error}");
+    engine.send(edit("after"));
+    let after = engine.answer("after");
+    assert_eq!(after["result"]["results"][0]["hookId"], "check", "{after}");
+    assert_eq!(after["result"]["decision"], "allow", "{after}");
     assert_eq!(engine.close().status.code(), Some(0));
 }
