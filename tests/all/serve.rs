@@ -304,6 +304,86 @@ fn requests_sent_one_at_a_time_while_hooks_hang_are_answered() {
     assert_eq!(engine.close().status.code(), Some(0));
 }
 
+/// Rewrites `path` in place with `edit` applied, the same size and the same
+/// modification time: only its status-change time tells it changed.
+fn rewrite_in_place(path: &Path, edit: impl Fn(&str) -> String) {
+    let before = std::fs::read_to_string(path).unwrap();
+    let modified = std::fs::metadata(path).unwrap().modified().unwrap();
+    let after = edit(&before);
+    assert_eq!(after.len(), before.len());
+    assert_ne!(after, before);
+    std::fs::write(path, after).unwrap();
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(modified).unwrap();
+}
+
+#[test]
+fn a_session_override_changed_between_two_dispatches_counts_for_the_second() {
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start(home.path(), None);
+    let override_path = home.path().join(format!(
+        ".tama/session-control/{}.override.json",
+        tama_core::session::control_key("omp", "s1")
+    ));
+    let mut n = 0;
+    let mut decide = |engine: &mut Engine| {
+        n += 1;
+        let id = format!("d{n}");
+        engine.send(dispatch(&id, "git commit --no-verify -m x"));
+        let answer = engine.answer(&id);
+        answer["result"]["decision"].as_str().unwrap().to_string()
+    };
+    let disable = || {
+        let out = support::operator::run_operator(
+            home.path(),
+            &[
+                "sessions",
+                "override",
+                "--agent",
+                "omp",
+                "--session",
+                "s1",
+                "--disable",
+                "block-git-hook-bypass",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", support::text(&out.stderr));
+    };
+    let tamper =
+        |text: &str| text.replace("\"block-git-hook-bypass\"", "\"block-git-hook-bypasz\"");
+    assert_eq!(decide(&mut engine), "block", "no override yet");
+    disable();
+    assert_eq!(
+        decide(&mut engine),
+        "allow",
+        "the operator's override counts"
+    );
+    // Changed within the same second, in place, with the same size.
+    rewrite_in_place(&override_path, tamper);
+    assert_eq!(
+        decide(&mut engine),
+        "block",
+        "the edited override counts for nothing"
+    );
+    disable();
+    // Once the file rests, it is read once and then remembered...
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(decide(&mut engine), "allow");
+    assert_eq!(decide(&mut engine), "allow");
+    // ...until it changes, even in place with the same size and modification
+    // time, and even when the change rests before the next dispatch.
+    rewrite_in_place(&override_path, tamper);
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(
+        decide(&mut engine),
+        "block",
+        "the edited override counts for nothing"
+    );
+    std::fs::remove_file(&override_path).unwrap();
+    assert_eq!(decide(&mut engine), "block", "no override any more");
+    assert_eq!(engine.close().status.code(), Some(0));
+}
+
 #[test]
 fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     let home = tempfile::tempdir().unwrap();
@@ -451,9 +531,7 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
         home.path(),
         json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "check", "command": "true", "timeout": 10}]}}),
     );
-    let edit = |id: &str| {
-        json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}})
-    };
+    let edit = |id: &str| json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}});
     let mut engine = Engine::start(home.path(), Some(&path));
     // A call that runs no hook starts the wasm host and runs on the reading thread.
     engine.send(dispatch("warm", "ls"));
@@ -493,7 +571,10 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
         error.starts_with("TAMA_HOOK_INFRASTRUCTURE: dispatch starved cannot start a thread: "),
         "{error}"
     );
-    assert!(error.contains("hook check and the ones after it were not started"), "{error}");
+    assert!(
+        error.contains("hook check and the ones after it were not started"),
+        "{error}"
+    );
     engine.send(edit("after"));
     let after = engine.answer("after");
     assert_eq!(after["result"]["results"][0]["hookId"], "check", "{after}");

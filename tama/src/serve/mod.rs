@@ -5,9 +5,11 @@
 //! Every frame is input: nothing on it may panic or end the engine.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+mod file_key;
 mod flight;
 mod out;
 mod runtime;
+mod sessions;
 mod turns;
 mod workers;
 
@@ -60,6 +62,7 @@ struct Server {
     flights: Arc<Flights>,
     selection: Selection,
     agent: String,
+    sessions: sessions::Sessions,
     out: out::Out,
     workers: Workers,
     most_in_flight: usize,
@@ -121,6 +124,7 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         runtime,
         flights: Arc::new(Flights::default()),
         selection,
+        sessions: sessions::Sessions::new(agent.clone()),
         agent,
         out: out::Out::new(),
         workers: Workers::per_core(),
@@ -470,21 +474,16 @@ impl Server {
             .map_err(|e| format!("dispatch {event_name}: {e}"));
         let answer = result.map(|mut event| {
             event.agent_id = Some(self.agent.clone());
-            let mut selection = tama_core::session::selection_for(
-                &self.selection,
-                &self.agent,
-                event.session_id.as_deref(),
-            );
+            let session = event.session_id.as_deref();
+            let mut selection = self.sessions.selection(&self.selection, session);
             let registry = &generation.registry().registry;
-            event.capability = tama_core::capability::for_event(
-                registry,
-                &self.agent,
-                event.session_id.as_deref(),
-            )
-            .unwrap_or_else(|refused| {
-                selection.refused.push(refused);
-                None
-            });
+            event.capability =
+                self.sessions
+                    .capability(registry, session)
+                    .unwrap_or_else(|refused| {
+                        selection.refused.push(refused);
+                        None
+                    });
             flight.stage("sessionStateRead");
             generation
                 .dispatcher

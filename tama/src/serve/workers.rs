@@ -329,11 +329,18 @@ mod tests {
         while super::lock(&workers.state).idle == 0 {
             std::thread::yield_now();
         }
-        assert_eq!(workers.hand_over(), HandOver::Done, "offered to the idle one");
+        assert_eq!(
+            workers.hand_over(),
+            HandOver::Done,
+            "offered to the idle one"
+        );
         assert!(second.join().unwrap(), "the idle thread reads on");
         assert_eq!(super::lock(&workers.state).role, Role::Held);
         workers.input_ended();
-        assert!(!workers.finished_request(), "after the input ended, threads end");
+        assert!(
+            !workers.finished_request(),
+            "after the input ended, threads end"
+        );
         workers.wait_for_end();
     }
 }
