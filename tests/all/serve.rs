@@ -381,6 +381,14 @@ fn a_session_override_changed_between_two_dispatches_counts_for_the_second() {
     );
     std::fs::remove_file(&override_path).unwrap();
     assert_eq!(decide(&mut engine), "block", "no override any more");
+    // A session whose files are absent from a folder at rest is remembered
+    // so until the folder changes: a new override counts once it is there.
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(decide(&mut engine), "block");
+    assert_eq!(decide(&mut engine), "block");
+    disable();
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(decide(&mut engine), "allow", "the new override counts");
     assert_eq!(engine.close().status.code(), Some(0));
 }
 

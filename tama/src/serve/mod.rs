@@ -318,7 +318,7 @@ impl Server {
 
     /// Admits a dispatch: held to the bound, its signals to the others
     /// taken, the registry re-checked. Its hooks are left to run.
-    fn dispatch(&self, id: Value, request: Value, received: Instant) -> Option<Job> {
+    fn dispatch(&self, id: Value, mut request: Value, received: Instant) -> Option<Job> {
         let Some(event_name) = request
             .get("event")
             .and_then(Value::as_str)
@@ -327,7 +327,10 @@ impl Server {
             self.fail(&id, "dispatch names no event".into());
             return None;
         };
-        let payload = request.get("payload").cloned().unwrap_or(Value::Null);
+        let payload = request
+            .get_mut("payload")
+            .map(Value::take)
+            .unwrap_or(Value::Null);
         let known = request
             .get("knownCatalogChecksum")
             .and_then(Value::as_str)
@@ -475,15 +478,13 @@ impl Server {
         let answer = result.map(|mut event| {
             event.agent_id = Some(self.agent.clone());
             let session = event.session_id.as_deref();
-            let mut selection = self.sessions.selection(&self.selection, session);
             let registry = &generation.registry().registry;
-            event.capability =
-                self.sessions
-                    .capability(registry, session)
-                    .unwrap_or_else(|refused| {
-                        selection.refused.push(refused);
-                        None
-                    });
+            let (mut selection, capability) =
+                self.sessions.read(&self.selection, registry, session);
+            event.capability = capability.unwrap_or_else(|refused| {
+                selection.refused.push(refused);
+                None
+            });
             flight.stage("sessionStateRead");
             generation
                 .dispatcher

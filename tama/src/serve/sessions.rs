@@ -24,6 +24,8 @@ const MOST_SESSIONS: usize = 256;
 /// The state files of every session this engine dispatched for.
 pub struct Sessions {
     agent: String,
+    /// The session-control folder, where both files are.
+    folder: PathBuf,
     known: Mutex<HashMap<String, Known>>,
 }
 
@@ -35,12 +37,15 @@ struct Known {
     read_override: Option<(FileKey, Seen, Result<Option<Override>, String>)>,
     /// The key of a record that held no capability when read.
     without_capability: Option<FileKey>,
+    /// The folder as it was when neither file was there.
+    absent_under: Option<Seen>,
 }
 
 impl Sessions {
     pub fn new(agent: String) -> Sessions {
         Sessions {
             agent,
+            folder: tama_core::session::control_dir(),
             known: Mutex::new(HashMap::new()),
         }
     }
@@ -60,67 +65,81 @@ impl Sessions {
             record_path: tama_core::session::record_path(&key),
             read_override: None,
             without_capability: None,
+            absent_under: None,
         }))
     }
 
     /// `base` with the session's override, as
-    /// [`tama_core::session::selection_for`] makes it.
-    pub fn selection(&self, base: &Selection, session: Option<&str>) -> Selection {
-        match session {
-            None => base.clone(),
-            Some(session) => {
-                tama_core::session::with_override(base, session, self.read_override(session))
-            }
-        }
-    }
-
-    fn read_override(&self, session: &str) -> Result<Option<Override>, String> {
-        let read = || tama_core::session::read_override(&self.agent, session);
-        self.known(session, |known| {
-            let key = match FileKey::seen(&known.override_path) {
-                Seen::Absent => return Ok(None),
-                Seen::Unsure => return read(),
-                Seen::Settled(key) => key,
-            };
-            // Whether an override counts depends on the control key it is checked with.
-            let control = FileKey::seen(&tama_core::control_key::ControlKey::path());
-            if let Some((read_under, control_then, read)) = &known.read_override
-                && *read_under == key
-                && *control_then == control
-            {
-                return read.clone();
-            }
-            let now = read();
-            known.read_override = (control != Seen::Unsure).then(|| (key, control, now.clone()));
-            now
-        })
-    }
-
-    /// The capability handed to the session's hooks, as
-    /// [`tama_core::capability::for_event`] hands it.
-    pub fn capability(
+    /// [`tama_core::session::selection_for`] makes it, and the capability
+    /// handed to the session's hooks, as [`tama_core::capability::for_event`]
+    /// hands it.
+    pub fn read(
         &self,
+        base: &Selection,
         registry: &Registry,
         session: Option<&str>,
-    ) -> Result<Option<String>, String> {
+    ) -> (Selection, Result<Option<String>, String>) {
         let Some(session) = session else {
-            return Ok(None);
+            return (base.clone(), Ok(None));
         };
-        let seen = self.known(session, |known| {
-            let seen = FileKey::seen(&known.record_path);
-            match seen {
+        // A file made, renamed or removed in the folder changes the folder:
+        // neither file is there when the folder is not, or when it is as it
+        // was when both were absent.
+        let folder = FileKey::seen(&self.folder);
+        let read = self.known(session, |known| {
+            if folder == Seen::Absent || known.absent_under == Some(folder) {
+                return None;
+            }
+            let (override_seen, chosen) = self.read_override(known, session);
+            let record = FileKey::seen(&known.record_path);
+            known.absent_under = (matches!(folder, Seen::Settled(_))
+                && override_seen == Seen::Absent
+                && record == Seen::Absent)
+                .then_some(folder);
+            let record = match record {
                 Seen::Absent => None,
                 Seen::Settled(key) if known.without_capability == Some(key) => None,
                 seen => Some(seen),
-            }
+            };
+            Some((chosen, record))
         });
-        let Some(seen) = seen else {
-            return Ok(None);
+        let Some((chosen, record)) = read else {
+            return (base.clone(), Ok(None));
+        };
+        let selection = tama_core::session::with_override(base, session, chosen);
+        let Some(record) = record else {
+            return (selection, Ok(None));
         };
         let handed = tama_core::capability::for_event(registry, &self.agent, Some(session));
-        if let (Ok(None), Seen::Settled(key)) = (&handed, seen) {
+        if let (Ok(None), Seen::Settled(key)) = (&handed, record) {
             self.known(session, |known| known.without_capability = Some(key));
         }
-        handed
+        (selection, handed)
+    }
+
+    /// The session's override, and what was at its path.
+    fn read_override(
+        &self,
+        known: &mut Known,
+        session: &str,
+    ) -> (Seen, Result<Option<Override>, String>) {
+        let read = || tama_core::session::read_override(&self.agent, session);
+        let seen = FileKey::seen(&known.override_path);
+        let key = match seen {
+            Seen::Absent => return (seen, Ok(None)),
+            Seen::Unsure => return (seen, read()),
+            Seen::Settled(key) => key,
+        };
+        // Whether an override counts depends on the control key it is checked with.
+        let control = FileKey::seen(&tama_core::control_key::ControlKey::path());
+        if let Some((read_under, control_then, read)) = &known.read_override
+            && *read_under == key
+            && *control_then == control
+        {
+            return (seen, read.clone());
+        }
+        let now = read();
+        known.read_override = (control != Seen::Unsure).then(|| (key, control, now.clone()));
+        (seen, now)
     }
 }
