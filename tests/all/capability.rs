@@ -407,3 +407,37 @@ fn a_grant_made_after_the_engine_read_the_session_record_reaches_the_next_dispat
     assert_eq!(dispatch(&mut engine), handed(&granted).to_string());
     engine.close();
 }
+
+#[test]
+fn a_dispatch_waiting_for_a_session_lock_another_process_holds_holds_up_no_other_request() {
+    let home = tempfile::tempdir().unwrap();
+    let (path, _) = registry(home.path(), "r1");
+    let granted = grant(home.path(), "omp", &path, &[]);
+    hold(home.path(), "omp", &granted);
+    let lock = home
+        .path()
+        .join(format!(".tama/locks/{}.lock", control_key("omp", "sess-1")));
+    // Another process holds the session's lock: this test's own.
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let holder = std::fs::File::create(&lock).unwrap();
+    holder.lock().unwrap();
+    let mut engine = Engine::start(home.path(), Some(&path));
+    engine.send(
+        json!({"id": "locked", "op": "dispatch", "event": "pre_tool_use", "payload": call()}),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    engine.send(json!({"id": "other", "op": "status"}));
+    let first = engine.next();
+    assert_eq!(first["id"], "other", "{first}");
+    let locked = engine.answer("locked");
+    holder.unlock().unwrap();
+    assert_eq!(locked["ok"], true, "{locked}");
+    let seen = std::fs::read_to_string(home.path().join("seen")).unwrap();
+    assert_eq!(seen.trim_end(), "none", "the capability was not handed");
+    assert!(
+        log(home.path()).contains("stayed locked"),
+        "{}",
+        log(home.path())
+    );
+    engine.close();
+}

@@ -260,7 +260,7 @@ impl Server {
         None
     }
 
-    fn run(&self, job: Job) {
+    fn run(self: &Arc<Self>, job: Job) {
         match job {
             Job::Status { id } => self.status(&id),
             Job::Dispatch(dispatch) => self.run_dispatch(dispatch),
@@ -408,6 +408,17 @@ impl Server {
         }
     }
 
+    /// This thread is about to wait on something outside the engine (a
+    /// session's lock, which another process may hold): another reads on.
+    fn read_on(self: &Arc<Self>) {
+        if let Err(err) = self.start_reader(self.workers.hand_over()) {
+            tama_core::log::write(
+                "serve",
+                &format!("no thread reads on while a request waits: {err}"),
+            );
+        }
+    }
+
     /// Reads one frame into `frame`: `false` when the input ended. Further
     /// input already waiting has another thread read on while this one runs
     /// what it read; see [`workers`].
@@ -445,12 +456,8 @@ impl Server {
                     }
                 };
                 if let Some(job) = job {
-                    if waiting && let Err(err) = self.start_reader(self.workers.hand_over()) {
-                        // The role is free: the next request to end reads on.
-                        tama_core::log::write(
-                            "serve",
-                            &format!("no thread reads on while a request runs: {err}"),
-                        );
+                    if waiting {
+                        self.read_on();
                     }
                     self.run(job);
                 }
@@ -462,7 +469,7 @@ impl Server {
     }
 
     /// Runs one admitted dispatch on this thread and answers it.
-    fn run_dispatch(&self, admitted: Admitted) {
+    fn run_dispatch(self: &Arc<Self>, admitted: Admitted) {
         let Admitted {
             id,
             flight,
@@ -480,7 +487,8 @@ impl Server {
             let session = event.session_id.as_deref();
             let registry = &generation.registry().registry;
             let (mut selection, capability) =
-                self.sessions.read(&self.selection, registry, session);
+                self.sessions
+                    .read(&self.selection, registry, session, || self.read_on());
             event.capability = capability.unwrap_or_else(|refused| {
                 selection.refused.push(refused);
                 None

@@ -72,12 +72,14 @@ impl Sessions {
     /// `base` with the session's override, as
     /// [`tama_core::session::selection_for`] makes it, and the capability
     /// handed to the session's hooks, as [`tama_core::capability::for_event`]
-    /// hands it.
+    /// hands it. `before_waiting` is called before the record is read under
+    /// the session's lock, which another process may hold for a while.
     pub fn read(
         &self,
         base: &Selection,
         registry: &Registry,
         session: Option<&str>,
+        before_waiting: impl FnOnce(),
     ) -> (Selection, Result<Option<String>, String>) {
         let Some(session) = session else {
             return (base.clone(), Ok(None));
@@ -110,6 +112,7 @@ impl Sessions {
         let Some(record) = record else {
             return (selection, Ok(None));
         };
+        before_waiting();
         let handed = tama_core::capability::for_event(registry, &self.agent, Some(session));
         if let (Ok(None), Seen::Settled(key)) = (&handed, record) {
             self.known(session, |known| known.without_capability = Some(key));

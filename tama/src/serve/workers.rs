@@ -12,7 +12,9 @@
 //! - further input is already waiting once a request is read (a pipelined
 //!   burst): the next request is read while this one runs, so two cores work;
 //! - a dispatch is about to run command hooks, which may never end: it holds
-//!   only its own thread from then on, and a new request never waits behind it.
+//!   only its own thread from then on, and a new request never waits behind it;
+//! - a dispatch is about to take a session's lock (its record may hold a
+//!   capability to count down), which another process may hold for seconds.
 //!
 //! A request that keeps the role runs only in-process gates, each bounded
 //! by its time bound (500 ms), so input that arrives meanwhile waits at most
