@@ -6,9 +6,9 @@
 //! waiting. In the common case of a client that sends one request and waits
 //! for its answer, one thread reads, runs and answers, and goes back to
 //! reading: no other thread is woken and none takes a lock the first one
-//! waits on again, so a request costs one wake-up, not three.
+//! waits on again, so a request costs one wake-up, not two.
 //!
-//! The role passes on (to an idle thread, or a new one) in two cases:
+//! The role passes on (to an idle thread, or a new one) in three cases:
 //! - further input is already waiting once a request is read (a pipelined
 //!   burst): the next request is read while this one runs, so two cores work;
 //! - a dispatch is about to run command hooks, which may never end: it holds
@@ -16,10 +16,11 @@
 //! - a dispatch is about to take a session's lock (its record may hold a
 //!   capability to count down), which another process may hold for seconds.
 //!
-//! A request that keeps the role runs only in-process gates, each bounded
-//! by its time bound (500 ms), so input that arrives meanwhile waits at most
-//! that long; that is already how long a request may wait when as many run
-//! as the engine runs at once.
+//! A request that keeps the role runs only in-process work: reads of
+//! Tama's own files and gates, each gate bounded by its time bound
+//! (500 ms), so input that arrives meanwhile waits about that long at most;
+//! that is already how long a request may wait when as many run as the
+//! engine runs at once.
 //!
 //! At most `most_running` threads run requests at once, about one per core:
 //! past that, the role is left free, the next request waits in the input,
