@@ -255,11 +255,21 @@ pub fn selection_for(
     agent: &str,
     session: Option<&str>,
 ) -> crate::dispatch::Selection {
+    match session {
+        None => base.clone(),
+        Some(session) => with_override(base, session, read_override(agent, session)),
+    }
+}
+
+/// `base` with `session`'s override as [`read_override`] read it, as
+/// [`selection_for`] makes it.
+pub fn with_override(
+    base: &crate::dispatch::Selection,
+    session: &str,
+    read: Result<Option<Override>, String>,
+) -> crate::dispatch::Selection {
     let mut selection = base.clone();
-    let Some(session) = session else {
-        return selection;
-    };
-    match read_override(agent, session) {
+    match read {
         Ok(None) => {}
         Ok(Some(chosen)) => {
             selection.disabled.extend(chosen.disabled_hook_ids);

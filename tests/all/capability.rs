@@ -371,3 +371,73 @@ fn after_a_reload_an_old_grant_does_not_reach_the_new_hooks() {
     assert_eq!(seen(), handed(&second).to_string());
     engine.close();
 }
+
+#[test]
+fn a_grant_made_after_the_engine_read_the_session_record_reaches_the_next_dispatch() {
+    let home = tempfile::tempdir().unwrap();
+    let (path, _) = registry(home.path(), "r1");
+    let mut engine = Engine::start(home.path(), Some(&path));
+    let seen = || {
+        std::fs::read_to_string(home.path().join("seen"))
+            .unwrap()
+            .lines()
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    let mut n = 0;
+    let mut dispatch = |engine: &mut Engine| {
+        n += 1;
+        let id = format!("d{n}");
+        engine
+            .send(json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": call()}));
+        assert_eq!(engine.answer(&id)["ok"], true);
+        seen()
+    };
+    // A session record without a capability, at rest: the engine remembers it holds none.
+    let record = record_path(home.path(), "omp");
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    std::fs::write(&record, json!({"sessionId": "sess-1"}).to_string()).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2200));
+    assert_eq!(dispatch(&mut engine), "none");
+    assert_eq!(dispatch(&mut engine), "none");
+    // Granted, and the record at rest again before the next dispatch.
+    let granted = grant(home.path(), "omp", &path, &[]);
+    std::thread::sleep(std::time::Duration::from_millis(2200));
+    assert_eq!(dispatch(&mut engine), handed(&granted).to_string());
+    engine.close();
+}
+
+#[test]
+fn a_dispatch_waiting_for_a_session_lock_another_process_holds_holds_up_no_other_request() {
+    let home = tempfile::tempdir().unwrap();
+    let (path, _) = registry(home.path(), "r1");
+    let granted = grant(home.path(), "omp", &path, &[]);
+    hold(home.path(), "omp", &granted);
+    let lock = home
+        .path()
+        .join(format!(".tama/locks/{}.lock", control_key("omp", "sess-1")));
+    // Another process holds the session's lock: this test's own.
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let holder = std::fs::File::create(&lock).unwrap();
+    holder.lock().unwrap();
+    let mut engine = Engine::start(home.path(), Some(&path));
+    engine.send(
+        json!({"id": "locked", "op": "dispatch", "event": "pre_tool_use", "payload": call()}),
+    );
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    engine.send(json!({"id": "other", "op": "status"}));
+    let first = engine.next();
+    assert_eq!(first["id"], "other", "{first}");
+    let locked = engine.answer("locked");
+    holder.unlock().unwrap();
+    assert_eq!(locked["ok"], true, "{locked}");
+    let seen = std::fs::read_to_string(home.path().join("seen")).unwrap();
+    assert_eq!(seen.trim_end(), "none", "the capability was not handed");
+    assert!(
+        log(home.path()).contains("stayed locked"),
+        "{}",
+        log(home.path())
+    );
+    engine.close();
+}

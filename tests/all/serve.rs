@@ -274,6 +274,125 @@ fn a_thousand_dispatches_with_one_that_never_ends() {
 }
 
 #[test]
+fn requests_sent_one_at_a_time_while_hooks_hang_are_answered() {
+    let home = tempfile::tempdir().unwrap();
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "forever", "command": "sleep 300", "timeout": 600}]}}),
+    );
+    let mut engine = Engine::start(home.path(), Some(&path));
+    for stuck in ["stuck1", "stuck2", "stuck3"] {
+        // Nothing else waits in the input when the thread reading it meets a hook that never ends.
+        engine.send(json!({"id": stuck, "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": stuck, "tool_name": "edit", "tool_input": {"path": "a.rs"}}}));
+        std::thread::sleep(Duration::from_millis(100));
+        engine.held_on("forever");
+        for n in 0..3 {
+            let id = format!("{stuck}-after{n}");
+            engine.send(dispatch(&id, "git commit --no-verify -m x"));
+            assert_eq!(
+                engine.answer(&id)["result"]["decision"],
+                "allow",
+                "the registry has no hook on shell calls"
+            );
+        }
+    }
+    for stuck in ["stuck1", "stuck2", "stuck3"] {
+        engine.send(json!({"id": "c", "op": "cancel", "dispatchId": stuck}));
+        assert_eq!(engine.answer("c")["result"]["cancelled"], true);
+        assert_eq!(engine.answer(stuck)["ok"], false);
+    }
+    assert_eq!(engine.close().status.code(), Some(0));
+}
+
+/// Rewrites `path` in place with `edit` applied, the same size and the same
+/// modification time: only its status-change time tells it changed.
+fn rewrite_in_place(path: &Path, edit: impl Fn(&str) -> String) {
+    let before = std::fs::read_to_string(path).unwrap();
+    let modified = std::fs::metadata(path).unwrap().modified().unwrap();
+    let after = edit(&before);
+    assert_eq!(after.len(), before.len());
+    assert_ne!(after, before);
+    std::fs::write(path, after).unwrap();
+    let file = std::fs::File::options().write(true).open(path).unwrap();
+    file.set_modified(modified).unwrap();
+}
+
+#[test]
+fn a_session_override_changed_between_two_dispatches_counts_for_the_second() {
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start(home.path(), None);
+    let override_path = home.path().join(format!(
+        ".tama/session-control/{}.override.json",
+        tama_core::session::control_key("omp", "s1")
+    ));
+    let mut n = 0;
+    let mut decide = |engine: &mut Engine| {
+        n += 1;
+        let id = format!("d{n}");
+        engine.send(dispatch(&id, "git commit --no-verify -m x"));
+        let answer = engine.answer(&id);
+        answer["result"]["decision"].as_str().unwrap().to_string()
+    };
+    let disable = || {
+        let out = support::operator::run_operator(
+            home.path(),
+            &[
+                "sessions",
+                "override",
+                "--agent",
+                "omp",
+                "--session",
+                "s1",
+                "--disable",
+                "block-git-hook-bypass",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", support::text(&out.stderr));
+    };
+    let tamper =
+        |text: &str| text.replace("\"block-git-hook-bypass\"", "\"block-git-hook-bypasz\"");
+    assert_eq!(decide(&mut engine), "block", "no override yet");
+    disable();
+    assert_eq!(
+        decide(&mut engine),
+        "allow",
+        "the operator's override counts"
+    );
+    // Changed within the same second, in place, with the same size.
+    rewrite_in_place(&override_path, tamper);
+    assert_eq!(
+        decide(&mut engine),
+        "block",
+        "the edited override counts for nothing"
+    );
+    disable();
+    // Once the file rests, it is read once and then remembered...
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(decide(&mut engine), "allow");
+    assert_eq!(decide(&mut engine), "allow");
+    // ...until it changes, even in place with the same size and modification
+    // time, and even when the change rests before the next dispatch.
+    rewrite_in_place(&override_path, tamper);
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(
+        decide(&mut engine),
+        "block",
+        "the edited override counts for nothing"
+    );
+    std::fs::remove_file(&override_path).unwrap();
+    assert_eq!(decide(&mut engine), "block", "no override any more");
+    // A session whose files are absent from a folder at rest is remembered
+    // so until the folder changes: a new override counts once it is there.
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(decide(&mut engine), "block");
+    assert_eq!(decide(&mut engine), "block");
+    disable();
+    std::thread::sleep(Duration::from_millis(2200));
+    assert_eq!(decide(&mut engine), "allow", "the new override counts");
+    assert_eq!(engine.close().status.code(), Some(0));
+}
+
+#[test]
 fn hooks_left_by_an_engine_that_is_gone_are_reported_and_listed() {
     let home = tempfile::tempdir().unwrap();
     let path = registry(
@@ -415,7 +534,16 @@ fn past_the_bound_on_dispatches_in_flight_a_request_is_refused_at_once() {
 #[test]
 fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_serving() {
     let home = tempfile::tempdir().unwrap();
-    let mut engine = Engine::start(home.path(), None);
+    // A command hook may never end: before it runs, another thread must read on.
+    let path = registry(
+        home.path(),
+        json!({"pre_tool_use:edit": {"blocking": true, "hooks": [{"id": "check", "command": "true", "timeout": 10}]}}),
+    );
+    let edit = |id: &str| json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": {"session_id": "s1", "tool_name": "edit", "tool_input": {"path": "a.rs"}}});
+    let mut engine = Engine::start(home.path(), Some(&path));
+    // A call that runs no hook starts the wasm host and runs on the reading thread.
+    engine.send(dispatch("warm", "ls"));
+    assert_eq!(engine.answer("warm")["result"]["decision"], "allow");
     let pid = engine.ready["state"]["processId"]
         .as_u64()
         .unwrap()
@@ -442,7 +570,7 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
         )
     };
     prlimit(&limit.to_string());
-    engine.send(dispatch("starved", "git status"));
+    engine.send(edit("starved"));
     let answer = engine.answer("starved");
     prlimit("unlimited");
     assert_eq!(answer["ok"], false, "{answer}");
@@ -451,10 +579,13 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
         error.starts_with("TAMA_HOOK_INFRASTRUCTURE: dispatch starved cannot start a thread: "),
         "{error}"
     );
-    engine.send(dispatch("after", "git commit --no-verify -m x"));
-    assert_eq!(
-        engine.answer("after")["result"]["hookId"],
-        "block-git-hook-bypass"
+    assert!(
+        error.contains("hook check and the ones after it were not started"),
+        "{error}"
     );
+    engine.send(edit("after"));
+    let after = engine.answer("after");
+    assert_eq!(after["result"]["results"][0]["hookId"], "check", "{after}");
+    assert_eq!(after["result"]["decision"], "allow", "{after}");
     assert_eq!(engine.close().status.code(), Some(0));
 }

@@ -132,7 +132,7 @@ impl Dispatcher {
         {
             watch.will_run_commands();
         }
-        let payload = gate_event.event().payload.to_string();
+        let payload = gate_event.payload_json();
         let run = |(hook, blocking): &(&HookEntry, bool)| {
             hook::run(
                 self,
@@ -212,11 +212,11 @@ impl Dispatcher {
             hook_id: DECLARATION_ID.to_string(),
             reason: format!("{DECLARATION_ID}: {why}"),
         };
-        let (name, input) = match (
+        let name = match (
             event.tool_name.clone().filter(|n| !n.trim().is_empty()),
             event.tool_input.as_ref(),
         ) {
-            (Some(name), Some(input)) if input.is_object() => (name, input),
+            (Some(name), Some(input)) if input.is_object() => name,
             (None, _) => {
                 return Err(unreadable(format!(
                     "the {} event names no tool, so its call cannot be read",
@@ -250,8 +250,11 @@ impl Dispatcher {
         let host = self
             .host()
             .map_err(|fault| Outcome::Infrastructure(Infrastructure::new(fault)))?;
-        match host.classify(&name, &input.to_string()) {
-            Ok(call) => Ok(Arc::new(GateEvent::classified(event, Ok(call)))),
+        // The input is serialized once, for the declaration and every gate.
+        let prepared = GateEvent::new(event);
+        let input = prepared.tool_input_json().unwrap_or("null");
+        match host.classify(&name, input) {
+            Ok(call) => Ok(Arc::new(prepared.with_tool_call(Ok(call)))),
             Err(ClassifyError::Protocol(why)) => {
                 Err(unreadable(format!("the {name} call cannot be read: {why}")))
             }

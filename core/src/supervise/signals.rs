@@ -24,8 +24,7 @@ pub fn call_key(payload: &Value) -> Option<String> {
     let input = ["tool_input", "input"]
         .iter()
         .find_map(|k| payload.get(*k))
-        .cloned()
-        .unwrap_or(Value::Null);
+        .unwrap_or(&Value::Null);
     Some(format!("{}\0{input}", name.as_str().unwrap_or_default()))
 }
 

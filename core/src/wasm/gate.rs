@@ -101,13 +101,27 @@ impl GateEvent {
 
     /// An event whose tool call the engine already classified.
     pub fn classified(event: Event, tool_call: Result<ToolCall, ClassifyError>) -> Self {
-        let prepared = GateEvent::new(event);
-        let _ = prepared.tool_call.set(tool_call);
-        prepared
+        GateEvent::new(event).with_tool_call(tool_call)
+    }
+
+    /// This event with its tool call as the engine classified it.
+    pub fn with_tool_call(self, tool_call: Result<ToolCall, ClassifyError>) -> Self {
+        let _ = self.tool_call.set(tool_call);
+        self
     }
 
     pub fn event(&self) -> &Event {
         &self.event
+    }
+
+    /// The event's payload as JSON text, as gates and command hooks are handed it.
+    pub fn payload_json(&self) -> &str {
+        &self.wit.payload
+    }
+
+    /// The event's tool input as JSON text, as gates are handed it.
+    pub fn tool_input_json(&self) -> Option<&str> {
+        self.wit.tool_input.as_deref()
     }
 
     /// The tool declaration's reading of this event's tool call, when it was asked.

@@ -265,8 +265,14 @@ impl Watch for Flight {
     fn will_run_commands(&self) {
         if let Some(flights) = self.flights.upgrade()
             && let Some(blocking) = flights.blocking.get()
+            && let Err(err) = blocking()
         {
-            blocking();
+            // Fail closed: no hook starts where a new request would wait behind it.
+            self.end(format!(
+                "{}: dispatch {} cannot start a thread: {err}",
+                tama_core::INFRASTRUCTURE,
+                self.id
+            ));
         }
     }
 
@@ -292,8 +298,9 @@ pub struct Flights {
     busy: Mutex<HashMap<String, Arc<Flight>>>,
     pub abandoned: super::turns::Abandoned,
     /// Called on a dispatch's own thread before it runs a command hook,
-    /// which may never end.
-    pub blocking: OnceLock<Box<dyn Fn() + Send + Sync>>,
+    /// which may never end, to have another thread read on; when none can,
+    /// the dispatch is ended with the cause.
+    pub blocking: OnceLock<Box<dyn Fn() -> std::io::Result<()> + Send + Sync>>,
 }
 
 impl Flights {

@@ -5,13 +5,17 @@
 //! Every frame is input: nothing on it may panic or end the engine.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+mod file_key;
 mod flight;
 mod out;
 mod runtime;
+mod sessions;
 mod turns;
 mod workers;
 
-use std::io::BufRead;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
@@ -24,7 +28,7 @@ use runtime::{Refresh, Runtime};
 use tama_core::dispatch::Selection;
 use tama_core::event::Event;
 use tama_core::supervise::records;
-use workers::Workers;
+use workers::{HandOver, Workers};
 
 /// Most dispatches one engine runs at once. Each holds a thread (and its
 /// hooks' processes) until it ends, so a hook that never ends holds only its
@@ -58,9 +62,34 @@ struct Server {
     flights: Arc<Flights>,
     selection: Selection,
     agent: String,
+    sessions: sessions::Sessions,
     out: out::Out,
     workers: Workers,
     most_in_flight: usize,
+    /// The engine's input, read only by the thread that holds the reading role.
+    input: Mutex<BufReader<File>>,
+}
+
+/// Bytes of input read at once: a pipelined burst is read in few reads.
+const INPUT_BUFFER: usize = 64 * 1024;
+
+/// The engine's own handle on its input (a duplicate of stdin), whose
+/// buffer tells whether further input waits.
+fn input() -> std::io::Result<BufReader<File>> {
+    let fd = std::io::stdin().as_fd().try_clone_to_owned()?;
+    Ok(BufReader::with_capacity(INPUT_BUFFER, File::from(fd)))
+}
+
+/// Whether more input waits after a frame read from `input`: bytes in its
+/// buffer, or readable (or ended) on the pipe now.
+fn input_waiting(input: &BufReader<File>) -> bool {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    if !input.buffer().is_empty() {
+        return true;
+    }
+    let mut fds = [PollFd::new(input.get_ref().as_fd(), PollFlags::POLLIN)];
+    // An error of the poll itself is read as input waiting: another thread reads on.
+    poll(&mut fds, PollTimeout::ZERO).map_or(true, |ready| ready > 0)
 }
 
 /// Serves until stdin closes, then ends every hook run it still holds.
@@ -83,6 +112,10 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         ),
         (Err(why), _, _) | (_, Err(why), _) | (_, _, Err(why)) => return refuse_start(&why),
     };
+    let input = match input() {
+        Ok(input) => input,
+        Err(err) => return refuse_start(&format!("the engine's input cannot be opened: {err}")),
+    };
     let runtime = match Runtime::start(tama_core::registry::Loaded::source(registry.as_deref())) {
         Ok(runtime) => runtime,
         Err(err) => return refuse_start(&err.to_string()),
@@ -91,10 +124,12 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         runtime,
         flights: Arc::new(Flights::default()),
         selection,
+        sessions: sessions::Sessions::new(agent.clone()),
         agent,
         out: out::Out::new(),
         workers: Workers::per_core(),
         most_in_flight,
+        input: Mutex::new(input),
     });
     let ending = Arc::downgrade(&server);
     tama_core::supervise::termination::on_termination(move |signal| {
@@ -104,18 +139,20 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
     });
     let released = Arc::downgrade(&server);
     let _ = server.flights.blocking.set(Box::new(move || {
-        if let Some(server) = released.upgrade() {
-            server.workers.release_current();
-            if let Err(err) = server.spare_reader() {
-                tama_core::log::write(
-                    "serve",
-                    &format!("no thread reads on while a dispatch runs command hooks: {err}"),
-                );
-            }
+        let Some(server) = released.upgrade() else {
+            return Ok(());
+        };
+        let started = server.start_reader(server.workers.release_current());
+        if let Err(err) = &started {
+            tama_core::log::write(
+                "serve",
+                &format!("no thread reads on while a dispatch runs command hooks: {err}"),
+            );
         }
+        started
     }));
     server.write(&json!({"ready": true, "state": server.state()}));
-    if let Err(err) = server.spare_reader() {
+    if let Err(err) = server.start_reader(server.workers.first_reader()) {
         // Without a thread of its own, this one reads until others can start.
         tama_core::log::write(
             "serve",
@@ -223,30 +260,10 @@ impl Server {
         None
     }
 
-    /// Runs `job` on this thread once another reads on; when no thread can
-    /// be started for that, the job is refused rather than run.
     fn run(self: &Arc<Self>, job: Job) {
-        let refused = self.spare_reader().err();
-        match (job, refused) {
-            (Job::Status { id }, None) => self.status(&id),
-            (Job::Status { id }, Some(err)) => self.fail(
-                &id,
-                format!(
-                    "{}: status cannot start a thread: {err}",
-                    tama_core::INFRASTRUCTURE
-                ),
-            ),
-            (Job::Dispatch(dispatch), None) => self.run_dispatch(dispatch),
-            (Job::Dispatch(dispatch), Some(err)) => {
-                let why = format!(
-                    "{}: dispatch {} cannot start a thread: {err}",
-                    tama_core::INFRASTRUCTURE,
-                    dispatch.flight.id
-                );
-                self.flights.answering();
-                self.answer(&dispatch.id, Err::<(), _>(why), dispatch.known.as_deref());
-                self.flights.finish(&dispatch.flight);
-            }
+        match job {
+            Job::Status { id } => self.status(&id),
+            Job::Dispatch(dispatch) => self.run_dispatch(dispatch),
         }
     }
 
@@ -301,7 +318,7 @@ impl Server {
 
     /// Admits a dispatch: held to the bound, its signals to the others
     /// taken, the registry re-checked. Its hooks are left to run.
-    fn dispatch(&self, id: Value, request: Value, received: Instant) -> Option<Job> {
+    fn dispatch(&self, id: Value, mut request: Value, received: Instant) -> Option<Job> {
         let Some(event_name) = request
             .get("event")
             .and_then(Value::as_str)
@@ -310,7 +327,10 @@ impl Server {
             self.fail(&id, "dispatch names no event".into());
             return None;
         };
-        let payload = request.get("payload").cloned().unwrap_or(Value::Null);
+        let payload = request
+            .get_mut("payload")
+            .map(Value::take)
+            .unwrap_or(Value::Null);
         let known = request
             .get("knownCatalogChecksum")
             .and_then(Value::as_str)
@@ -370,10 +390,9 @@ impl Server {
         }))
     }
 
-    /// Starts another thread reading requests when none reads, so that what
-    /// this thread runs next never holds up the next request.
-    fn spare_reader(self: &Arc<Self>) -> std::io::Result<()> {
-        if !self.workers.want_reader() {
+    /// Starts a thread that reads requests, when `hand_over` asks for one.
+    fn start_reader(self: &Arc<Self>, hand_over: HandOver) -> std::io::Result<()> {
+        if hand_over == HandOver::Done {
             return Ok(());
         }
         let server = self.clone();
@@ -389,41 +408,60 @@ impl Server {
         }
     }
 
-    /// Reads requests and runs each on this thread, until the input ends or
-    /// enough other threads read.
+    /// This thread is about to wait on something outside the engine (a
+    /// session's lock, which another process may hold): another reads on.
+    fn read_on(self: &Arc<Self>) {
+        if let Err(err) = self.start_reader(self.workers.hand_over()) {
+            tama_core::log::write(
+                "serve",
+                &format!("no thread reads on while a request waits: {err}"),
+            );
+        }
+    }
+
+    /// Reads one frame into `frame`: `false` when the input ended. Further
+    /// input already waiting has another thread read on while this one runs
+    /// what it read; see [`workers`].
+    fn read_frame(&self, frame: &mut Vec<u8>) -> std::io::Result<(usize, bool)> {
+        let mut input = lock(&self.input);
+        let read = input.read_until(b'\n', frame)?;
+        Ok((read, read > 0 && input_waiting(&input)))
+    }
+
+    /// Holds the reading role: reads requests and runs each on this thread,
+    /// until the input ends or enough other threads are idle.
     fn read_requests(self: Arc<Self>) {
+        self.workers.start_reading();
         let mut frame = Vec::new();
         loop {
             frame.clear();
-            let job = {
-                let mut input = std::io::stdin().lock();
-                match input.read_until(b'\n', &mut frame) {
-                    Ok(0) => return self.workers.input_ended(),
-                    Ok(_) => {}
-                    Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(err) => {
-                        eprintln!("tama: the engine's input cannot be read: {err}");
-                        return self.workers.input_ended();
-                    }
+            let waiting = match self.read_frame(&mut frame) {
+                Ok((0, _)) => return self.workers.input_ended(),
+                Ok((_, waiting)) => waiting,
+                Err(err) => {
+                    eprintln!("tama: the engine's input cannot be read: {err}");
+                    return self.workers.input_ended();
                 }
-                let received = Instant::now();
-                self.workers.took_request();
-                // Nothing on a frame may end the thread that reads it.
-                let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    match std::str::from_utf8(&frame) {
-                        Ok(line) if line.trim().is_empty() => None,
-                        Ok(line) => self.handle(line, received),
-                        Err(err) => {
-                            self.fail(&Value::Null, format!("the request is not UTF-8: {err}"));
-                            None
-                        }
-                    }
-                }));
-                handled.ok().flatten()
             };
-            if let Some(job) = job {
-                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
-            }
+            let received = Instant::now();
+            self.workers.took_request();
+            // Nothing on a frame may end the thread that reads it.
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let job = match std::str::from_utf8(&frame) {
+                    Ok(line) if line.trim().is_empty() => None,
+                    Ok(line) => self.handle(line, received),
+                    Err(err) => {
+                        self.fail(&Value::Null, format!("the request is not UTF-8: {err}"));
+                        None
+                    }
+                };
+                if let Some(job) = job {
+                    if waiting {
+                        self.read_on();
+                    }
+                    self.run(job);
+                }
+            }));
             if !self.workers.finished_request() {
                 return;
             }
@@ -431,7 +469,7 @@ impl Server {
     }
 
     /// Runs one admitted dispatch on this thread and answers it.
-    fn run_dispatch(&self, admitted: Admitted) {
+    fn run_dispatch(self: &Arc<Self>, admitted: Admitted) {
         let Admitted {
             id,
             flight,
@@ -446,18 +484,12 @@ impl Server {
             .map_err(|e| format!("dispatch {event_name}: {e}"));
         let answer = result.map(|mut event| {
             event.agent_id = Some(self.agent.clone());
-            let mut selection = tama_core::session::selection_for(
-                &self.selection,
-                &self.agent,
-                event.session_id.as_deref(),
-            );
+            let session = event.session_id.as_deref();
             let registry = &generation.registry().registry;
-            event.capability = tama_core::capability::for_event(
-                registry,
-                &self.agent,
-                event.session_id.as_deref(),
-            )
-            .unwrap_or_else(|refused| {
+            let (mut selection, capability) =
+                self.sessions
+                    .read(&self.selection, registry, session, || self.read_on());
+            event.capability = capability.unwrap_or_else(|refused| {
                 selection.refused.push(refused);
                 None
             });

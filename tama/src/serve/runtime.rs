@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::file_key::FileKey;
 use super::lock;
 use tama_core::clock::now_ms;
 use tama_core::dispatch::{Dispatcher, SharedHost};
@@ -20,46 +21,6 @@ pub struct Generation {
     pub dispatcher: Dispatcher,
     /// Hooks the registry names, counted once for every answer.
     hook_count: usize,
-}
-
-/// What tells a registry file that changed from one that did not, without
-/// reading it: which file it is (device and inode: a replacement by rename is
-/// a new inode), its size, and its modification and status-change times to
-/// the nanosecond (a write in place moves both; setting the modification
-/// time back still moves the status-change time).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct FileKey {
-    dev: u64,
-    ino: u64,
-    size: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-}
-
-/// How recent a change may be for its key to be trusted: a file system
-/// whose clock is coarser than a nanosecond (a kernel tick, or two seconds
-/// on some) can give a second write within one tick the same times, so a
-/// file changed this recently is read again on every refresh until it rests.
-const SETTLED_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
-
-impl FileKey {
-    fn of(path: &std::path::Path) -> Option<FileKey> {
-        use std::os::unix::fs::MetadataExt;
-        let meta = std::fs::metadata(path).ok()?;
-        let key = FileKey {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            size: meta.size(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        };
-        let changed = std::time::UNIX_EPOCH
-            + std::time::Duration::new(key.mtime.0.max(key.ctime.0).max(0) as u64, 0);
-        let settled = std::time::SystemTime::now()
-            .duration_since(changed)
-            .is_ok_and(|age| age >= SETTLED_AFTER);
-        settled.then_some(key)
-    }
 }
 
 impl Generation {
