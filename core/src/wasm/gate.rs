@@ -196,7 +196,10 @@ impl Gate {
     ) -> Result<Gate, GateFault> {
         let load = |e: wasmtime::Error| GateFault::Load(format!("{e:#}"));
         let component = host.component(source).map_err(load)?;
-        let instance_pre = host.gate_linker.instantiate_pre(&component).map_err(load)?;
+        let instance_pre = host
+            .gate_linker(&component)
+            .and_then(|linker| linker.instantiate_pre(&component))
+            .map_err(load)?;
         let pre = GatePre::new(instance_pre).map_err(|e| {
             GateFault::Load(format!(
                 "it does not implement the tama:gate/gate world: {e:#}"
