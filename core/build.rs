@@ -26,7 +26,7 @@ const EXTRA: &[&str] = &["gate-template"];
 /// Components built without `std`. Cargo unifies a dependency's features
 /// across one build, and the others would switch `std` back on in the
 /// dependencies these share with them, so these are built on their own.
-const NO_STD: &[&str] = &["block-git-hook-bypass", "protect-tama"];
+const NO_STD: &[&str] = &["block-git-hook-bypass", "protect-tama", "tool-declaration"];
 
 fn main() {
     let engine_dir = PathBuf::from(env("CARGO_MANIFEST_DIR"));

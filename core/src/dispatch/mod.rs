@@ -287,7 +287,11 @@ impl Dispatcher {
             ),
             None => (serde_json::Value::Null, &[][..]),
         };
-        let gate = Gate::load(host, &hook.id, &source, &config, state)
+        let load = match self.instances {
+            Instances::OneEvent => Gate::load_for_one_event,
+            Instances::Serving => Gate::load,
+        };
+        let gate = load(host, &hook.id, &source, &config, state)
             .map_err(|source| Fault::Gate {
                 id: hook.id.clone(),
                 source,

@@ -41,7 +41,9 @@ type Instance = (Store<Sandboxed<()>>, ToolDeclaration);
 impl Declaration {
     /// At most `concurrent` calls run at once, each in an instance of its own.
     pub fn new(host: &Host, component: &Component, concurrent: usize) -> wasmtime::Result<Self> {
-        let pre = host.declaration_linker().instantiate_pre(component)?;
+        let pre = host
+            .declaration_linker(component)?
+            .instantiate_pre(component)?;
         Ok(Declaration {
             pre: ToolDeclarationPre::new(pre)?,
             idle: Mutex::new(Vec::new()),

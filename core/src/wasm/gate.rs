@@ -57,6 +57,9 @@ pub struct Gate {
     slots: Arc<Slots>,
     paths: Arc<HostPaths>,
     ticker: Arc<Ticker>,
+    /// The configuration is still to be checked, in the instance of the
+    /// gate's one evaluation (see [`Gate::load_for_one_event`]).
+    check_config_first: bool,
 }
 
 /// An event prepared once for every gate that evaluates it.
@@ -158,8 +161,47 @@ pub struct GateContext {
 }
 
 impl Gate {
-    /// Loads the gate `id` from `source` and has it check `config`.
+    /// Loads the gate `id` from `source` and has it check `config`, in an
+    /// instance of its own.
     pub fn load(
+        host: &Host,
+        id: &str,
+        source: &ComponentBytes,
+        config: &serde_json::Value,
+        grants: &[String],
+    ) -> Result<Gate, GateFault> {
+        let gate = Gate::prepare(host, id, source, config, grants)?;
+        let probe = Arc::new(GateEvent::probe());
+        let ticker = gate.ticker.clone();
+        let _ticking = ticker.calling();
+        let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
+        let checked = instance.call_validate_config(&mut store, &gate.config);
+        gate.forward_output(&store);
+        match checked {
+            Ok(Ok(())) => Ok(gate),
+            Ok(Err(reason)) => Err(GateFault::Config(reason)),
+            Err(err) => Err(fault(err, store.data())),
+        }
+    }
+
+    /// [`Gate::load`] for a process that evaluates the gate once: `config`
+    /// is checked in the instance of that evaluation, just before it, and a
+    /// configuration the gate rejects fails the evaluation. One instance
+    /// fewer for the one event such a process decides.
+    pub fn load_for_one_event(
+        host: &Host,
+        id: &str,
+        source: &ComponentBytes,
+        config: &serde_json::Value,
+        grants: &[String],
+    ) -> Result<Gate, GateFault> {
+        let mut gate = Gate::prepare(host, id, source, config, grants)?;
+        gate.check_config_first = true;
+        Ok(gate)
+    }
+
+    /// The gate `id` from `source`, its configuration not yet checked.
+    fn prepare(
         host: &Host,
         id: &str,
         source: &ComponentBytes,
@@ -168,7 +210,10 @@ impl Gate {
     ) -> Result<Gate, GateFault> {
         let load = |e: wasmtime::Error| GateFault::Load(format!("{e:#}"));
         let component = host.component(source).map_err(load)?;
-        let instance_pre = host.gate_linker.instantiate_pre(&component).map_err(load)?;
+        let instance_pre = host
+            .gate_linker(&component)
+            .and_then(|linker| linker.instantiate_pre(&component))
+            .map_err(load)?;
         let pre = GatePre::new(instance_pre).map_err(|e| {
             GateFault::Load(format!(
                 "it does not implement the tama:gate/gate world: {e:#}"
@@ -183,18 +228,9 @@ impl Gate {
             slots: host.gate_slots.clone(),
             paths: host.paths.clone(),
             ticker: host.ticker.clone(),
+            check_config_first: false,
         };
-        let probe = Arc::new(GateEvent::probe());
-        let ticker = gate.ticker.clone();
-        let _ticking = ticker.calling();
-        let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
-        let checked = instance.call_validate_config(&mut store, &gate.config);
-        gate.forward_output(&store);
-        match checked {
-            Ok(Ok(())) => Ok(gate),
-            Ok(Err(reason)) => Err(GateFault::Config(reason)),
-            Err(err) => Err(fault(err, store.data())),
-        }
+        Ok(gate)
     }
 
     pub fn id(&self) -> &str {
@@ -213,7 +249,8 @@ impl Gate {
         self
     }
 
-    /// Decides `event` in a fresh instance.
+    /// Decides `event` in a fresh instance (checking the configuration in
+    /// it first, for a gate loaded by [`Gate::load_for_one_event`]).
     pub fn evaluate(
         &self,
         event: &Arc<GateEvent>,
@@ -222,6 +259,18 @@ impl Gate {
         let _slot = self.slots.take();
         let _ticking = self.ticker.calling();
         let (mut store, instance) = self.instantiate(event.clone(), state)?;
+        if self.check_config_first {
+            let checked = instance.call_validate_config(&mut store, &self.config);
+            let rejected = match checked {
+                Ok(Ok(())) => None,
+                Ok(Err(reason)) => Some(GateFault::Config(reason)),
+                Err(err) => Some(fault(err, store.data())),
+            };
+            if let Some(rejected) = rejected {
+                self.forward_output(&store);
+                return Err(rejected);
+            }
+        }
         let answer = instance.call_evaluate(&mut store, &event.wit, &self.config);
         self.forward_output(&store);
         match answer {

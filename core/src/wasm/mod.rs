@@ -9,6 +9,7 @@ mod config;
 mod declaration;
 mod gate;
 mod host_paths;
+mod linkers;
 mod sandbox;
 mod slots;
 mod state;
@@ -36,8 +37,8 @@ pub use crate::registry::ComponentBytes;
 pub struct Host {
     engine: Engine,
     cache_dir: PathBuf,
-    gate_linker: Linker<Sandboxed<gate::GateContext>>,
-    declaration_linker: Linker<Sandboxed<()>>,
+    gate_linkers: linkers::Linkers<Sandboxed<gate::GateContext>>,
+    declaration_linkers: linkers::Linkers<Sandboxed<()>>,
     declaration: Option<Arc<Declaration>>,
     gate_slots: Arc<slots::Slots>,
     paths: Arc<HostPaths>,
@@ -66,19 +67,16 @@ impl Host {
         let engine = Engine::new(&config)?;
         let ticker = ticker::Ticker::start(&engine)?;
         let mut gate_linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut gate_linker)?;
-        sandbox::deny_clock_waits(&mut gate_linker)?;
         bindings::gate::Gate::add_to_linker::<_, HasSelf<_>>(&mut gate_linker, |s| s)?;
-        let mut declaration_linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut declaration_linker)?;
-        sandbox::deny_clock_waits(&mut declaration_linker)?;
+        let gate_linkers = linkers::Linkers::new(gate_linker);
+        let declaration_linkers = linkers::Linkers::new(Linker::new(&engine));
         let gate_slots = Arc::new(slots::Slots::new(config::CONCURRENT_CALLS));
         let paths = Arc::new(HostPaths::from_env(&cache_dir));
         let mut host = Host {
             engine,
             cache_dir,
-            gate_linker,
-            declaration_linker,
+            gate_linkers,
+            declaration_linkers,
             declaration: None,
             gate_slots,
             paths,
@@ -118,8 +116,20 @@ impl Host {
             .expect("the declaration is loaded in Host::new")
     }
 
-    fn declaration_linker(&self) -> &Linker<Sandboxed<()>> {
-        &self.declaration_linker
+    /// The linker for `component`, which it is instantiated through.
+    fn gate_linker(
+        &self,
+        component: &Component,
+    ) -> wasmtime::Result<&Linker<Sandboxed<gate::GateContext>>> {
+        self.gate_linkers.for_component(&self.engine, component)
+    }
+
+    fn declaration_linker(
+        &self,
+        component: &Component,
+    ) -> wasmtime::Result<&Linker<Sandboxed<()>>> {
+        self.declaration_linkers
+            .for_component(&self.engine, component)
     }
 }
 

@@ -3,7 +3,8 @@
 //! The WASI context has no preopened directory, no environment variable, no
 //! argument and no socket address it may use; its clocks are frozen at zero
 //! and its stdout and stderr are captured for Tama's log, so a component can
-//! reach nothing its WIT interface does not hand it.
+//! reach nothing its WIT interface does not hand it. It is made on the
+//! component's first WASI call: Tama's own components make none.
 
 use std::time::Duration;
 
@@ -28,19 +29,25 @@ const OUTPUT_BOUND: usize = 64 << 10;
 /// Store data: the sandbox every component gets, plus `host`, what its own
 /// imports need.
 pub struct Sandboxed<T> {
-    wasi: WasiCtx,
-    table: ResourceTable,
-    stdout: MemoryOutputPipe,
-    stderr: MemoryOutputPipe,
+    /// Made on the component's first WASI call.
+    wasi: Option<Wasi>,
     pub bounds: Bounds,
     pub host: T,
 }
 
-impl<T> Sandboxed<T> {
-    pub fn new(host: T) -> Self {
+/// The WASI context of one instance, and where its output is kept.
+struct Wasi {
+    ctx: WasiCtx,
+    table: ResourceTable,
+    stdout: MemoryOutputPipe,
+    stderr: MemoryOutputPipe,
+}
+
+impl Wasi {
+    fn new() -> Self {
         let stdout = MemoryOutputPipe::new(OUTPUT_BOUND);
         let stderr = MemoryOutputPipe::new(OUTPUT_BOUND);
-        let wasi = WasiCtx::builder()
+        let ctx = WasiCtx::builder()
             .stdout(stdout.clone())
             .stderr(stderr.clone())
             .wall_clock(FrozenClock)
@@ -49,11 +56,19 @@ impl<T> Sandboxed<T> {
             .allow_udp(false)
             .allow_ip_name_lookup(false)
             .build();
-        Sandboxed {
-            wasi,
+        Wasi {
+            ctx,
             table: ResourceTable::new(),
             stdout,
             stderr,
+        }
+    }
+}
+
+impl<T> Sandboxed<T> {
+    pub fn new(host: T) -> Self {
+        Sandboxed {
+            wasi: None,
             bounds: Bounds::default(),
             host,
         }
@@ -62,15 +77,19 @@ impl<T> Sandboxed<T> {
     /// What the component wrote to stdout and stderr.
     pub fn output(&self) -> (String, String) {
         let text = |pipe: &MemoryOutputPipe| String::from_utf8_lossy(&pipe.contents()).into_owned();
-        (text(&self.stdout), text(&self.stderr))
+        match &self.wasi {
+            Some(wasi) => (text(&wasi.stdout), text(&wasi.stderr)),
+            None => (String::new(), String::new()),
+        }
     }
 }
 
 impl<T: Send> WasiView for Sandboxed<T> {
     fn ctx(&mut self) -> WasiCtxView<'_> {
+        let wasi = self.wasi.get_or_insert_with(Wasi::new);
         WasiCtxView {
-            ctx: &mut self.wasi,
-            table: &mut self.table,
+            ctx: &mut wasi.ctx,
+            table: &mut wasi.table,
         }
     }
 }

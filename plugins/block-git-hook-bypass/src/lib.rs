@@ -123,3 +123,9 @@ impl Guest for Gate {
 // no component-model symbol names to export.
 #[cfg(target_arch = "wasm32")]
 export!(Gate);
+
+/// A panic's message goes to Tama's log (see `wasm_runtime`).
+#[cfg(target_arch = "wasm32")]
+fn on_panic(message: &str) {
+    tama::gate::log::log(tama::gate::log::Level::Error, message);
+}

@@ -1,10 +1,11 @@
 //! What `std` would give the component: an allocator, the canonical ABI's
 //! `cabi_realloc`, and a panic handler.
 //!
-//! The gate is built without `std` so that its component imports nothing
-//! from WASI: `std` links in stdio, environment, exit and random imports,
-//! and every import makes each fresh instance slower to set up, on every
-//! tool call.
+//! Tama's own components are built without `std` so that they import
+//! nothing from WASI: `std` links in stdio, environment, exit and random
+//! imports, and every import makes loading the component and each fresh
+//! instance slower, on every tool call. Each crate that includes this file
+//! says where a panic's message goes (`crate::on_panic`).
 
 use alloc::alloc::{GlobalAlloc, Layout, alloc, handle_alloc_error, realloc};
 use alloc::string::ToString;
@@ -14,8 +15,6 @@ use core::ptr;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use dlmalloc::Dlmalloc;
-
-use crate::tama::gate::log::{Level, log};
 
 // `memcmp` and its kin come from the target's C library, as they do under
 // `std`; the linker takes only those, and none of them imports anything.
@@ -148,10 +147,11 @@ unsafe extern "C" fn cabi_realloc(
     new
 }
 
-/// A panic is a bug, never a verdict: its message goes to Tama's log, and
-/// the trap that follows makes Tama refuse on the gate's behalf.
+/// A panic is a bug, never a verdict: its message goes where the crate
+/// says, and the trap that follows makes Tama refuse on the component's
+/// behalf.
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
-    log(Level::Error, &info.to_string());
+    crate::on_panic(&info.to_string());
     wasm32::unreachable()
 }

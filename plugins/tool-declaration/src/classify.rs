@@ -1,5 +1,6 @@
 //! Reads a tool call by its row in the spellings table.
 
+use crate::prelude::*;
 use serde_json::{Map, Value};
 
 use crate::device;
@@ -255,7 +256,7 @@ fn renames(fields: &Map<String, Value>) -> Vec<String> {
 
 /// Keeps the first of each path, in order.
 fn dedup(paths: &mut Vec<String>) {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = alloc::collections::BTreeSet::new();
     paths.retain(|p| seen.insert(p.clone()));
 }
 

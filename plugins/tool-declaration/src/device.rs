@@ -2,6 +2,7 @@
 //! its documented read-only actions is a lookup; every other address is an
 //! ordinary write target.
 
+use crate::prelude::*;
 use serde_json::{Map, Value};
 
 use crate::exports::tama::gate::declaration::{ToolCall, ToolKind, WriteTarget};

@@ -5,15 +5,23 @@
 
 // A native build only runs the tests; the glue is used by the component alone.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#![cfg_attr(target_arch = "wasm32", no_std)]
+
+extern crate alloc;
 
 mod classify;
 mod device;
 mod patch;
+mod prelude;
 pub mod spellings;
+#[cfg(target_arch = "wasm32")]
+#[path = "../../block-git-hook-bypass/src/wasm_runtime.rs"]
+mod wasm_runtime;
 
 wit_bindgen::generate!({ path: "../../wit", world: "tool-declaration" });
 
 use exports::tama::gate::declaration::{Guest, ToolCall};
+use prelude::*;
 
 struct Declaration;
 
@@ -27,3 +35,8 @@ impl Guest for Declaration {
 // no component-model symbol names to export.
 #[cfg(target_arch = "wasm32")]
 export!(Declaration);
+
+/// The tool declaration imports no log: a panic's message is dropped, and
+/// Tama reports the trap that follows as the declaration's failure.
+#[cfg(target_arch = "wasm32")]
+fn on_panic(_message: &str) {}

@@ -5,6 +5,7 @@
 //! Names are lower-case: the declaration lower-cases the payload's name and
 //! reads it with or without the function bridge's `functions.` prefix.
 
+use crate::prelude::*;
 /// How the declaration reads one spelling's input.
 #[derive(Debug, Clone, Copy)]
 pub enum Reads {

@@ -6,12 +6,16 @@
 
 wit_bindgen::generate!({ path: "../../wit", world: "tool-declaration" });
 
+extern crate alloc;
+
 #[path = "../src/classify.rs"]
 mod classify;
 #[path = "../src/device.rs"]
 mod device;
 #[path = "../src/patch/mod.rs"]
 mod patch;
+#[path = "../src/prelude.rs"]
+mod prelude;
 #[path = "../src/spellings.rs"]
 mod spellings;
 

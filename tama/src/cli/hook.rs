@@ -146,7 +146,7 @@ fn plugin_gate(
             .map_err(|e| GateFault::Config(format!("--config is not JSON: {e}")))?;
         let sha256 = tama_core::registry::checksum::sha256_hex(&bytes);
         let source = ComponentBytes::checked(bytes, &sha256).map_err(GateFault::Load)?;
-        Gate::load(host, &id, &source, &config, &[])
+        Gate::load_for_one_event(host, &id, &source, &config, &[])
     })();
     (id, gate)
 }
@@ -181,7 +181,7 @@ fn registered_gate(
     let gate = registry
         .gate_component(entry)
         .map_err(|e| GateFault::Load(e.to_string()))
-        .and_then(|source| Gate::load(host, id, &source, &config, &state))
+        .and_then(|source| Gate::load_for_one_event(host, id, &source, &config, &state))
         .map(|gate| gate.in_registry(registry));
     Ok((id.to_string(), gate))
 }

@@ -3,6 +3,7 @@
 //! `*** Delete File: p`. Codex also accepts the markers padded with blanks.
 //! Paths are taken as written: neither Codex nor oh-my-pi strips quotes here.
 
+use crate::prelude::*;
 const HEADERS: [&str; 4] = [
     "*** Add File:",
     "*** Update File:",

@@ -6,6 +6,7 @@
 //! `MV DEST` moves the section's file to DEST. Body rows start with `+`, so no
 //! body row is a header.
 
+use crate::prelude::*;
 pub fn opens(line: &str) -> bool {
     header(line).is_some()
 }

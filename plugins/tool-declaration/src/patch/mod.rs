@@ -4,6 +4,7 @@
 //! text an error: no other target, and never the session directory, stands in
 //! for it.
 
+use crate::prelude::*;
 mod envelope;
 mod hashline;
 mod sloppy;
@@ -43,7 +44,7 @@ pub fn targets(text: &str) -> Result<Vec<String>, String> {
         Some(format) => (format.targets)(text)?,
         None => envelope::targets(text)?,
     };
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = alloc::collections::BTreeSet::new();
     found.retain(|p| seen.insert(p.clone()));
     Ok(found)
 }

@@ -6,6 +6,7 @@
 //! payload that names no file first would apply to the last file the session
 //! edited: that is unknowable here, so it is an error.
 
+use crate::prelude::*;
 pub fn opens_tagged(line: &str) -> bool {
     tag_opener(line).is_some()
 }
