@@ -62,11 +62,7 @@ impl ControlKey {
     pub fn read() -> Result<ControlKey, KeyError> {
         let path = Self::path();
         // Never through a link: the key is the file Tama created, or none.
-        let mut file = match OpenOptions::new()
-            .read(true)
-            .custom_flags(nix::libc::O_NOFOLLOW)
-            .open(&path)
-        {
+        let mut file = match crate::files::open_regular(&path, nix::libc::O_NOFOLLOW) {
             Ok(file) => file,
             Err(err) if err.kind() == io::ErrorKind::NotFound => {
                 return Err(KeyError::Missing(path));

@@ -1,8 +1,9 @@
 //! Writing a file whole: every reader sees the old file or the new one,
-//! never half of either, and writers never mix their bytes.
+//! never half of either, and writers never mix their bytes. Reading only
+//! regular files, so nothing put in a file's place can hold Tama up.
 
 use std::fs::{self, DirBuilder, File, OpenOptions, Permissions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,6 +19,38 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// such as a harness's settings.
 pub fn write_whole_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write(path, bytes, true)
+}
+
+/// Opens the regular file at `path` for reading, with `flags` added to the
+/// open. Anything else there (a FIFO, a device, a socket) is refused, not
+/// waited on: opening a FIFO waits for a writer, and every file Tama reads
+/// may have been put in its place by the agent Tama polices, which would
+/// hold the tool call until the harness gives up on the hook.
+pub fn open_regular(path: &Path, flags: i32) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK | flags)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, device or socket in its place is never read)",
+        ));
+    }
+    Ok(file)
+}
+
+/// The regular file at `path`, whole (see [`open_regular`]).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open_regular(path, 0)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`read_regular`] as UTF-8 text.
+pub fn read_regular_to_string(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_regular(path)?)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
 /// Creates `dir` and its missing parents, 0700, when it is missing.

@@ -48,7 +48,7 @@ impl StateSource for OkoState {
             ));
         }
         let path = self.home.join("agents").join(agent).join(file);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::files::read_regular_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("Oko state {} cannot be read: {e}", path.display())),

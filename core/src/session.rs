@@ -89,7 +89,7 @@ pub fn lock(key: &str) -> Result<RecordLock, String> {
 
 /// The session record at `path` as JSON; `Null` when there is none.
 pub fn read_record(path: &std::path::Path) -> Result<Value, String> {
-    match std::fs::read_to_string(path) {
+    match crate::files::read_regular_to_string(path) {
         Ok(text) => serde_json::from_str(&text)
             .map_err(|e| format!("its record {} cannot be read: {e}", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Value::Null),
@@ -222,7 +222,7 @@ impl Override {
 /// The session's override when there is one that counts; `Err` says why the file there does not.
 pub fn read_override(agent: &str, session: &str) -> Result<Option<Override>, String> {
     let path = override_path(&control_key(agent, session));
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::files::read_regular_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {

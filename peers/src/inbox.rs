@@ -101,8 +101,8 @@ fn files(dir: &Path, key: &str, part: &str) -> Vec<PathBuf> {
 }
 
 fn read_envelope(file: &Path) -> Result<Envelope> {
-    let text =
-        fs::read_to_string(file).map_err(io(|| format!("cannot read {}", file.display())))?;
+    let text = tama_core::files::read_regular_to_string(file)
+        .map_err(io(|| format!("cannot read {}", file.display())))?;
     serde_json::from_str(&text)
         .map_err(|e| PeerError::Input(format!("{} is not an envelope: {e}", file.display())))
 }
@@ -228,7 +228,7 @@ pub fn take_returned(dir: &Path, key: &str) -> Vec<Returned> {
         if fs::rename(&file, &taken).is_err() {
             continue;
         }
-        match fs::read_to_string(&taken)
+        match tama_core::files::read_regular_to_string(&taken)
             .ok()
             .and_then(|t| serde_json::from_str::<Returned>(&t).ok())
         {

@@ -35,7 +35,7 @@ pub fn row(dir: &Path, name: &str, fields: Value) {
 
 /// The rows of `log.jsonl` that parse.
 pub fn rows(dir: &Path) -> Vec<Value> {
-    fs::read_to_string(dir.join("log.jsonl"))
+    tama_core::files::read_regular_to_string(&dir.join("log.jsonl"))
         .unwrap_or_default()
         .lines()
         .filter_map(|line| serde_json::from_str(line).ok())

@@ -87,7 +87,7 @@ fn path(dir: &Path, key: &str) -> PathBuf {
 /// The registration of `key`, live or not.
 pub fn read(dir: &Path, key: &str) -> Result<Option<Registration>> {
     let file = path(dir, key);
-    match fs::read_to_string(&file) {
+    match tama_core::files::read_regular_to_string(&file) {
         Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
             PeerError::Input(format!("{} is not a registration: {e}", file.display()))
         }),

@@ -200,7 +200,7 @@ pub fn spend_ask(dir: &Path, from: &str, to: &str) -> Result<()> {
 /// is removed and `log.jsonl` gets a `report_shown` row.
 pub fn take_ended(dir: &Path, key: &str) -> Result<Option<Value>> {
     let path = ended_path(dir, key);
-    let text = match fs::read_to_string(&path) {
+    let text = match tama_core::files::read_regular_to_string(&path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(super::io(|| format!("cannot read {}", path.display()))(err)),
@@ -280,6 +280,6 @@ pub fn saved_report(dir: &Path, key: &str, since: &str) -> Option<String> {
     let modified = fs::metadata(&path).and_then(|m| m.modified()).ok()?;
     let since = humantime::parse_rfc3339(since).ok()?;
     (modified >= since)
-        .then(|| fs::read_to_string(&path).ok())
+        .then(|| tama_core::files::read_regular_to_string(&path).ok())
         .flatten()
 }

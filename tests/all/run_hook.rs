@@ -880,3 +880,73 @@ fn a_failing_hook_refuses_a_blocking_event_unless_it_approved_and_a_non_blocking
         )
     );
 }
+
+/// Runs `tama run-hook args` with `stdin`, killing it if it has not ended
+/// within ten seconds: a run that waits on a file never ends by itself.
+fn run_hook_bounded(home: &Path, args: &[&str], stdin: &str) -> Option<std::process::Output> {
+    use std::io::Write;
+    let mut child = support::tama_in(home)
+        .arg("run-hook")
+        .args(args)
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn a_fifo_put_in_place_of_a_file_tama_reads_is_refused_at_once_not_waited_on() {
+    let mkfifo = |path: &Path| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo {}", path.display());
+    };
+    // The registry: the run refuses, naming the file and why.
+    let home = tempfile::tempdir().unwrap();
+    let registry = home.path().join("registry.json");
+    mkfifo(&registry);
+    let out = run_hook_bounded(
+        home.path(),
+        &[
+            "--registry",
+            registry.to_str().unwrap(),
+            "pre_tool_use",
+            "agent-1",
+        ],
+        &support::shell_payload("ls"),
+    )
+    .expect("a FIFO as the registry holds the run up");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "TAMA_HOOK_INFRASTRUCTURE: reading hook registry {}: not a regular file",
+            registry.display()
+        )),
+        "{stderr}"
+    );
+    // Oko's state, which block-supervisor-stop asks for on a stop: the run
+    // ends, and a state it cannot read is no pass.
+    let home = tempfile::tempdir().unwrap();
+    mkfifo(&home.path().join(".oko/agents/agent-1/role.json"));
+    let out = run_hook_bounded(home.path(), &["Stop", "agent-1"], &payload("claude-Stop"))
+        .expect("a FIFO as Oko's state holds the run up");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -101,10 +101,11 @@ impl Loaded {
 
     pub fn from_file(path: &Path) -> Result<Loaded, RegistryError> {
         let origin = Origin::File(path.to_path_buf());
-        let text = std::fs::read_to_string(path).map_err(|cause| RegistryError::Read {
-            origin: origin.clone(),
-            cause,
-        })?;
+        let text =
+            crate::files::read_regular_to_string(path).map_err(|cause| RegistryError::Read {
+                origin: origin.clone(),
+                cause,
+            })?;
         parse(origin, &text)
     }
 
@@ -166,8 +167,8 @@ impl Loaded {
                     _ => Path::new("."),
                 };
                 let file = component::inside(folder, &wasm.component).map_err(failed)?;
-                let bytes =
-                    std::fs::read(&file).map_err(|e| failed(format!("{}: {e}", file.display())))?;
+                let bytes = crate::files::read_regular(&file)
+                    .map_err(|e| failed(format!("{}: {e}", file.display())))?;
                 ComponentBytes::checked(bytes, &wasm.sha256).map_err(failed)
             }
         }
@@ -178,7 +179,7 @@ impl Loaded {
 /// `tama registry seal`. Refused when it is not JSON or names a key twice.
 pub fn read_unsealed(path: &Path) -> Result<Value, RegistryError> {
     let origin = Origin::File(path.to_path_buf());
-    let text = std::fs::read_to_string(path).map_err(|cause| RegistryError::Read {
+    let text = crate::files::read_regular_to_string(path).map_err(|cause| RegistryError::Read {
         origin: origin.clone(),
         cause,
     })?;

@@ -95,7 +95,7 @@ struct RawRecord {
 
 /// Reads and checks the record of process `pid`.
 fn read_record(path: &std::path::Path, pid: i32) -> Result<Record, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let text = crate::files::read_regular_to_string(path).map_err(|e| e.to_string())?;
     let raw: RawRecord = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     if raw.core_pid != i64::from(pid) {
         return Err(format!(
@@ -247,7 +247,7 @@ pub fn abandoned() -> (Vec<Value>, Vec<Value>) {
             continue;
         }
         let path = entry.path();
-        match std::fs::read_to_string(&path)
+        match crate::files::read_regular_to_string(&path)
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| e.to_string()))
         {

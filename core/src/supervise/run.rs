@@ -311,7 +311,7 @@ impl Drop for Run {
 
 /// The `because` a marker holds, when it exists.
 fn because(marker: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(marker).ok()?;
+    let text = crate::files::read_regular_to_string(marker).ok()?;
     serde_json::from_str::<Value>(&text).ok()?["because"]
         .as_str()
         .map(str::to_string)
