@@ -337,14 +337,7 @@ fn after_a_reload_an_old_grant_does_not_reach_the_new_hooks() {
     std::fs::copy(&first_path, &live).unwrap();
     let first = grant(home.path(), "omp", &live, &[]);
     let mut engine = Engine::start(home.path(), Some(&live));
-    let seen = || {
-        std::fs::read_to_string(home.path().join("seen"))
-            .unwrap()
-            .lines()
-            .last()
-            .unwrap()
-            .to_string()
-    };
+    let seen = || last_seen(home.path());
     let dispatch =
         |id: &str| json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": call()});
     engine.send(dispatch("before"));
@@ -377,14 +370,7 @@ fn a_grant_made_after_the_engine_read_the_session_record_reaches_the_next_dispat
     let home = tempfile::tempdir().unwrap();
     let (path, _) = registry(home.path(), "r1");
     let mut engine = Engine::start(home.path(), Some(&path));
-    let seen = || {
-        std::fs::read_to_string(home.path().join("seen"))
-            .unwrap()
-            .lines()
-            .last()
-            .unwrap()
-            .to_string()
-    };
+    let seen = || last_seen(home.path());
     let mut n = 0;
     let mut dispatch = |engine: &mut Engine| {
         n += 1;
@@ -440,4 +426,14 @@ fn a_dispatch_waiting_for_a_session_lock_another_process_holds_holds_up_no_other
         log(home.path())
     );
     engine.close();
+}
+
+/// What the recording hook saw last: the capability it was handed, or `none`.
+fn last_seen(home: &Path) -> String {
+    std::fs::read_to_string(home.join("seen"))
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_string()
 }
