@@ -196,3 +196,28 @@ fn a_gate_reaches_no_file_variable_clock_or_socket() {
     assert!(log.contains("gate hostile-wasi-probe stdout"), "{log}");
     assert_host_still_serves(&host);
 }
+
+/// A serving host keeps the stores of finished calls until an answer is
+/// written; calls that never reach one (many on one thread, and on many
+/// threads at once) still each get an instance, and decide.
+#[test]
+fn calls_whose_answers_are_never_written_do_not_exhaust_the_instance_pool() {
+    let cache = tempfile::tempdir().unwrap();
+    let host = host(&cache);
+    let gate = load(&host, "block-git-hook-bypass").expect("the real gate loads");
+    let event = shell_event("git commit --no-verify -m x");
+    let decide = || {
+        let verdict = gate.evaluate(&event, Arc::new(NoState));
+        assert!(matches!(verdict, Ok(Verdict::Refuse(_))), "{verdict:?}");
+    };
+    for _ in 0..500 {
+        decide();
+    }
+    std::thread::scope(|scope| {
+        for _ in 0..8 {
+            scope.spawn(|| (0..100).for_each(|_| decide()));
+        }
+    });
+    tama_core::wasm::drop_spent();
+    assert_host_still_serves(&host);
+}

@@ -10,7 +10,7 @@ use super::bindings::gate::tama::gate::{
 };
 use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
 use super::declaration::{ClassifyError, Declaration};
-use super::host_paths::HostPaths;
+use super::host_paths::{Handed, HostPaths};
 use super::sandbox::{DEADLINE_TICKS, MEMORY_BOUND, STACK_BOUND, Sandboxed, TIME_BOUND};
 use super::slots::Slots;
 use super::state::StateSource;
@@ -55,7 +55,7 @@ pub struct Gate {
     grants: Arc<[String]>,
     declaration: Arc<Declaration>,
     slots: Arc<Slots>,
-    paths: Arc<HostPaths>,
+    paths: Arc<Handed>,
     ticker: Arc<Ticker>,
     /// The configuration is still to be checked, in the instance of the
     /// gate's one evaluation (see [`Gate::load_for_one_event`]).
@@ -157,7 +157,7 @@ pub struct GateContext {
     grants: Arc<[String]>,
     state: Arc<dyn StateSource>,
     gate_id: String,
-    paths: Arc<HostPaths>,
+    paths: Arc<Handed>,
 }
 
 impl Gate {
@@ -226,7 +226,7 @@ impl Gate {
             grants: grants.into(),
             declaration: host.declaration().clone(),
             slots: host.gate_slots.clone(),
-            paths: host.paths.clone(),
+            paths: Arc::new(Handed::new(HostPaths::clone(&host.paths))),
             ticker: host.ticker.clone(),
             check_config_first: false,
         };
@@ -239,13 +239,13 @@ impl Gate {
 
     /// This gate, told that `registry` is the registry in use.
     pub fn in_registry(self, registry: &crate::registry::Loaded) -> Self {
-        let paths = self.paths.in_use(registry);
+        let paths = self.paths.paths().in_use(registry);
         self.with_paths(paths)
     }
 
     /// This gate, handed `paths` as the paths Tama runs on.
     pub fn with_paths(mut self, paths: HostPaths) -> Self {
-        self.paths = Arc::new(paths);
+        self.paths = Arc::new(Handed::new(paths));
         self
     }
 
@@ -259,20 +259,28 @@ impl Gate {
         let _slot = self.slots.take();
         let _ticking = self.ticker.calling();
         let (mut store, instance) = self.instantiate(event.clone(), state)?;
+        let verdict = self.decide(&mut store, &instance, event);
+        self.forward_output(&store);
+        super::spent::keep(store);
+        verdict
+    }
+
+    /// The configuration check of [`Gate::load_for_one_event`], then the
+    /// evaluation, in `instance`.
+    fn decide(
+        &self,
+        store: &mut Store<Sandboxed<GateContext>>,
+        instance: &super::bindings::gate::Gate,
+        event: &GateEvent,
+    ) -> Result<Verdict, GateFault> {
         if self.check_config_first {
-            let checked = instance.call_validate_config(&mut store, &self.config);
-            let rejected = match checked {
-                Ok(Ok(())) => None,
-                Ok(Err(reason)) => Some(GateFault::Config(reason)),
-                Err(err) => Some(fault(err, store.data())),
-            };
-            if let Some(rejected) = rejected {
-                self.forward_output(&store);
-                return Err(rejected);
+            match instance.call_validate_config(&mut *store, &self.config) {
+                Ok(Ok(())) => {}
+                Ok(Err(reason)) => return Err(GateFault::Config(reason)),
+                Err(err) => return Err(fault(err, store.data())),
             }
         }
-        let answer = instance.call_evaluate(&mut store, &event.wit, &self.config);
-        self.forward_output(&store);
+        let answer = instance.call_evaluate(&mut *store, &event.wit, &self.config);
         match answer {
             Ok(Ok(WitVerdict::Pass)) => Ok(Verdict::Pass),
             Ok(Ok(WitVerdict::Refuse(reason))) => Ok(Verdict::Refuse(reason)),
@@ -307,7 +315,9 @@ impl Gate {
 
     /// What the gate printed goes to Tama's log, never to the harness.
     fn forward_output(&self, store: &Store<Sandboxed<GateContext>>) {
-        let (stdout, stderr) = store.data().output();
+        let Some((stdout, stderr)) = store.data().output() else {
+            return;
+        };
         crate::log::write(&format!("gate {} stdout", self.id), &stdout);
         crate::log::write(&format!("gate {} stderr", self.id), &stderr);
     }

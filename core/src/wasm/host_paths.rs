@@ -2,6 +2,9 @@
 //! that a gate guarding them needs no environment of its own.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::bindings::gate::tama::gate::host_paths::Paths as WitPaths;
 
 use crate::registry::{Loaded, Origin};
 
@@ -56,9 +59,9 @@ impl HostPaths {
         paths
     }
 
-    pub(super) fn to_wit(&self) -> super::bindings::gate::tama::gate::host_paths::Paths {
+    fn to_wit(&self) -> WitPaths {
         let text = |path: &Path| absolute(path).to_string_lossy().into_owned();
-        super::bindings::gate::tama::gate::host_paths::Paths {
+        WitPaths {
             home: text(&self.home),
             tama_home: text(&self.tama_home),
             registry: self.registry.as_deref().map(text),
@@ -71,6 +74,30 @@ impl HostPaths {
             },
             oko_home: text(&self.oko_home),
         }
+    }
+}
+
+/// [`HostPaths`] as a gate is handed them, made absolute once: resolving
+/// them asks the kernel for the working folder, on every call otherwise.
+pub(super) struct Handed {
+    paths: HostPaths,
+    wit: OnceLock<WitPaths>,
+}
+
+impl Handed {
+    pub fn new(paths: HostPaths) -> Self {
+        Handed {
+            paths,
+            wit: OnceLock::new(),
+        }
+    }
+
+    pub fn paths(&self) -> &HostPaths {
+        &self.paths
+    }
+
+    pub fn to_wit(&self) -> WitPaths {
+        self.wit.get_or_init(|| self.paths.to_wit()).clone()
     }
 }
 

@@ -12,6 +12,7 @@ mod host_paths;
 mod linkers;
 mod sandbox;
 mod slots;
+mod spent;
 mod state;
 mod ticker;
 
@@ -27,6 +28,7 @@ pub use declaration::{ClassifyError, Declaration};
 pub use gate::{Gate, GateEvent, GateFault, Verdict};
 pub use host_paths::HostPaths;
 pub use sandbox::TIME_BOUND;
+pub use spent::drop_spent;
 pub use state::{NoState, StateSource};
 
 use sandbox::Sandboxed;

@@ -74,13 +74,11 @@ impl<T> Sandboxed<T> {
         }
     }
 
-    /// What the component wrote to stdout and stderr.
-    pub fn output(&self) -> (String, String) {
+    /// What the component wrote to stdout and stderr, when it made a WASI call.
+    pub fn output(&self) -> Option<(String, String)> {
         let text = |pipe: &MemoryOutputPipe| String::from_utf8_lossy(&pipe.contents()).into_owned();
-        match &self.wasi {
-            Some(wasi) => (text(&wasi.stdout), text(&wasi.stderr)),
-            None => (String::new(), String::new()),
-        }
+        let wasi = self.wasi.as_ref()?;
+        Some((text(&wasi.stdout), text(&wasi.stderr)))
     }
 }
 

@@ -139,6 +139,8 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
     });
     let released = Arc::downgrade(&server);
     let _ = server.flights.blocking.set(Box::new(move || {
+        // Command hooks may run for long: nothing spent is held meanwhile.
+        tama_core::wasm::drop_spent();
         let Some(server) = released.upgrade() else {
             return Ok(());
         };
@@ -550,5 +552,8 @@ impl Server {
         let mut line = serde_json::to_vec(frame).unwrap_or_default();
         line.push(b'\n');
         self.out.write_line(&line);
+        // The gate stores this thread's request spent go back to the pool
+        // only now, once the client has its answer.
+        tama_core::wasm::drop_spent();
     }
 }
