@@ -25,6 +25,9 @@ pub fn resolve(path: &str, cwd: &str, home: &str) -> String {
 
 /// `.` and `..` components and repeated slashes removed.
 pub fn normalize(path: &str) -> String {
+    if is_normal(path) {
+        return path.to_owned();
+    }
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
@@ -47,6 +50,17 @@ pub fn normalize(path: &str) -> String {
         out.push('/');
     }
     out
+}
+
+/// Whether `path` is already as [`normalize`] makes it: absolute, without
+/// empty, `.` or `..` components, and no slash at its end. Most paths are,
+/// and the gate normalizes every path it protects on every call.
+fn is_normal(path: &str) -> bool {
+    path == "/"
+        || path.starts_with('/')
+            && path[1..]
+                .split('/')
+                .all(|part| !matches!(part, "" | "." | ".."))
 }
 
 /// Whether `path` (absolute, normalized) is `root` or lies inside it.
@@ -217,6 +231,20 @@ mod tests {
         assert_eq!(resolve("../.tama", "/h/p", "/h"), "/h/.tama");
         assert_eq!(resolve("a/./b//c", "/w", "/h"), "/w/a/b/c");
         assert_eq!(resolve("/", "/w", "/h"), "/");
+    }
+
+    #[test]
+    fn normal_paths_are_kept_and_others_normalized() {
+        for normal in ["/", "/h", "/h/.tama/x", "/h/.ta*/x.json"] {
+            assert_eq!(normalize(normal), normal);
+        }
+        assert_eq!(normalize("/h/"), "/h");
+        assert_eq!(normalize("//h//.tama"), "/h/.tama");
+        assert_eq!(normalize("/h/./.tama/."), "/h/.tama");
+        assert_eq!(normalize("/h/p/../.tama/.."), "/h");
+        assert_eq!(normalize("/.."), "/");
+        assert_eq!(normalize(""), "/");
+        assert_eq!(normalize("h/x"), "/h/x");
     }
 
     #[test]

@@ -47,35 +47,36 @@ impl Protected {
     pub fn new(host: &HostPaths) -> Self {
         let home = clean(&host.home);
         let tama_home = clean(&host.tama_home);
-        let at_home = |rest: &str| clean(&format!("{home}/{rest}"));
+        // `rest` is normal already: joined to a normal home, so is the whole.
+        let at_home = |rest: &str| [home.trim_end_matches('/'), rest].join("/");
         let mut entries = vec![
             entry(
-                &tama_home,
+                tama_home.clone(),
                 "Tama's home (session records, overrides, capabilities, peers, tama.log)",
             ),
             entry(
-                &at_home(".shared-hooks"),
+                at_home(".shared-hooks"),
                 "the installed hook registry, its components and engine",
             ),
-            entry(&clean(&host.cache_dir), "Tama's compile cache"),
-            entry(&clean(&host.tama_binary), "the tama binary"),
-            entry(&clean(&host.oko_home), "the Oko state"),
+            entry(clean(&host.cache_dir), "Tama's compile cache"),
+            entry(clean(&host.tama_binary), "the tama binary"),
+            entry(clean(&host.oko_home), "the Oko state"),
             entry(
-                &at_home(".claude/settings.json"),
+                at_home(".claude/settings.json"),
                 "Claude Code's hook settings",
             ),
-            entry(&at_home(".codex/hooks.json"), "Codex's hook configuration"),
-            entry(&at_home(".codex/config.toml"), "Codex's hook trust"),
-            entry(&at_home(".omp/agent/extensions"), "oh-my-pi's extensions"),
-            entry(&at_home(".omp/agent/settings.json"), "oh-my-pi's settings"),
-            entry(&at_home(".omp/agent/config.yml"), "oh-my-pi's settings"),
+            entry(at_home(".codex/hooks.json"), "Codex's hook configuration"),
+            entry(at_home(".codex/config.toml"), "Codex's hook trust"),
+            entry(at_home(".omp/agent/extensions"), "oh-my-pi's extensions"),
+            entry(at_home(".omp/agent/settings.json"), "oh-my-pi's settings"),
+            entry(at_home(".omp/agent/config.yml"), "oh-my-pi's settings"),
         ];
         if let Some(registry) = &host.registry {
-            entries.push(entry(&clean(registry), "the hook registry in use"));
+            entries.push(entry(clean(registry), "the hook registry in use"));
         }
         for component in &host.registry_components {
             entries.push(entry(
-                &clean(component),
+                clean(component),
                 "a component of the hook registry in use",
             ));
         }
@@ -148,11 +149,8 @@ fn project_settings(path: &str, change: Change) -> Option<String> {
     (settings || removed).then(|| format!("a project's hook settings ({path})"))
 }
 
-fn entry(path: &str, what: &'static str) -> Entry {
-    Entry {
-        path: path.to_owned(),
-        what,
-    }
+fn entry(path: String, what: &'static str) -> Entry {
+    Entry { path, what }
 }
 
 /// A host path, normalized; empty stays empty.
@@ -161,5 +159,39 @@ fn clean(path: &str) -> String {
         String::new()
     } else {
         normalize(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn protected(home: &str) -> Protected {
+        Protected::new(&HostPaths {
+            home: home.to_owned(),
+            tama_home: format!("{home}/.tama"),
+            registry: None,
+            registry_components: Vec::new(),
+            cache_dir: String::new(),
+            tama_binary: String::new(),
+            oko_home: String::new(),
+        })
+    }
+
+    /// The home's files are protected however the host spells the home.
+    #[test]
+    fn home_files_are_protected_for_any_spelling_of_the_home() {
+        for (home, file) in [
+            ("/h", "/h/.codex/hooks.json"),
+            ("/h/", "/h/.codex/hooks.json"),
+            ("//h/./", "/h/.codex/hooks.json"),
+            ("/", "/.codex/hooks.json"),
+        ] {
+            let hit = protected(home).hit(file, Change::Write);
+            assert!(
+                hit.as_deref() == Some(&format!("Codex's hook configuration at {file}")[..]),
+                "{home}: {hit:?}"
+            );
+        }
     }
 }
