@@ -153,15 +153,61 @@ fn wakeups(pid: u32) -> u64 {
         .sum()
 }
 
+/// Where the client and the engine run. A round trip on one core hands
+/// the CPU from one to the other; across two, each message wakes the other
+/// core, which on a virtual machine whose idle core is halted costs tens of
+/// microseconds. Left to the scheduler, a run gets either.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Placement {
+    Scheduler,
+    OneCore,
+    TwoCores,
+}
+
+impl Placement {
+    /// The CPUs of the client and of the engine, when pinned.
+    fn cpus(self) -> Option<(usize, usize)> {
+        match self {
+            Placement::Scheduler => None,
+            Placement::OneCore => Some((0, 0)),
+            Placement::TwoCores => Some((0, 1)),
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Placement::Scheduler => "placed by the scheduler",
+            Placement::OneCore => "client and engine pinned to one core",
+            Placement::TwoCores => "client and engine pinned to two cores",
+        }
+    }
+}
+
+/// Pins the calling thread (and what it then starts) to `cpu`, or frees it
+/// to run on every CPU.
+fn pin(cpu: Option<usize>) {
+    use nix::sched::{CpuSet, sched_setaffinity};
+    let mut set = CpuSet::new();
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for c in cpu.map_or(0..cpus, |c| c..c + 1) {
+        set.set(c).expect("a CPU of this machine");
+    }
+    sched_setaffinity(nix::unistd::Pid::from_raw(0), &set).expect("affinity set");
+}
+
 /// One serving engine of `program` on `registry`: dispatch round trips over
 /// the pipe, one at a time, against the reload round trip (the protocol's
-/// floor); then a burst sent without waiting; the idle engine's resident set
-/// and how often it wakes.
-fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path) {
+/// floor); placed by the scheduler, then a burst sent without waiting, the
+/// idle engine's resident set and how often it wakes.
+fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, placement: Placement) {
     use std::io::{BufRead, BufReader};
     println!(
-        "\nserving engine (tama run-hook --serve omp), {label}, installed default registry, one client over pipes"
+        "\nserving engine (tama run-hook --serve omp), {label}, installed default registry, one client over pipes, {}",
+        placement.label()
     );
+    let cpus = placement.cpus();
+    // The engine inherits the affinity of the thread that starts it.
+    pin(cpus.map(|(_, engine)| engine));
     let mut child = Command::new(program)
         .args([
             "run-hook",
@@ -177,6 +223,7 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path) {
         .stderr(Stdio::null())
         .spawn()
         .expect("the engine starts");
+    pin(cpus.map(|(client, _)| client));
     let mut input = child.stdin.take().unwrap();
     let mut output = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
@@ -220,6 +267,12 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path) {
         "dispatch median",
         dispatch.quantile(0.5).as_secs_f64() / reload.quantile(0.5).as_secs_f64()
     );
+    pin(None);
+    if placement != Placement::Scheduler {
+        drop(input);
+        let _ = child.wait();
+        return;
+    }
     let burst = 5000;
     let start = Instant::now();
     let writer = {
@@ -264,14 +317,27 @@ fn serve(cache: &tempfile::TempDir) {
     let installed = tempfile::tempdir().expect("scratch registry folder");
     let registry = installed_registry(installed.path());
     if let Some(before) = std::env::var_os("TAMA_BENCH_BEFORE") {
-        serve_engine("before", Path::new(&before), &registry, cache.path());
+        serve_engine(
+            "before",
+            Path::new(&before),
+            &registry,
+            cache.path(),
+            Placement::Scheduler,
+        );
     }
+    let this_build = Path::new(env!("CARGO_BIN_EXE_tama"));
     serve_engine(
         "this build",
-        Path::new(env!("CARGO_BIN_EXE_tama")),
+        this_build,
         &registry,
         cache.path(),
+        Placement::Scheduler,
     );
+    if std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2) {
+        for placement in [Placement::OneCore, Placement::TwoCores] {
+            serve_engine("this build", this_build, &registry, cache.path(), placement);
+        }
+    }
 }
 
 /// The peak resident set of one run, from the kernel's accounting of that child.
