@@ -197,8 +197,9 @@ fn pin(cpu: Option<usize>) {
 
 /// One serving engine of `program` on `registry`: dispatch round trips over
 /// the pipe, one at a time, against the reload round trip (the protocol's
-/// floor); placed by the scheduler, then a burst sent without waiting, the
-/// idle engine's resident set and how often it wakes.
+/// floor); placed by the scheduler, then dispatches sent one every 50 ms,
+/// a burst sent without waiting, the idle engine's resident set and how
+/// often it wakes.
 fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, placement: Placement) {
     use std::io::{BufRead, BufReader};
     println!(
@@ -273,6 +274,20 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
         let _ = child.wait();
         return;
     }
+    // As a harness sends them: one now and then, each to an engine (and
+    // CPUs) gone idle since the last.
+    let sparse = Sample::measure_prepared(
+        "dispatch round trip, one every 50 ms",
+        100,
+        || std::thread::sleep(Duration::from_millis(50)),
+        |()| {
+            id += 1;
+            input.write_all(request(id).as_bytes()).unwrap();
+            line.clear();
+            output.read_line(&mut line).unwrap();
+        },
+    );
+    sparse.report(None);
     let burst = 5000;
     let start = Instant::now();
     let writer = {

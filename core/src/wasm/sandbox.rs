@@ -17,12 +17,14 @@ pub use super::config::{MEMORY_BOUND, STACK_BOUND};
 
 /// Longest one call may run: far beyond what any decision needs.
 pub const TIME_BOUND: Duration = Duration::from_millis(500);
-/// How often the engine's epoch advances; a call is stopped at the first
-/// tick past its [`TIME_BOUND`]. It advances only while a call runs (see
-/// `ticker.rs`), so an idle engine never wakes for it.
+/// How often the engine's epoch advances while calls run (see `ticker.rs`),
+/// so an idle engine never wakes for it.
 pub const EPOCH_TICK: Duration = Duration::from_millis(50);
-/// [`TIME_BOUND`] in epoch ticks, the deadline each call is given.
-pub const DEADLINE_TICKS: u64 = (TIME_BOUND.as_millis() / EPOCH_TICK.as_millis()) as u64;
+/// The deadline each call is given, in epoch ticks: its [`TIME_BOUND`], and
+/// one more, since its first tick may come at once (the ticker's period
+/// began with an earlier call). A call runs at least its bound, and is
+/// stopped at most one tick past it.
+pub const DEADLINE_TICKS: u64 = (TIME_BOUND.as_millis() / EPOCH_TICK.as_millis()) as u64 + 1;
 /// Most bytes of stdout or stderr kept from one call for the log.
 const OUTPUT_BOUND: usize = 64 << 10;
 
