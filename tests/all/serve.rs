@@ -589,3 +589,35 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
     assert_eq!(after["result"]["decision"], "allow", "{after}");
     assert_eq!(engine.close().status.code(), Some(0));
 }
+
+/// Times the engine's threads were switched in, all together.
+fn wake_ups(pid: u32) -> u64 {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("status")).ok())
+        .flat_map(|status| {
+            status
+                .lines()
+                .filter(|line| line.contains("ctxt_switches"))
+                .filter_map(|line| line.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .sum()
+}
+
+/// Once its gates have run and it has settled, an engine nobody sends to
+/// sleeps: no thread of it runs, however long it waits.
+#[test]
+fn an_idle_engine_does_not_wake() {
+    let home = tempfile::tempdir().unwrap();
+    let mut engine = Engine::start(home.path(), None);
+    for id in ["a", "b", "c"] {
+        engine.send(dispatch(id, "git commit --no-verify -m x"));
+        assert_eq!(engine.answer(id)["result"]["decision"], "block");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let settled = wake_ups(engine.pid());
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(wake_ups(engine.pid()), settled, "the idle engine woke");
+}

@@ -56,6 +56,10 @@ impl Engine {
         }
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn send(&mut self, request: Value) {
         let stdin = self.stdin.as_mut().unwrap();
         writeln!(stdin, "{request}").unwrap();
