@@ -12,6 +12,9 @@ use tama_core::event::Event;
 use tama_core::registry::{Loaded, tool_declaration};
 use tama_core::wasm::{Gate, GateEvent, Host, NoState};
 
+#[path = "../../tests/all/support/wake_ups.rs"]
+mod wake_ups;
+
 struct Sample {
     name: String,
     times: Vec<Duration>,
@@ -133,24 +136,6 @@ fn installed_registry(dir: &Path) -> PathBuf {
     // Older than the engine's settling time, as an installed registry is.
     std::thread::sleep(Duration::from_secs(3));
     path
-}
-
-/// Wake-ups of every thread of `pid`: context switches, voluntary or not.
-fn wakeups(pid: u32) -> u64 {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0;
-    };
-    tasks
-        .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
-        .flat_map(|status| {
-            status
-                .lines()
-                .filter(|l| l.contains("ctxt_switches"))
-                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-                .collect::<Vec<_>>()
-        })
-        .sum()
 }
 
 /// Where the client and the engine run. A round trip on one core hands
@@ -309,6 +294,7 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
         burst as f64 / took.as_secs_f64()
     );
     std::thread::sleep(Duration::from_secs(1));
+    let wakeups = |pid| wake_ups::wake_ups(pid).unwrap_or(0);
     let (before, idle) = (wakeups(child.id()), Duration::from_secs(5));
     std::thread::sleep(idle);
     let woke = wakeups(child.id()).saturating_sub(before);

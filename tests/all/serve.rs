@@ -590,22 +590,6 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
     assert_eq!(engine.close().status.code(), Some(0));
 }
 
-/// Times the engine's threads were switched in, all together.
-fn wake_ups(pid: u32) -> u64 {
-    std::fs::read_dir(format!("/proc/{pid}/task"))
-        .unwrap()
-        .flatten()
-        .filter_map(|task| std::fs::read_to_string(task.path().join("status")).ok())
-        .flat_map(|status| {
-            status
-                .lines()
-                .filter(|line| line.contains("ctxt_switches"))
-                .filter_map(|line| line.split_whitespace().nth(1)?.parse::<u64>().ok())
-                .collect::<Vec<_>>()
-        })
-        .sum()
-}
-
 /// Once its gates have run and it has settled, an engine nobody sends to
 /// sleeps: no thread of it runs, however long it waits.
 #[test]
@@ -617,7 +601,8 @@ fn an_idle_engine_does_not_wake() {
         assert_eq!(engine.answer(id)["result"]["decision"], "block");
     }
     std::thread::sleep(Duration::from_millis(500));
-    let settled = wake_ups(engine.pid());
+    let wake_ups = || support::wake_ups::wake_ups(engine.pid()).expect("the engine runs");
+    let settled = wake_ups();
     std::thread::sleep(Duration::from_secs(1));
-    assert_eq!(wake_ups(engine.pid()), settled, "the idle engine woke");
+    assert_eq!(wake_ups(), settled, "the idle engine woke");
 }

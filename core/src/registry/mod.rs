@@ -84,7 +84,6 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The registry built into `tama`.
     /// The default registry built into `tama`. The build sealed it (and a
     /// test checks the seal), and it can change only with the binary that
     /// would check it, so it is read without checking its keys and

@@ -175,13 +175,9 @@ impl Gate {
         let ticker = gate.ticker.clone();
         let _ticking = ticker.calling();
         let (mut store, instance) = gate.instantiate(probe, Arc::new(super::NoState))?;
-        let checked = instance.call_validate_config(&mut store, &gate.config);
+        let checked = gate.check_config(&mut store, &instance);
         gate.forward_output(&store);
-        match checked {
-            Ok(Ok(())) => Ok(gate),
-            Ok(Err(reason)) => Err(GateFault::Config(reason)),
-            Err(err) => Err(fault(err, store.data())),
-        }
+        checked.map(|()| gate)
     }
 
     /// [`Gate::load`] for a process that evaluates the gate once: `config`
@@ -274,11 +270,7 @@ impl Gate {
         event: &GateEvent,
     ) -> Result<Verdict, GateFault> {
         if self.check_config_first {
-            match instance.call_validate_config(&mut *store, &self.config) {
-                Ok(Ok(())) => {}
-                Ok(Err(reason)) => return Err(GateFault::Config(reason)),
-                Err(err) => return Err(fault(err, store.data())),
-            }
+            self.check_config(store, instance)?;
         }
         let answer = instance.call_evaluate(&mut *store, &event.wit, &self.config);
         match answer {
@@ -287,6 +279,19 @@ impl Gate {
             Ok(Err(types::GateError::InvalidInput(why))) => Err(GateFault::InvalidInput(why)),
             Ok(Err(types::GateError::InvalidConfig(why))) => Err(GateFault::Config(why)),
             Ok(Err(types::GateError::Failed(why))) => Err(GateFault::Failed(why)),
+            Err(err) => Err(fault(err, store.data())),
+        }
+    }
+
+    /// Has `instance` check the gate's configuration.
+    fn check_config(
+        &self,
+        store: &mut Store<Sandboxed<GateContext>>,
+        instance: &super::bindings::gate::Gate,
+    ) -> Result<(), GateFault> {
+        match instance.call_validate_config(&mut *store, &self.config) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(reason)) => Err(GateFault::Config(reason)),
             Err(err) => Err(fault(err, store.data())),
         }
     }

@@ -5,6 +5,7 @@ pub mod engine;
 pub mod operator;
 pub mod peers;
 pub mod process;
+pub mod wake_ups;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
