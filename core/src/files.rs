@@ -8,9 +8,16 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Writes `bytes` to a file of its own beside `path`, then renames it over
-/// `path`. A file that exists keeps its permissions; a new one is 0600, in
-/// folders created 0700.
+/// Writes `bytes` to a file of its own beside `path`, then puts it in
+/// `path`'s place. A file that exists keeps its permissions; a new one is
+/// 0600, in folders created 0700.
+///
+/// A regular file already there is exchanged with the new one, and the old
+/// one then removed, rather than renamed over: ext4 writes a file renamed
+/// over another out to disk at once, which cost a run that records its
+/// session a tenth of a millisecond; an exchange is written back later, as
+/// any other write. After a crash such a file may therefore be empty, which
+/// its readers take as unreadable, never as permission.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write(path, bytes, false)
 }
@@ -58,6 +65,13 @@ pub fn create_private_dir(dir: &Path) -> io::Result<()> {
     DirBuilder::new().recursive(true).mode(0o700).create(dir)
 }
 
+/// Swaps the files at `a` and `b` atomically: `false` where the file
+/// system cannot (or either is gone), and nothing was changed.
+fn exchanged(a: &Path, b: &Path) -> bool {
+    use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
+    renameat2(AT_FDCWD, a, AT_FDCWD, b, RenameFlags::RENAME_EXCHANGE).is_ok()
+}
+
 fn write(path: &Path, bytes: &[u8], synced: bool) -> io::Result<()> {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let dir = path
@@ -65,7 +79,11 @@ fn write(path: &Path, bytes: &[u8], synced: bool) -> io::Result<()> {
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     create_private_dir(dir)?;
-    let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7777);
+    let existing = fs::metadata(path).ok();
+    let mode = existing
+        .as_ref()
+        .map_or(0o600, |m| m.permissions().mode() & 0o7777);
+    let exchange = !synced && existing.is_some_and(|m| m.is_file());
     let mut name = std::ffi::OsString::from(".");
     name.push(path.file_name().unwrap_or_default());
     name.push(format!(
@@ -86,6 +104,12 @@ fn write(path: &Path, bytes: &[u8], synced: bool) -> io::Result<()> {
         file.write_all(bytes)?;
         if synced {
             file.sync_all()?;
+        }
+        if exchange && exchanged(&partial, path) {
+            // `partial` now names the old file; were it to stay, the new
+            // one is in place all the same.
+            let _ = fs::remove_file(&partial);
+            return Ok(());
         }
         fs::rename(&partial, path)
     })();

@@ -490,6 +490,32 @@ fn a_run_publishes_its_session_record() {
         record["semanticRuntime"]["recentEvents"][0]["blockedHookId"],
         "block-git-hook-bypass"
     );
+
+    // The next run replaces the record whole: the mode set on it stays, and
+    // nothing else is left in the folder.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    std::fs::set_permissions(&records[0], std::fs::Permissions::from_mode(0o640)).unwrap();
+    run_hook(
+        home.path(),
+        &["PreToolUse", "agent-1"],
+        &payload("claude-PreToolUse"),
+        &[],
+    );
+    let after: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(after, records);
+    assert_eq!(mode(&records[0]), 0o640);
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(&records[0]).unwrap()).unwrap();
+    assert_eq!(
+        record["semanticRuntime"]["recentEvents"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
 }
 
 /// `tama run-hook` with raw bytes on stdin and exactly `env` on top of the scratch home.

@@ -59,7 +59,7 @@ fn seal(path: &Path) -> Result<(), CommandError> {
     let mut raw = tama_core::registry::read_unsealed(path)?;
     checksum::seal(&mut raw);
     let sealed = serde_json::to_string_pretty(&raw).unwrap_or_default() + "\n";
-    tama_core::files::write_whole(path, sealed.as_bytes()).map_err(|source| {
+    tama_core::files::write_whole_synced(path, sealed.as_bytes()).map_err(|source| {
         CommandError::Write {
             path: path.to_path_buf(),
             source,
