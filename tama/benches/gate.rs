@@ -73,14 +73,26 @@ impl Sample {
     }
 }
 
-/// A shell payload of about `size` bytes around a `git commit --no-verify`.
+/// A Claude Code `PreToolUse` payload, with everything Claude Code sends
+/// (so a run records its session, as every real one does), whose shell
+/// command of about `size` bytes ends in a `git commit --no-verify`.
 fn payload(size: usize) -> String {
     let mut command = String::from("cd /work/repo && git add -A");
     while command.len() + 40 < size {
         command.push_str(" && echo 'building step' && make -j2 test");
     }
     command.push_str(" && git commit --no-verify -m x");
-    serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}).to_string()
+    serde_json::json!({
+        "session_id": "3b5ed1ce-edc8-4d14-b62e-32bb4b70db6a",
+        "transcript_path": "/home/user/.claude/projects/-work-repo/3b5ed1ce-edc8-4d14-b62e-32bb4b70db6a.jsonl",
+        "cwd": "/work/repo",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "Build, test and commit"},
+        "tool_use_id": "toolu_6f8cfda763fc44a7a865608a",
+    })
+    .to_string()
 }
 
 /// Starts `program` with `stdin` written to it and its output dropped.
