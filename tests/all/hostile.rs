@@ -198,26 +198,75 @@ fn a_gate_reaches_no_file_variable_clock_or_socket() {
 }
 
 /// A serving host keeps the stores of finished calls until an answer is
-/// written; calls that never reach one (many on one thread, and on many
-/// threads at once) still each get an instance, and decide.
+/// written, and a built-in gate's idle instances; calls that never reach an
+/// answer (many on one thread, and on many threads at once) still each get
+/// an instance, and decide, for a built-in gate and for another.
 #[test]
 fn calls_whose_answers_are_never_written_do_not_exhaust_the_instance_pool() {
     let cache = tempfile::tempdir().unwrap();
     let host = host(&cache);
-    let gate = load(&host, "block-git-hook-bypass").expect("the real gate loads");
-    let event = shell_event("git commit --no-verify -m x");
-    let decide = || {
-        let verdict = gate.evaluate(&event, Arc::new(NoState));
-        assert!(matches!(verdict, Ok(Verdict::Refuse(_))), "{verdict:?}");
-    };
-    for _ in 0..500 {
-        decide();
+    for (name, refuses) in [("block-git-hook-bypass", true), ("hostile-remember", false)] {
+        let gate = load(&host, name).expect("the gate loads");
+        let event = shell_event("git commit --no-verify -m x");
+        let decide = || {
+            let verdict = gate.evaluate(&event, Arc::new(NoState));
+            assert_eq!(
+                matches!(verdict, Ok(Verdict::Refuse(_))),
+                refuses,
+                "{name}: {verdict:?}"
+            );
+            assert!(verdict.is_ok(), "{name}: {verdict:?}");
+        };
+        for _ in 0..500 {
+            decide();
+        }
+        std::thread::scope(|scope| {
+            for _ in 0..8 {
+                scope.spawn(|| (0..100).for_each(|_| decide()));
+            }
+        });
     }
+    tama_core::wasm::drop_spent();
+    assert_host_still_serves(&host);
+}
+
+/// A gate that is not built in answers every event in a fresh instance:
+/// what it keeps from one event never reaches the next.
+#[test]
+fn a_plugin_gate_carries_nothing_from_one_event_to_the_next() {
+    let cache = tempfile::tempdir().unwrap();
+    let host = host(&cache);
+    let gate = load(&host, "hostile-remember").expect("the gate loads");
+    for _ in 0..5 {
+        let verdict = gate.evaluate(&shell_event("git status"), Arc::new(NoState));
+        assert_eq!(verdict, Ok(Verdict::Pass));
+    }
+}
+
+/// Built-in gates keep idle instances between events; however many gates
+/// of a registry keep some, on however many threads, a call of yet another
+/// gate still gets an instance.
+#[test]
+fn idle_instances_of_many_built_in_gates_leave_the_pool_room() {
+    let cache = tempfile::tempdir().unwrap();
+    let host = host(&cache);
+    let gates: Vec<Gate> = (0..100)
+        .map(|_| load(&host, "block-git-hook-bypass").expect("the gate loads"))
+        .collect();
+    let event = shell_event("git commit --no-verify -m x");
     std::thread::scope(|scope| {
-        for _ in 0..8 {
-            scope.spawn(|| (0..100).for_each(|_| decide()));
+        for some in gates.chunks(13) {
+            let event = &event;
+            scope.spawn(move || {
+                for gate in some.iter().cycle().take(3 * some.len()) {
+                    let verdict = gate.evaluate(event, Arc::new(NoState));
+                    assert!(matches!(verdict, Ok(Verdict::Refuse(_))), "{verdict:?}");
+                }
+            });
         }
     });
-    tama_core::wasm::drop_spent();
+    let other = load(&host, "hostile-remember").expect("another gate loads");
+    let verdict = other.evaluate(&shell_event("git status"), Arc::new(NoState));
+    assert_eq!(verdict, Ok(Verdict::Pass));
     assert_host_still_serves(&host);
 }

@@ -16,9 +16,10 @@ pub const STACK_BOUND: usize = 1 << 20;
 /// Gate calls, and separately tool declaration calls, running at once; more wait.
 pub const CONCURRENT_CALLS: usize = 32;
 /// Component instances alive at once, at most: every concurrent call of
-/// both kinds, idle declaration instances, loads validating a config, and
-/// the spent stores kept until an answer is written (`spent.rs`).
-const POOL_INSTANCES: u32 = 4 * CONCURRENT_CALLS as u32;
+/// both kinds, idle declaration and built-in gate instances (`idle.rs`),
+/// loads validating a config, and the spent stores kept until an answer is
+/// written (`spent.rs`).
+const POOL_INSTANCES: u32 = 5 * CONCURRENT_CALLS as u32;
 /// Bytes at the start of each linear memory kept mapped between instances.
 const KEEP_RESIDENT: usize = 1 << 20;
 /// Bytes of each table kept mapped between instances: a component's

@@ -1,5 +1,5 @@
 //! One gate: loaded once with its configuration, evaluated in a fresh
-//! instance per event.
+//! instance per event (a built-in gate may answer in an idle one, `idle.rs`).
 
 use std::sync::{Arc, OnceLock};
 
@@ -11,6 +11,7 @@ use super::bindings::gate::tama::gate::{
 use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
 use super::declaration::{ClassifyError, Declaration};
 use super::host_paths::{Handed, HostPaths};
+use super::idle::{Idle, KEPT_MEMORY};
 use super::sandbox::{DEADLINE_TICKS, MEMORY_BOUND, STACK_BOUND, Sandboxed, TIME_BOUND};
 use super::slots::Slots;
 use super::state::StateSource;
@@ -60,7 +61,11 @@ pub struct Gate {
     /// The configuration is still to be checked, in the instance of the
     /// gate's one evaluation (see [`Gate::load_for_one_event`]).
     check_config_first: bool,
+    /// Instances that answered an earlier event, for a built-in gate only.
+    idle: Option<Idle<GateInstance>>,
 }
+
+type GateInstance = (Store<Sandboxed<GateContext>>, super::bindings::gate::Gate);
 
 /// An event prepared once for every gate that evaluates it.
 pub struct GateEvent {
@@ -225,6 +230,7 @@ impl Gate {
             paths: Arc::new(Handed::new(HostPaths::clone(&host.paths))),
             ticker: host.ticker.clone(),
             check_config_first: false,
+            idle: crate::registry::builtin_with_digest(&source.sha256).map(|_| Idle::new()),
         };
         Ok(gate)
     }
@@ -245,8 +251,9 @@ impl Gate {
         self
     }
 
-    /// Decides `event` in a fresh instance (checking the configuration in
-    /// it first, for a gate loaded by [`Gate::load_for_one_event`]).
+    /// Decides `event` in a fresh instance, or a built-in gate's idle one
+    /// (checking the configuration in it first, for a gate loaded by
+    /// [`Gate::load_for_one_event`]).
     pub fn evaluate(
         &self,
         event: &Arc<GateEvent>,
@@ -254,11 +261,34 @@ impl Gate {
     ) -> Result<Verdict, GateFault> {
         let _slot = self.slots.take();
         let _ticking = self.ticker.calling();
-        let (mut store, instance) = self.instantiate(event.clone(), state)?;
+        let idle = self.idle.as_ref().and_then(Idle::take);
+        let (mut store, instance) = match idle {
+            Some((mut store, instance)) => {
+                store.data_mut().host = self.context(event.clone(), state);
+                store.set_epoch_deadline(DEADLINE_TICKS);
+                (store, instance)
+            }
+            None => self.instantiate(event.clone(), state)?,
+        };
         let verdict = self.decide(&mut store, &instance, event);
         self.forward_output(&store);
-        super::spent::keep(store);
+        self.put_away((store, instance), verdict.is_ok());
         verdict
+    }
+
+    /// Keeps an instance whose call `answered` for the next event, when it
+    /// may be (see `idle.rs`); else drops it once the caller answered.
+    fn put_away(&self, instance: GateInstance, answered: bool) {
+        let data = instance.0.data();
+        let keepable =
+            answered && !data.made_wasi_calls() && data.bounds.memory_total() <= KEPT_MEMORY;
+        let spent = match &self.idle {
+            Some(idle) if keepable => idle.keep(instance),
+            _ => Some(instance),
+        };
+        if let Some((store, _)) = spent {
+            super::spent::keep(store);
+        }
     }
 
     /// The configuration check of [`Gate::load_for_one_event`], then the
@@ -301,20 +331,25 @@ impl Gate {
         event: Arc<GateEvent>,
         state: Arc<dyn StateSource>,
     ) -> Result<(Store<Sandboxed<GateContext>>, super::bindings::gate::Gate), GateFault> {
-        let context = GateContext {
-            declaration: self.declaration.clone(),
-            event,
-            grants: self.grants.clone(),
-            state,
-            gate_id: self.id.clone(),
-            paths: self.paths.clone(),
-        };
+        let context = self.context(event, state);
         let mut store = Store::new(self.pre.engine(), Sandboxed::new(context));
         store.limiter(|s| &mut s.bounds);
         store.set_epoch_deadline(DEADLINE_TICKS);
         match self.pre.instantiate(&mut store) {
             Ok(instance) => Ok((store, instance)),
             Err(err) => Err(GateFault::Load(format!("{:#}", err))),
+        }
+    }
+
+    /// What one call of the gate is handed.
+    fn context(&self, event: Arc<GateEvent>, state: Arc<dyn StateSource>) -> GateContext {
+        GateContext {
+            declaration: self.declaration.clone(),
+            event,
+            grants: self.grants.clone(),
+            state,
+            gate_id: self.id.clone(),
+            paths: self.paths.clone(),
         }
     }
 

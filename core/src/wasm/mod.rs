@@ -9,6 +9,7 @@ mod config;
 mod declaration;
 mod gate;
 mod host_paths;
+mod idle;
 mod linkers;
 mod sandbox;
 mod slots;

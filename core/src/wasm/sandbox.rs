@@ -76,6 +76,11 @@ impl<T> Sandboxed<T> {
         }
     }
 
+    /// Whether the component made a WASI call (and so has a WASI context).
+    pub fn made_wasi_calls(&self) -> bool {
+        self.wasi.is_some()
+    }
+
     /// What the component wrote to stdout and stderr, when it made a WASI call.
     pub fn output(&self) -> Option<(String, String)> {
         let text = |pipe: &MemoryOutputPipe| String::from_utf8_lossy(&pipe.contents()).into_owned();
@@ -101,6 +106,13 @@ pub struct Bounds {
     pub memory_hit: bool,
     /// Bytes of every linear memory of the instance, together.
     memory_total: usize,
+}
+
+impl Bounds {
+    /// Bytes of every linear memory of the instance, together.
+    pub fn memory_total(&self) -> usize {
+        self.memory_total
+    }
 }
 
 impl wasmtime::ResourceLimiter for Bounds {
