@@ -552,7 +552,9 @@ fn main() {
         return counted_evaluations(&gate, &two_kb_command);
     }
 
-    println!("in-process, fresh instance per call");
+    println!(
+        "in-process, as a serving engine calls them: built-in gates in an idle instance, the template (a plugin) in a fresh one"
+    );
     let input = serde_json::json!({"command": "git commit --no-verify -m x"}).to_string();
     Sample::measure("tool declaration: classify", 3000, || {
         host.classify("Bash", &input).unwrap();
@@ -590,7 +592,7 @@ fn main() {
         },
     )
     .report(None);
-    // The same gate given a call it passes at once: its own instance floor.
+    // The same gate given a call it passes at once: its own call floor.
     let non_shell = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
     let protect_entry = registry
         .registry
