@@ -73,6 +73,10 @@ struct Server {
 /// Bytes of input read at once: a pipelined burst is read in few reads.
 const INPUT_BUFFER: usize = 64 * 1024;
 
+/// Bytes an answer is serialized into before it must grow: more than a
+/// dispatch's answer with its records and the engine's state takes.
+const ANSWER_ROOM: usize = 4096;
+
 /// The engine's own handle on its input (a duplicate of stdin), whose
 /// buffer tells whether further input waits.
 fn input() -> std::io::Result<BufReader<File>> {
@@ -548,8 +552,12 @@ impl Server {
 
     /// Writes one frame, serialized before it joins the output.
     fn write(&self, frame: &impl Serialize) {
+        // Room for a whole answer at once, rather than growing to it.
+        let mut line = Vec::with_capacity(ANSWER_ROOM);
         // A `Value` always serializes; an empty line would only be skipped by the client.
-        let mut line = serde_json::to_vec(frame).unwrap_or_default();
+        if serde_json::to_writer(&mut line, frame).is_err() {
+            line.clear();
+        }
         line.push(b'\n');
         self.out.write_line(&line);
         // The gate stores this thread's request spent go back to the pool

@@ -12,11 +12,15 @@ use super::lock;
 /// engine's threads rather than its memory.
 const MOST_WAITING: usize = 1 << 20;
 
+/// Bytes of room a written buffer keeps for the next lines.
+const KEPT_ROOM: usize = 64 << 10;
+
 pub struct Out<W = Stdout> {
     /// Lines waiting for the writer, whole.
     waiting: Mutex<Vec<u8>>,
-    /// Held while writing.
-    stdout: Mutex<W>,
+    /// Held while writing, with the buffer the waiting lines are written
+    /// from: the two buffers trade places, so neither is allocated again.
+    stdout: Mutex<(W, Vec<u8>)>,
 }
 
 impl Out {
@@ -29,7 +33,7 @@ impl<W: Write> Out<W> {
     fn to(writer: W) -> Self {
         Out {
             waiting: Mutex::new(Vec::new()),
-            stdout: Mutex::new(writer),
+            stdout: Mutex::new((writer, Vec::new())),
         }
     }
 
@@ -48,10 +52,14 @@ impl<W: Write> Out<W> {
                     // The thread writing now writes this line after its own.
                     Err(TryLockError::WouldBlock) => return,
                 };
-                let lines = std::mem::take(&mut *lock(&self.waiting));
+                let (writer, lines) = &mut *stdout;
+                std::mem::swap(&mut *lock(&self.waiting), lines);
                 if !lines.is_empty() {
-                    let _ = stdout.write_all(&lines);
-                    let _ = stdout.flush();
+                    let _ = writer.write_all(lines);
+                    let _ = writer.flush();
+                    lines.clear();
+                    // What a burst grew is not kept for the idle engine.
+                    lines.shrink_to(KEPT_ROOM);
                 }
             }
             // A line left while this thread wrote is written by it now.
@@ -84,7 +92,7 @@ mod tests {
                 });
             }
         });
-        let written = String::from_utf8(Mutex::into_inner(out.stdout).unwrap()).unwrap();
+        let written = String::from_utf8(Mutex::into_inner(out.stdout).unwrap().0).unwrap();
         let lines: Vec<&str> = written.lines().collect();
         assert_eq!(lines.len(), 8 * 2000);
         assert_eq!(
