@@ -330,7 +330,7 @@ impl Gate {
         &self,
         event: Arc<GateEvent>,
         state: Arc<dyn StateSource>,
-    ) -> Result<(Store<Sandboxed<GateContext>>, super::bindings::gate::Gate), GateFault> {
+    ) -> Result<GateInstance, GateFault> {
         let context = self.context(event, state);
         let mut store = Store::new(self.pre.engine(), Sandboxed::new(context));
         store.limiter(|s| &mut s.bounds);

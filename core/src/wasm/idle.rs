@@ -22,7 +22,7 @@ use super::config::CONCURRENT_CALLS;
 const PER_GATE: usize = 2;
 
 /// Idle gate instances in the whole process, at most.
-pub const MOST_IDLE: usize = CONCURRENT_CALLS;
+const MOST_IDLE: usize = CONCURRENT_CALLS;
 
 /// An instance whose memories grew past this is not kept: its next call
 /// starts from a fresh one, well within the memory bound.
