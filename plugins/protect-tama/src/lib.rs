@@ -102,16 +102,20 @@ fn host_variables(protected: &Protected) -> Vec<(String, String)> {
     variables
 }
 
-/// The working folder the payload names, or unknown.
+/// The one field of the payload the gate reads; the others are skipped
+/// unread, never built.
+#[derive(serde::Deserialize)]
+struct PayloadCwd<'a> {
+    #[serde(borrow, default)]
+    cwd: Option<Cow<'a, str>>,
+}
+
+/// The working folder the payload names, or unknown (also when the payload
+/// names it twice).
 pub fn payload_cwd(payload: &str) -> String {
-    let cwd = serde_json::from_str::<serde_json::Value>(payload)
+    let cwd = serde_json::from_str::<PayloadCwd<'_>>(payload)
         .ok()
-        .and_then(|payload| {
-            payload
-                .get("cwd")
-                .and_then(|cwd| cwd.as_str())
-                .map(str::to_owned)
-        });
+        .and_then(|payload| payload.cwd);
     match cwd {
         Some(cwd) if cwd.starts_with('/') => paths::normalize(&cwd),
         _ => UNKNOWN_TEXT.to_owned(),
@@ -143,7 +147,7 @@ impl Guest for Gate {
             return Ok(Verdict::Pass);
         };
         let host = tama::gate::host_paths::get();
-        let protected = Protected::new(&HostPaths {
+        let protected = last_protected::built_from(HostPaths {
             home: host.home,
             tama_home: host.tama_home,
             registry: host.registry,
@@ -176,6 +180,52 @@ impl Guest for Gate {
         };
         let refusal = refusal.or_else(|| key_refusal(&protected, &cwd, &tool_input));
         Ok(refusal.map_or(Verdict::Pass, Verdict::Refuse))
+    }
+}
+
+/// The protected paths of the instance's last evaluation, with the host
+/// paths they were built from. The host may keep an instance of a built-in
+/// gate for later events, which nearly always bring the same host paths:
+/// those are then built once, and any other paths are built afresh.
+#[cfg(target_arch = "wasm32")]
+mod last_protected {
+    use alloc::rc::Rc;
+    use core::cell::UnsafeCell;
+
+    use crate::{HostPaths, Protected};
+
+    struct Last(UnsafeCell<Option<(HostPaths, Rc<Protected>)>>);
+
+    // SAFETY: a component instance runs on one thread.
+    unsafe impl Sync for Last {}
+
+    static LAST: Last = Last(UnsafeCell::new(None));
+
+    pub fn built_from(host: HostPaths) -> Rc<Protected> {
+        // SAFETY: one thread, and the reference ends with this call, which
+        // calls nothing that could reach `LAST` again.
+        let last = unsafe { &mut *LAST.0.get() };
+        match last {
+            Some((paths, protected)) if *paths == host => protected.clone(),
+            _ => {
+                let protected = Rc::new(Protected::new(&host));
+                *last = Some((host, protected.clone()));
+                protected
+            }
+        }
+    }
+}
+
+/// A native build (the tests') has no instance to keep anything in.
+#[cfg(not(target_arch = "wasm32"))]
+mod last_protected {
+    use alloc::rc::Rc;
+
+    use crate::{HostPaths, Protected};
+
+    #[allow(dead_code)]
+    pub fn built_from(host: HostPaths) -> Rc<Protected> {
+        Rc::new(Protected::new(&host))
     }
 }
 

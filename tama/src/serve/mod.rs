@@ -77,6 +77,11 @@ const INPUT_BUFFER: usize = 64 * 1024;
 /// dispatch's answer with its records and the engine's state takes.
 const ANSWER_ROOM: usize = 4096;
 
+thread_local! {
+    /// This thread's answer being serialized, its room kept for the next one.
+    static LINE: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(Vec::with_capacity(ANSWER_ROOM));
+}
+
 /// The engine's own handle on its input (a duplicate of stdin), whose
 /// buffer tells whether further input waits.
 fn input() -> std::io::Result<BufReader<File>> {
@@ -519,9 +524,10 @@ impl Server {
 
     fn state(&self) -> runtime::State {
         let mut state = self.runtime.state();
-        state.running_hooks = Some(
-            json!({"dispatched": self.flights.dispatched(), "abandoned": self.flights.abandoned.all()}),
-        );
+        state.running_hooks = Some(runtime::RunningHooks {
+            dispatched: self.flights.dispatched(),
+            abandoned: self.flights.abandoned.all(),
+        });
         state
     }
 
@@ -550,16 +556,19 @@ impl Server {
         self.answer(id, Err::<(), _>(why), None);
     }
 
-    /// Writes one frame, serialized before it joins the output.
+    /// Writes one frame, serialized into this thread's line before it joins the output.
     fn write(&self, frame: &impl Serialize) {
-        // Room for a whole answer at once, rather than growing to it.
-        let mut line = Vec::with_capacity(ANSWER_ROOM);
-        // A `Value` always serializes; an empty line would only be skipped by the client.
-        if serde_json::to_writer(&mut line, frame).is_err() {
+        LINE.with_borrow_mut(|line| {
             line.clear();
-        }
-        line.push(b'\n');
-        self.out.write_line(&line);
+            // A `Value` always serializes; an empty line would only be skipped by the client.
+            if serde_json::to_writer(&mut *line, frame).is_err() {
+                line.clear();
+            }
+            line.push(b'\n');
+            self.out.write_line(line);
+            line.clear();
+            line.shrink_to(ANSWER_ROOM);
+        });
         // The gate stores this thread's request spent go back to the pool
         // only now, once the client has its answer.
         tama_core::wasm::drop_spent();

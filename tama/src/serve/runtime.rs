@@ -80,7 +80,14 @@ pub struct State {
     core_replaced_by_release: bool,
     /// Hooks running now, when the server adds them.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub running_hooks: Option<Value>,
+    pub running_hooks: Option<RunningHooks>,
+}
+
+/// The hooks a serving engine's dispatches run now, and the last abandonment of each session.
+#[derive(Serialize)]
+pub struct RunningHooks {
+    pub dispatched: Vec<Value>,
+    pub abandoned: Vec<Value>,
 }
 
 /// What a refresh found.
