@@ -15,6 +15,9 @@ use tama_core::wasm::{Gate, GateEvent, Host, NoState};
 #[path = "../../tests/all/support/wake_ups.rs"]
 mod wake_ups;
 
+/// A named thing to time, for [`Sample::measure_in_turns`].
+type Run<'a> = (&'a str, Box<dyn FnMut() + 'a>);
+
 struct Sample {
     name: String,
     times: Vec<Duration>,
@@ -47,6 +50,29 @@ impl Sample {
             name: name.to_string(),
             times,
         }
+    }
+
+    /// Times each of `runs` one call at a time in turn, `rounds` times, so
+    /// that all see the same load: a machine whose speed drifts moves them
+    /// together, and their ratios hold.
+    fn measure_in_turns(rounds: usize, runs: &mut [Run<'_>]) -> Vec<Sample> {
+        let mut times = vec![Vec::with_capacity(rounds); runs.len()];
+        for round in 0..rounds + rounds.div_ceil(10) {
+            for ((_, once), times) in runs.iter_mut().zip(&mut times) {
+                let start = Instant::now();
+                once();
+                if round >= rounds.div_ceil(10) {
+                    times.push(start.elapsed());
+                }
+            }
+        }
+        runs.iter()
+            .zip(times)
+            .map(|((name, _), times)| Sample {
+                name: name.to_string(),
+                times,
+            })
+            .collect()
     }
 
     fn quantile(&self, q: f64) -> Duration {
@@ -384,6 +410,15 @@ fn floor_binary() -> PathBuf {
     target.join("release/tama-floor")
 }
 
+/// A copy of `binary` in `folder`, as an install (`cargo install`, a release
+/// archive) puts it. The file the linker just wrote starts slower than any
+/// copy of it: its pages lie in the page cache in smaller pieces.
+fn installed(binary: &Path, folder: &Path) -> PathBuf {
+    let copy = folder.join(binary.file_name().unwrap());
+    std::fs::copy(binary, &copy).unwrap();
+    copy
+}
+
 fn available(program: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {program}")])
@@ -642,57 +677,76 @@ fn main() {
         return;
     }
     if std::env::args().any(|a| a == "protect") {
+        let binaries = tempfile::tempdir().expect("scratch folder for the binaries");
+        let floor = installed(&floor_binary_path(), binaries.path());
         let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || {
-            spawn(&floor_binary_path(), &[], &one_kb, &[])
+            spawn(&floor, &[], &one_kb, &[])
         });
         floor.report(Some(&floor));
-        return protect_tama_cost(
-            Path::new(env!("CARGO_BIN_EXE_tama")),
-            cache.path(),
-            &one_kb,
-            &floor,
-        );
+        let tama = installed(Path::new(env!("CARGO_BIN_EXE_tama")), binaries.path());
+        return protect_tama_cost(&tama, cache.path(), &one_kb, &floor);
     }
     serve(&cache);
 
-    println!("\nwhole process, one payload each (components cached)");
+    println!(
+        "\nwhole process, one payload each, copies of the binaries as an install puts them, one run of each in turn"
+    );
     // A baseline `tama` caches components of its own, apart from this one's.
     let before_cache = tempfile::tempdir().expect("scratch cache");
-    let tama = PathBuf::from(env!("CARGO_BIN_EXE_tama"));
+    let binaries = tempfile::tempdir().expect("scratch folder for the binaries");
+    let tama = installed(Path::new(env!("CARGO_BIN_EXE_tama")), binaries.path());
+    let floor = installed(&floor_binary_path(), binaries.path());
     let env: [(&str, &Path); 2] = [
         ("TAMA_CACHE_DIR", cache.path()),
         ("TAMA_HOME", cache.path()),
     ];
-    let floor = floor_binary_path();
-    let tama_hook = Sample::measure("tama hook block-git-hook-bypass", 300, || {
-        spawn(&tama, &["hook", "block-git-hook-bypass"], &one_kb, &env)
+    let before_env: [(&str, &Path); 2] = [
+        ("TAMA_CACHE_DIR", before_cache.path()),
+        ("TAMA_HOME", before_cache.path()),
+    ];
+    let before = std::env::var_os("TAMA_BENCH_BEFORE").map(|before| {
+        let copy = binaries.path().join("before");
+        std::fs::create_dir(&copy).unwrap();
+        installed(Path::new(&before), &copy)
     });
-    let tama_run_hook = Sample::measure("tama run-hook pre_tool_use (Claude payload)", 300, || {
-        spawn(&tama, &["run-hook", "pre_tool_use", "bench"], &one_kb, &env)
-    });
-    let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || {
-        spawn(&floor, &[], &one_kb, &[])
-    });
-    floor.report(Some(&floor));
-    tama_hook.report(Some(&floor));
-    tama_run_hook.report(Some(&floor));
-    if let Some(before) = std::env::var_os("TAMA_BENCH_BEFORE").map(PathBuf::from) {
-        let before_env: [(&str, &Path); 2] = [
-            ("TAMA_CACHE_DIR", before_cache.path()),
-            ("TAMA_HOME", before_cache.path()),
-        ];
-        for (args, now) in [
-            (&["hook", "block-git-hook-bypass"][..], &tama_hook),
-            (&["run-hook", "pre_tool_use", "bench"][..], &tama_run_hook),
-        ] {
-            let name = format!("baseline tama {}", args[0]);
-            let baseline =
-                Sample::measure(&name, 300, || spawn(&before, args, &one_kb, &before_env));
-            baseline.report(Some(&floor));
+    let hook: &[&str] = &["hook", "block-git-hook-bypass"];
+    let run_hook: &[&str] = &["run-hook", "pre_tool_use", "bench"];
+    let mut runs: Vec<Run> = vec![
+        (
+            "floor: static Rust binary, fixed decision",
+            Box::new(|| spawn(&floor, &[], &one_kb, &[])),
+        ),
+        (
+            "tama hook block-git-hook-bypass",
+            Box::new(|| spawn(&tama, hook, &one_kb, &env)),
+        ),
+        (
+            "tama run-hook pre_tool_use (Claude payload)",
+            Box::new(|| spawn(&tama, run_hook, &one_kb, &env)),
+        ),
+    ];
+    if let Some(before) = &before {
+        runs.push((
+            "baseline tama hook",
+            Box::new(|| spawn(before, hook, &one_kb, &before_env)),
+        ));
+        runs.push((
+            "baseline tama run-hook",
+            Box::new(|| spawn(before, run_hook, &one_kb, &before_env)),
+        ));
+    }
+    let samples = Sample::measure_in_turns(300, &mut runs);
+    let floor_sample = &samples[0];
+    for sample in &samples {
+        sample.report(Some(floor_sample));
+    }
+    if before.is_some() {
+        for (now, baseline) in [(&samples[1], &samples[3]), (&samples[2], &samples[4])] {
             let ratio = now.quantile(0.5).as_secs_f64() / baseline.quantile(0.5).as_secs_f64();
-            println!("{:<44} {ratio:>7.2}x baseline", format!("tama {}", args[0]));
+            println!("{:<44} {ratio:>7.2}x baseline", now.name);
         }
     }
+    let floor = samples.into_iter().next().unwrap();
     protect_tama_cost(&tama, cache.path(), &one_kb, &floor);
     peer_hooks(&tama, cache.path(), &floor);
     for args in [
