@@ -107,6 +107,12 @@ impl GateEvent {
         probe
     }
 
+    /// The event an idle instance holds between events: nothing.
+    fn blank() -> Arc<Self> {
+        static BLANK: OnceLock<Arc<GateEvent>> = OnceLock::new();
+        BLANK.get_or_init(|| Arc::new(GateEvent::probe())).clone()
+    }
+
     /// An event whose tool call the engine already classified.
     pub fn classified(event: Event, tool_call: Result<ToolCall, ClassifyError>) -> Self {
         GateEvent::new(event).with_tool_call(tool_call)
@@ -277,14 +283,20 @@ impl Gate {
     }
 
     /// Keeps an instance whose call `answered` for the next event, when it
-    /// may be (see `idle.rs`); else drops it once the caller answered.
-    fn put_away(&self, instance: GateInstance, answered: bool) {
-        let data = instance.0.data();
+    /// may be (see `idle.rs`), holding nothing of this event; else drops it
+    /// once the caller answered.
+    fn put_away(&self, (mut store, instance): GateInstance, answered: bool) {
+        let data = store.data();
         let keepable =
             answered && !data.made_wasi_calls() && data.bounds.memory_total() <= KEPT_MEMORY;
         let spent = match &self.idle {
-            Some(idle) if keepable => idle.keep(instance),
-            _ => Some(instance),
+            Some(idle) if keepable => {
+                // The event is freed with the dispatch, on its own thread,
+                // not by whichever thread takes this instance next.
+                store.data_mut().host.event = GateEvent::blank();
+                idle.keep((store, instance))
+            }
+            _ => Some((store, instance)),
         };
         if let Some((store, _)) = spent {
             super::spent::keep(store);
