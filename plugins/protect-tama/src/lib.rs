@@ -216,7 +216,8 @@ mod last_protected {
     }
 }
 
-/// A native build (the tests') has no instance to keep anything in.
+/// A native build (the tests') has no instance to keep anything in, and
+/// no export that calls this.
 #[cfg(not(target_arch = "wasm32"))]
 mod last_protected {
     use alloc::rc::Rc;
