@@ -679,10 +679,6 @@ fn main() {
     if std::env::args().any(|a| a == "protect") {
         let binaries = tempfile::tempdir().expect("scratch folder for the binaries");
         let floor = installed(&floor_binary_path(), binaries.path());
-        let floor = Sample::measure("floor: static Rust binary, fixed decision", 300, || {
-            spawn(&floor, &[], &one_kb, &[])
-        });
-        floor.report(Some(&floor));
         let tama = installed(Path::new(env!("CARGO_BIN_EXE_tama")), binaries.path());
         return protect_tama_cost(&tama, cache.path(), &one_kb, &floor);
     }
@@ -695,7 +691,7 @@ fn main() {
     let before_cache = tempfile::tempdir().expect("scratch cache");
     let binaries = tempfile::tempdir().expect("scratch folder for the binaries");
     let tama = installed(Path::new(env!("CARGO_BIN_EXE_tama")), binaries.path());
-    let floor = installed(&floor_binary_path(), binaries.path());
+    let floor_binary = installed(&floor_binary_path(), binaries.path());
     let env: [(&str, &Path); 2] = [
         ("TAMA_CACHE_DIR", cache.path()),
         ("TAMA_HOME", cache.path()),
@@ -714,7 +710,7 @@ fn main() {
     let mut runs: Vec<Run> = vec![
         (
             "floor: static Rust binary, fixed decision",
-            Box::new(|| spawn(&floor, &[], &one_kb, &[])),
+            Box::new(|| spawn(&floor_binary, &[], &one_kb, &[])),
         ),
         (
             "tama hook block-git-hook-bypass",
@@ -747,7 +743,7 @@ fn main() {
         }
     }
     let floor = samples.into_iter().next().unwrap();
-    protect_tama_cost(&tama, cache.path(), &one_kb, &floor);
+    protect_tama_cost(&tama, cache.path(), &one_kb, &floor_binary);
     peer_hooks(&tama, cache.path(), &floor);
     for args in [
         &["hook", "block-git-hook-bypass"][..],
@@ -841,8 +837,8 @@ fn floor_binary_path() -> PathBuf {
 
 /// `tama run-hook` for a shell call with and without `protect-tama`, in one
 /// run: the default registry as a file beside its components, once as built
-/// and once with protect-tama taken out, the two runs interleaved.
-fn protect_tama_cost(tama: &Path, cache: &Path, payload: &str, floor: &Sample) {
+/// and once with protect-tama taken out, one run of each and of the floor in turn.
+fn protect_tama_cost(tama: &Path, cache: &Path, payload: &str, floor: &Path) {
     let folder = tempfile::tempdir().expect("scratch registry folder");
     let with = default_registry_file(folder.path(), "with.json", true);
     let without = default_registry_file(folder.path(), "without.json", false);
@@ -861,26 +857,29 @@ fn protect_tama_cost(tama: &Path, cache: &Path, payload: &str, floor: &Sample) {
             &env,
         )
     };
-    let (mut with_times, mut without_times) = (Vec::new(), Vec::new());
-    for round in 0..330 {
-        for (registry, times) in [(&with, &mut with_times), (&without, &mut without_times)] {
-            let start = Instant::now();
-            run(registry);
-            if round >= 30 {
-                times.push(start.elapsed());
-            }
-        }
+    let samples = Sample::measure_in_turns(
+        300,
+        &mut [
+            (
+                "floor: static Rust binary, fixed decision",
+                Box::new(|| spawn(floor, &[], payload, &[])),
+            ),
+            (
+                "tama run-hook shell call, without it",
+                Box::new(|| run(&without)),
+            ),
+            (
+                "tama run-hook shell call, with protect-tama",
+                Box::new(|| run(&with)),
+            ),
+        ],
+    );
+    let [floor, without, with] = &samples[..] else {
+        unreachable!("three runs were measured")
+    };
+    for sample in [floor, without, with] {
+        sample.report(Some(floor));
     }
-    let with = Sample {
-        name: "tama run-hook shell call, with protect-tama".into(),
-        times: with_times,
-    };
-    let without = Sample {
-        name: "tama run-hook shell call, without it".into(),
-        times: without_times,
-    };
-    without.report(Some(floor));
-    with.report(Some(floor));
     let cost = with.quantile(0.5).as_secs_f64() / without.quantile(0.5).as_secs_f64() - 1.0;
     println!(
         "{:<44} {:+.1}% of the median",
