@@ -56,12 +56,14 @@ impl Sample {
     /// that all see the same load: a machine whose speed drifts moves them
     /// together, and their ratios hold.
     fn measure_in_turns(rounds: usize, runs: &mut [Run<'_>]) -> Vec<Sample> {
+        // The first rounds warm the caches and are not counted.
+        let warm_up = rounds.div_ceil(10);
         let mut times = vec![Vec::with_capacity(rounds); runs.len()];
-        for round in 0..rounds + rounds.div_ceil(10) {
+        for round in 0..warm_up + rounds {
             for ((_, once), times) in runs.iter_mut().zip(&mut times) {
                 let start = Instant::now();
                 once();
-                if round >= rounds.div_ceil(10) {
+                if round >= warm_up {
                     times.push(start.elapsed());
                 }
             }
@@ -441,34 +443,18 @@ fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
     let mut ratios = Vec::new();
     for case in PeerScratch::CASES {
         let name = format!("tama peer-hook claude {case}");
-        let (mut now, mut before) = (Vec::new(), Vec::new());
-        for run in 0..220 {
-            // The first 20 runs of each warm the caches and are not counted.
-            let counted = run >= 20;
-            let took = mine.time(case);
-            if counted {
-                now.push(took);
-            }
-            if let Some(baseline) = &baseline {
-                let took = baseline.time(case);
-                if counted {
-                    before.push(took);
-                }
-            }
+        let baseline_name = format!("baseline {name}");
+        let mut runs: Vec<Run> = vec![(&name, Box::new(mine.call(case)))];
+        if let Some(baseline) = &baseline {
+            runs.push((&baseline_name, Box::new(baseline.call(case))));
         }
-        let now = Sample {
-            name: name.clone(),
-            times: now,
-        };
-        now.report(Some(floor));
-        if baseline.is_some() {
-            let before = Sample {
-                name: format!("baseline {name}"),
-                times: before,
-            };
-            before.report(Some(floor));
+        let samples = Sample::measure_in_turns(200, &mut runs);
+        for sample in &samples {
+            sample.report(Some(floor));
+        }
+        if let [now, before] = &samples[..] {
             ratios.push((
-                name,
+                name.clone(),
                 now.quantile(0.5).as_secs_f64() / before.quantile(0.5).as_secs_f64(),
             ));
         }
@@ -533,8 +519,8 @@ impl PeerScratch {
         spawn(&self.tama, &["peer-hook", kind, event], payload, &env);
     }
 
-    /// How long one call of `case` takes.
-    fn time(&self, case: &str) -> Duration {
+    /// A call of `case`, its payload made once, outside what is timed.
+    fn call(&self, case: &'static str) -> impl FnMut() + '_ {
         let edit = |repo: &str| {
             let path = self.dir.path().join(repo).join("x.rs");
             serde_json::json!({"tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"}})
@@ -546,9 +532,7 @@ impl PeerScratch {
             _ => self.input("s1", "A", serde_json::json!({})),
         };
         let event = case.split(' ').next().unwrap_or(case);
-        let start = Instant::now();
-        self.run("claude", event, &payload);
-        start.elapsed()
+        move || self.run("claude", event, &payload)
     }
 }
 
