@@ -716,23 +716,19 @@ fn main() {
         ));
     }
     let samples = Sample::measure_in_turns(300, &mut runs);
-    let floor_sample = &samples[0];
+    let floor = &samples[0];
     for sample in &samples {
-        sample.report(Some(floor_sample));
+        sample.report(Some(floor));
     }
-    if before.is_some() {
-        for (now, baseline) in [(&samples[1], &samples[3]), (&samples[2], &samples[4])] {
+    if let [_, hook_now, run_hook_now, hook_before, run_hook_before] = &samples[..] {
+        for (now, baseline) in [(hook_now, hook_before), (run_hook_now, run_hook_before)] {
             let ratio = now.quantile(0.5).as_secs_f64() / baseline.quantile(0.5).as_secs_f64();
             println!("{:<44} {ratio:>7.2}x baseline", now.name);
         }
     }
-    let floor = samples.into_iter().next().unwrap();
     protect_tama_cost(&tama, cache.path(), &one_kb, &floor_binary);
-    peer_hooks(&tama, cache.path(), &floor);
-    for args in [
-        &["hook", "block-git-hook-bypass"][..],
-        &["run-hook", "pre_tool_use", "bench"][..],
-    ] {
+    peer_hooks(&tama, cache.path(), floor);
+    for args in [hook, run_hook] {
         println!(
             "{:<44} {} KiB",
             format!("peak RSS: tama {}", args[0]),
@@ -765,7 +761,7 @@ fn main() {
                 &[],
             )
         })
-        .report(Some(&floor));
+        .report(Some(floor));
     }
 }
 
