@@ -2,12 +2,14 @@
 //! behalf of every gate that asks it.
 
 use std::sync::{Arc, Mutex};
+use std::thread::ThreadId;
 
 use wasmtime::Store;
 use wasmtime::component::Component;
 
 use super::bindings::declaration::exports::tama::gate::declaration as wit;
 use super::bindings::declaration::{ToolDeclaration, ToolDeclarationPre};
+use super::idle::take_own;
 use super::sandbox::{DEADLINE_TICKS, Sandboxed};
 use super::slots::Slots;
 use super::ticker::Ticker;
@@ -31,7 +33,8 @@ pub enum ClassifyError {
 /// gets a fresh one.
 pub struct Declaration {
     pre: ToolDeclarationPre<Sandboxed<()>>,
-    idle: Mutex<Vec<Instance>>,
+    /// Idle instances, each with the thread that kept it (see `idle.rs`).
+    idle: Mutex<Vec<(ThreadId, Instance)>>,
     slots: Slots,
     ticker: Arc<Ticker>,
 }
@@ -57,7 +60,7 @@ impl Declaration {
         let failed = |e: wasmtime::Error| ClassifyError::Failed(format!("{e:#}"));
         let _slot = self.slots.take();
         let _ticking = self.ticker.calling();
-        let idle = self.idle.lock().expect("declaration pool lock").pop();
+        let idle = take_own(&mut self.idle.lock().expect("declaration pool lock"));
         let (mut store, declaration) = match idle {
             Some(instance) => instance,
             None => {
@@ -77,7 +80,7 @@ impl Declaration {
                 self.idle
                     .lock()
                     .expect("declaration pool lock")
-                    .push((store, declaration));
+                    .push((std::thread::current().id(), (store, declaration)));
                 answer.map(from_wit).map_err(ClassifyError::Protocol)
             }
             Err(err) => Err(ClassifyError::Failed(fault(err, store.data()).to_string())),

@@ -12,9 +12,16 @@
 //! or a bound hit), that made no WASI call (whose output would pile up), and
 //! while its memories stay small; at most [`PER_GATE`] per gate and
 //! [`MOST_IDLE`] in the whole process, since each holds a slot of the pool.
+//!
+//! A thread takes back an instance it kept itself when there is one. What a
+//! store allocates comes from the allocator's arena of the thread that
+//! allocated it and is freed into that arena, under its lock: an instance
+//! passed from thread to thread has two threads contend for one arena's lock
+//! (in a pipelined burst on two cores, half the engine's futex calls).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::thread::ThreadId;
 
 use super::config::CONCURRENT_CALLS;
 
@@ -30,9 +37,9 @@ pub const KEPT_MEMORY: usize = 8 << 20;
 
 static IDLE: AtomicUsize = AtomicUsize::new(0);
 
-/// One gate's idle instances.
+/// One gate's idle instances, each with the thread that kept it.
 pub struct Idle<I> {
-    kept: Mutex<Vec<I>>,
+    kept: Mutex<Vec<(ThreadId, I)>>,
 }
 
 impl<I> Idle<I> {
@@ -44,7 +51,7 @@ impl<I> Idle<I> {
 
     /// An idle instance, when one is kept.
     pub fn take(&self) -> Option<I> {
-        let taken = self.kept().pop();
+        let taken = take_own(&mut self.kept());
         if taken.is_some() {
             IDLE.fetch_sub(1, Ordering::Relaxed);
         }
@@ -62,13 +69,13 @@ impl<I> Idle<I> {
             IDLE.fetch_sub(1, Ordering::Relaxed);
             return Some(instance);
         }
-        kept.push(instance);
+        kept.push((std::thread::current().id(), instance));
         None
     }
 
     /// The kept instances, even when a thread panicked holding them: each
     /// was whole when kept.
-    fn kept(&self) -> MutexGuard<'_, Vec<I>> {
+    fn kept(&self) -> MutexGuard<'_, Vec<(ThreadId, I)>> {
         self.kept.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -76,5 +83,39 @@ impl<I> Idle<I> {
 impl<I> Drop for Idle<I> {
     fn drop(&mut self) {
         IDLE.fetch_sub(self.kept().len(), Ordering::Relaxed);
+    }
+}
+
+/// The instance the calling thread kept last, else the one kept last by any.
+pub fn take_own<I>(kept: &mut Vec<(ThreadId, I)>) -> Option<I> {
+    let here = std::thread::current().id();
+    let own = kept.iter().rposition(|(thread, _)| *thread == here);
+    let taken = match own {
+        Some(at) => kept.remove(at),
+        None => kept.pop()?,
+    };
+    Some(taken.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Idle;
+
+    #[test]
+    fn a_thread_takes_back_its_own_instance_first() {
+        let idle = Idle::new();
+        assert_eq!(idle.keep("main's"), None);
+        std::thread::scope(|scope| {
+            scope.spawn(|| assert_eq!(idle.keep("other's"), None));
+        });
+        assert_eq!(
+            idle.take(),
+            Some("main's"),
+            "kept by this thread, though earlier"
+        );
+        std::thread::scope(|scope| {
+            scope.spawn(|| assert_eq!(idle.take(), Some("other's"), "none of its own: any"));
+        });
+        assert_eq!(idle.take(), None);
     }
 }
