@@ -49,6 +49,10 @@ fn table_paths() -> HostPaths {
 }
 
 fn gate(host: &Host) -> Gate {
+    gate_handed(host, table_paths())
+}
+
+fn gate_handed(host: &Host, paths: HostPaths) -> Gate {
     let registry = Loaded::embedded().unwrap();
     let entry = registry
         .registry
@@ -63,7 +67,7 @@ fn gate(host: &Host) -> Gate {
         &[],
     )
     .unwrap()
-    .with_paths(table_paths())
+    .with_paths(paths)
 }
 
 fn payload(case: &Case) -> Value {
@@ -113,6 +117,45 @@ fn every_case_of_the_table_decides_as_written() {
         cases.len(),
         wrong.join("\n")
     );
+}
+
+#[test]
+fn a_gate_handed_other_paths_protects_those_and_not_the_ones_it_was_handed_before() {
+    let cache = tempfile::tempdir().unwrap();
+    let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).unwrap();
+    let elsewhere = HostPaths {
+        home: "/srv/other".into(),
+        tama_home: "/srv/other/.tama".into(),
+        registry: None,
+        registry_components: Vec::new(),
+        cache_dir: "/srv/other/.cache/tama".into(),
+        tama_binary: "/srv/other/bin/tama".into(),
+        oko_home: "/srv/other/.oko".into(),
+    };
+    let write = Case {
+        command: Some("echo '{}' > /home/user/.tama/override.json".into()),
+        tool: None,
+        input: None,
+        cwd: project(),
+        refuse: true,
+        why: String::new(),
+    };
+    let event = || {
+        Arc::new(GateEvent::new(
+            Event::decode(&payload(&write).to_string(), None).unwrap(),
+        ))
+    };
+    let gate = gate_handed(&host, elsewhere);
+    for _ in 0..3 {
+        let verdict = gate.evaluate(&event(), Arc::new(NoState));
+        assert_eq!(verdict, Ok(Verdict::Pass), "not a path it was handed");
+    }
+    // The instances that answered under the other paths are not handed these.
+    let gate = gate.with_paths(table_paths());
+    match gate.evaluate(&event(), Arc::new(NoState)) {
+        Ok(Verdict::Refuse(why)) => assert!(why.contains("/home/user/.tama"), "{why}"),
+        other => panic!("the write into the home it was handed now passed: {other:?}"),
+    }
 }
 
 /// A scratch home with Tama's folder in it.

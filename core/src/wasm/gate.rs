@@ -251,9 +251,14 @@ impl Gate {
         self.with_paths(paths)
     }
 
-    /// This gate, handed `paths` as the paths Tama runs on.
+    /// This gate, handed `paths` as the paths Tama runs on. Instances kept
+    /// under the earlier paths go: an instance is handed the same paths on
+    /// every call (`wit/gate.wit`), and a gate may have kept them.
     pub fn with_paths(mut self, paths: HostPaths) -> Self {
         self.paths = Arc::new(Handed::new(paths));
+        if self.idle.is_some() {
+            self.idle = Some(Idle::new());
+        }
         self
     }
 

@@ -146,16 +146,7 @@ impl Guest for Gate {
         let (Some(tool_name), Some(tool_input)) = (event.tool_name, event.tool_input) else {
             return Ok(Verdict::Pass);
         };
-        let host = tama::gate::host_paths::get();
-        let protected = last_protected::built_from(HostPaths {
-            home: host.home,
-            tama_home: host.tama_home,
-            registry: host.registry,
-            registry_components: host.registry_components,
-            cache_dir: host.cache_dir,
-            tama_binary: host.tama_binary,
-            oko_home: host.oko_home,
-        });
+        let protected = instance::protected(host_protected);
         let cwd = payload_cwd(&event.payload);
         let call = classify(&tool_name, &tool_input).map_err(GateError::InvalidInput)?;
         let refusal = match call.kind {
@@ -183,50 +174,57 @@ impl Guest for Gate {
     }
 }
 
-/// The protected paths of the instance's last evaluation, with the host
-/// paths they were built from. The host may keep an instance of a built-in
-/// gate for later events, which nearly always bring the same host paths:
-/// those are then built once, and any other paths are built afresh.
+/// The protected paths of the paths the host hands the gate.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn host_protected() -> Protected {
+    let host = tama::gate::host_paths::get();
+    Protected::new(&HostPaths {
+        home: host.home,
+        tama_home: host.tama_home,
+        registry: host.registry,
+        registry_components: host.registry_components,
+        cache_dir: host.cache_dir,
+        tama_binary: host.tama_binary,
+        oko_home: host.oko_home,
+    })
+}
+
+/// The protected paths, built on the instance's first evaluation: the host
+/// hands one instance the same paths on every call (`wit/gate.wit`), and may
+/// keep an instance of a built-in gate for later events.
 #[cfg(target_arch = "wasm32")]
-mod last_protected {
+mod instance {
     use alloc::rc::Rc;
     use core::cell::UnsafeCell;
 
-    use crate::{HostPaths, Protected};
+    use crate::Protected;
 
-    struct Last(UnsafeCell<Option<(HostPaths, Rc<Protected>)>>);
+    struct Built(UnsafeCell<Option<Rc<Protected>>>);
 
     // SAFETY: a component instance runs on one thread.
-    unsafe impl Sync for Last {}
+    unsafe impl Sync for Built {}
 
-    static LAST: Last = Last(UnsafeCell::new(None));
+    static BUILT: Built = Built(UnsafeCell::new(None));
 
-    pub fn built_from(host: HostPaths) -> Rc<Protected> {
-        // SAFETY: one thread, and the reference ends with this call, which
-        // calls nothing that could reach `LAST` again.
-        let last = unsafe { &mut *LAST.0.get() };
-        match last {
-            Some((paths, protected)) if *paths == host => protected.clone(),
-            _ => {
-                let protected = Rc::new(Protected::new(&host));
-                *last = Some((host, protected.clone()));
-                protected
-            }
-        }
+    pub fn protected(build: fn() -> Protected) -> Rc<Protected> {
+        // SAFETY: one thread, and the reference ends with this call; `build`
+        // asks the host for its paths, which cannot reach `BUILT` again.
+        let built = unsafe { &mut *BUILT.0.get() };
+        built.get_or_insert_with(|| Rc::new(build())).clone()
     }
 }
 
 /// A native build (the tests') has no instance to keep anything in, and
 /// no export that calls this.
 #[cfg(not(target_arch = "wasm32"))]
-mod last_protected {
+mod instance {
     use alloc::rc::Rc;
 
-    use crate::{HostPaths, Protected};
+    use crate::Protected;
 
     #[allow(dead_code)]
-    pub fn built_from(host: HostPaths) -> Rc<Protected> {
-        Rc::new(Protected::new(&host))
+    pub fn protected(build: fn() -> Protected) -> Rc<Protected> {
+        Rc::new(build())
     }
 }
 
