@@ -110,7 +110,10 @@ pub fn meet(pattern: &str, target: &str) -> Meeting {
             ancestor: false,
         };
     }
-    if !pattern.bytes().any(|b| matches!(b, b'*' | b'?' | b'[')) && !pattern.contains(UNKNOWN) {
+    // A path is checked against every protected one: `contains` would set
+    // up a substring search each time, where nearly every path is ASCII.
+    let unknown = !pattern.is_ascii() && pattern.contains(UNKNOWN);
+    if !unknown && !pattern.bytes().any(|b| matches!(b, b'*' | b'?' | b'[')) {
         return Meeting {
             inside: within(pattern, target),
             ancestor: within(target, pattern) && pattern != target,
