@@ -33,7 +33,6 @@ pub struct Protected {
 }
 
 /// The host's paths, as `tama:gate/host-paths` gives them.
-#[derive(PartialEq, Eq)]
 pub struct HostPaths {
     pub home: String,
     pub tama_home: String,
