@@ -271,21 +271,43 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
             serde_json::json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": payload})
         )
     };
-    let mut id = 0;
-    let dispatch = Sample::measure("dispatch round trip, pre_tool_use:bash", 3000, || {
-        id += 1;
-        input.write_all(request(id).as_bytes()).unwrap();
-        line.clear();
-        output.read_line(&mut line).unwrap();
-    });
-    let reload = Sample::measure("reload round trip (the protocol floor)", 3000, || {
-        id += 1;
-        input
-            .write_all(format!("{}\n", serde_json::json!({"id": id, "op": "reload"})).as_bytes())
-            .unwrap();
-        line.clear();
-        output.read_line(&mut line).unwrap();
-    });
+    // Requests are made before the clock starts, so only the engine is
+    // timed. Dispatches and reloads take turns in blocks, so both see the
+    // same load, and each block runs back to back, so a reload is not
+    // charged for the cache a dispatch just used; the first round warms up.
+    let (rounds, block) = (11, 300);
+    let dispatches: Vec<String> = (0..rounds * block).map(request).collect();
+    let reloads: Vec<String> = (0..rounds * block)
+        .map(|id| {
+            format!(
+                "{}\n",
+                serde_json::json!({"id": 10_000 + id, "op": "reload"})
+            )
+        })
+        .collect();
+    let mut times = [Vec::new(), Vec::new()];
+    for round in 0..rounds {
+        for (frames, times) in [&dispatches, &reloads].into_iter().zip(&mut times) {
+            for frame in &frames[round * block..(round + 1) * block] {
+                let start = Instant::now();
+                input.write_all(frame.as_bytes()).unwrap();
+                line.clear();
+                output.read_line(&mut line).unwrap();
+                if round > 0 {
+                    times.push(start.elapsed());
+                }
+            }
+        }
+    }
+    let [dispatch, reload] = times;
+    let dispatch = Sample {
+        name: "dispatch round trip, pre_tool_use:bash".into(),
+        times: dispatch,
+    };
+    let reload = Sample {
+        name: "reload round trip (the protocol floor)".into(),
+        times: reload,
+    };
     reload.report(None);
     dispatch.report(None);
     println!(
@@ -301,13 +323,17 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
     }
     // As a harness sends them: one now and then, each to an engine (and
     // CPUs) gone idle since the last.
+    let mut id = 20_000;
     let sparse = Sample::measure_prepared(
         "dispatch round trip, one every 50 ms",
         100,
-        || std::thread::sleep(Duration::from_millis(50)),
-        |()| {
+        || {
+            std::thread::sleep(Duration::from_millis(50));
             id += 1;
-            input.write_all(request(id).as_bytes()).unwrap();
+            request(id)
+        },
+        |frame| {
+            input.write_all(frame.as_bytes()).unwrap();
             line.clear();
             output.read_line(&mut line).unwrap();
         },
@@ -318,16 +344,14 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
     let (burst, bursts) = (5000, 5);
     let mut rates = Vec::with_capacity(bursts);
     for round in 0..bursts {
+        let requests: String = (0..burst)
+            .map(|i| request(100_000 * (round + 1) + i))
+            .collect();
         let start = Instant::now();
-        let writer = {
-            let requests: String = (0..burst)
-                .map(|i| request(100_000 * (round + 1) + i))
-                .collect();
-            std::thread::spawn(move || {
-                input.write_all(requests.as_bytes()).unwrap();
-                input
-            })
-        };
+        let writer = std::thread::spawn(move || {
+            input.write_all(requests.as_bytes()).unwrap();
+            input
+        });
         for _ in 0..burst {
             line.clear();
             output.read_line(&mut line).unwrap();
