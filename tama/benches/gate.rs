@@ -52,19 +52,21 @@ impl Sample {
         }
     }
 
-    /// Times each of `runs` one call at a time in turn, `rounds` times, so
-    /// that all see the same load: a machine whose speed drifts moves them
-    /// together, and their ratios hold.
-    fn measure_in_turns(rounds: usize, runs: &mut [Run<'_>]) -> Vec<Sample> {
+    /// Times each of `runs` in turn, `block` calls back to back per turn,
+    /// `rounds` times, so that all see the same load: a machine whose speed
+    /// drifts moves them together, and their ratios hold.
+    fn measure_in_turns(rounds: usize, block: usize, runs: &mut [Run<'_>]) -> Vec<Sample> {
         // The first rounds warm the caches and are not counted.
         let warm_up = rounds.div_ceil(10);
-        let mut times = vec![Vec::with_capacity(rounds); runs.len()];
+        let mut times = vec![Vec::with_capacity(rounds * block); runs.len()];
         for round in 0..warm_up + rounds {
             for ((_, once), times) in runs.iter_mut().zip(&mut times) {
-                let start = Instant::now();
-                once();
-                if round >= warm_up {
-                    times.push(start.elapsed());
+                for _ in 0..block {
+                    let start = Instant::now();
+                    once();
+                    if round >= warm_up {
+                        times.push(start.elapsed());
+                    }
                 }
             }
         }
@@ -220,6 +222,18 @@ fn pin(cpu: Option<usize>) {
     sched_setaffinity(nix::unistd::Pid::from_raw(0), &set).expect("affinity set");
 }
 
+/// Sends one request frame to a serving engine and reads its answer into `line`.
+fn round_trip(
+    input: &mut std::process::ChildStdin,
+    output: &mut impl std::io::BufRead,
+    line: &mut String,
+    frame: &str,
+) {
+    input.write_all(frame.as_bytes()).unwrap();
+    line.clear();
+    output.read_line(line).unwrap();
+}
+
 /// One serving engine of `program` on `registry`: dispatch round trips over
 /// the pipe, one at a time, against the reload round trip (the protocol's
 /// floor); placed by the scheduler, then dispatches sent one every 50 ms,
@@ -272,12 +286,13 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
         )
     };
     // Requests are made before the clock starts, so only the engine is
-    // timed. Dispatches and reloads take turns in blocks, so both see the
-    // same load, and each block runs back to back, so a reload is not
-    // charged for the cache a dispatch just used; the first round warms up.
-    let (rounds, block) = (11, 300);
-    let dispatches: Vec<String> = (0..rounds * block).map(request).collect();
-    let reloads: Vec<String> = (0..rounds * block)
+    // timed (a block's worth, sent again each round: one request is answered
+    // before the next is sent). Dispatches and reloads take turns in blocks,
+    // so both see the same load, and each block runs back to back, so a
+    // reload is not charged for the cache a dispatch just used.
+    let (rounds, block) = (10, 300);
+    let dispatches: Vec<String> = (0..block).map(request).collect();
+    let reloads: Vec<String> = (0..block)
         .map(|id| {
             format!(
                 "{}\n",
@@ -285,29 +300,26 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
             )
         })
         .collect();
-    let mut times = [Vec::new(), Vec::new()];
-    for round in 0..rounds {
-        for (frames, times) in [&dispatches, &reloads].into_iter().zip(&mut times) {
-            for frame in &frames[round * block..(round + 1) * block] {
-                let start = Instant::now();
-                input.write_all(frame.as_bytes()).unwrap();
-                line.clear();
-                output.read_line(&mut line).unwrap();
-                if round > 0 {
-                    times.push(start.elapsed());
-                }
-            }
-        }
-    }
-    let [dispatch, reload] = times;
-    let dispatch = Sample {
-        name: "dispatch round trip, pre_tool_use:bash".into(),
-        times: dispatch,
+    let connection = std::cell::RefCell::new((&mut input, &mut output, &mut line));
+    let send = |frame: &String| {
+        let (input, output, line) = &mut *connection.borrow_mut();
+        round_trip(input, output, line, frame);
     };
-    let reload = Sample {
-        name: "reload round trip (the protocol floor)".into(),
-        times: reload,
-    };
+    let (mut dispatches, mut reloads) = (dispatches.iter().cycle(), reloads.iter().cycle());
+    let mut runs: [Run<'_>; 2] = [
+        (
+            "dispatch round trip, pre_tool_use:bash",
+            Box::new(|| send(dispatches.next().expect("a cycle never ends"))),
+        ),
+        (
+            "reload round trip (the protocol floor)",
+            Box::new(|| send(reloads.next().expect("a cycle never ends"))),
+        ),
+    ];
+    let [dispatch, reload]: [Sample; 2] = Sample::measure_in_turns(rounds, block, &mut runs)
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("two runs give two samples"));
+    drop(runs);
     reload.report(None);
     dispatch.report(None);
     println!(
@@ -332,11 +344,7 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
             id += 1;
             request(id)
         },
-        |frame| {
-            input.write_all(frame.as_bytes()).unwrap();
-            line.clear();
-            output.read_line(&mut line).unwrap();
-        },
+        |frame| round_trip(&mut input, &mut output, &mut line, &frame),
     );
     sparse.report(None);
     // One burst on a shared machine is one sample of its noise: the median
@@ -482,7 +490,7 @@ fn peer_hooks(tama: &Path, cache: &Path, floor: &Sample) {
         if let Some(baseline) = &baseline {
             runs.push((&baseline_name, Box::new(baseline.call(case))));
         }
-        let samples = Sample::measure_in_turns(200, &mut runs);
+        let samples = Sample::measure_in_turns(200, 1, &mut runs);
         for sample in &samples {
             sample.report(Some(floor));
         }
@@ -749,7 +757,7 @@ fn main() {
             Box::new(|| spawn(before, run_hook, &one_kb, &before_env)),
         ));
     }
-    let samples = Sample::measure_in_turns(300, &mut runs);
+    let samples = Sample::measure_in_turns(300, 1, &mut runs);
     let floor = &samples[0];
     for sample in &samples {
         sample.report(Some(floor));
@@ -873,6 +881,7 @@ fn protect_tama_cost(tama: &Path, cache: &Path, payload: &str, floor: &Path) {
     };
     let samples = Sample::measure_in_turns(
         300,
+        1,
         &mut [
             (
                 "floor: static Rust binary, fixed decision",
