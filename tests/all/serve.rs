@@ -549,30 +549,10 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
         .unwrap()
         .to_string();
     // No idle thread exists yet; cap the engine's address space where it stands, so no thread stack can be mapped.
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let size_kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmSize:"))
-        .unwrap()
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .unwrap();
-    let limit = (size_kb + 512) * 1024;
-    let prlimit = |value: &str| {
-        assert!(
-            std::process::Command::new("prlimit")
-                .args(["--pid", &pid, &format!("--as={value}:")])
-                .status()
-                .unwrap()
-                .success()
-        )
-    };
-    prlimit(&limit.to_string());
+    let cap = AddressSpaceCap::settled(&pid);
     engine.send(edit("starved"));
     let answer = engine.answer("starved");
-    prlimit("unlimited");
+    drop(cap);
     assert_eq!(answer["ok"], false, "{answer}");
     let error = answer["error"].as_str().unwrap();
     assert!(
@@ -588,6 +568,54 @@ fn a_dispatch_whose_thread_cannot_start_answers_the_cause_and_the_engine_keeps_s
     assert_eq!(after["result"]["results"][0]["hookId"], "check", "{after}");
     assert_eq!(after["result"]["decision"], "allow", "{after}");
     assert_eq!(engine.close().status.code(), Some(0));
+}
+
+/// A cap on a process's address space a little above what it maps now, so
+/// that it cannot map a thread's stack; lifted when dropped.
+struct AddressSpaceCap<'a>(&'a str);
+
+impl<'a> AddressSpaceCap<'a> {
+    /// Caps `pid` once it has settled: a gate call arms the epoch ticker,
+    /// whose thread maps its allocator's arena a moment after the answer
+    /// (twice that size while it aligns it). A size read meanwhile would
+    /// leave room for a stack, so the cap is set again until the size read
+    /// before it is the size after it.
+    fn settled(pid: &'a str) -> Self {
+        let cap = AddressSpaceCap(pid);
+        std::thread::sleep(Duration::from_millis(200));
+        for _ in 0..50 {
+            let mapped = cap.mapped_kib();
+            cap.set(&((mapped + 512) * 1024).to_string());
+            std::thread::sleep(Duration::from_millis(20));
+            if cap.mapped_kib() == mapped {
+                return cap;
+            }
+        }
+        panic!("the address space of {pid} never settled");
+    }
+
+    fn mapped_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.0)).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmSize:"))
+            .and_then(|size| size.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    }
+
+    fn set(&self, value: &str) {
+        let status = std::process::Command::new("prlimit")
+            .args(["--pid", self.0, &format!("--as={value}:")])
+            .status()
+            .unwrap();
+        assert!(status.success(), "prlimit --as={value}");
+    }
+}
+
+impl Drop for AddressSpaceCap<'_> {
+    fn drop(&mut self) {
+        self.set("unlimited");
+    }
 }
 
 /// Once its gates have run and it has settled, an engine nobody sends to
