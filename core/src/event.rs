@@ -95,14 +95,19 @@ impl EventName {
     /// dropped; `None` for an event Tama does not know.
     pub fn parse(name: &str) -> Option<EventName> {
         let phase = name.split(':').next().unwrap_or(name);
-        let snake = snake_case(phase);
+        // Registry keys, looked up on every dispatch, are already snake case.
+        let snake = if phase.bytes().any(|b| b.is_ascii_uppercase()) {
+            std::borrow::Cow::Owned(snake_case(phase))
+        } else {
+            std::borrow::Cow::Borrowed(phase)
+        };
         EventName::ALL
             .into_iter()
             .find(|e| e.as_str() == snake)
             .or_else(|| {
                 EventName::ALL
                     .into_iter()
-                    .find(|e| e.omp_name() == Some(snake.as_str()))
+                    .find(|e| e.omp_name() == Some(&*snake))
             })
     }
 
@@ -152,7 +157,6 @@ pub struct Event {
     pub session_id: Option<String>,
     pub agent_id: Option<String>,
     pub tool_name: Option<String>,
-    pub tool_input: Option<Value>,
     /// The payload as the harness sent it, kept as evidence.
     pub payload: Value,
     /// The session's capability grant (JSON) when it binds to the loaded
@@ -175,6 +179,15 @@ impl Event {
         )
     }
 
+    /// The tool call's input: the payload's first of [`TOOL_INPUT_KEYS`]
+    /// that holds something.
+    pub fn tool_input(&self) -> Option<&Value> {
+        let fields = self.payload.as_object()?;
+        TOOL_INPUT_KEYS
+            .iter()
+            .find_map(|k| fields.get(*k).filter(|v| !v.is_null()))
+    }
+
     /// [`Event::decode`] of a payload already parsed.
     pub fn from_payload(payload: Value, event: Option<&str>) -> Result<Event, PayloadError> {
         let fields = payload.as_object().ok_or(PayloadError::NotObject)?;
@@ -192,14 +205,18 @@ impl Event {
             name,
             session_id: text_field(fields, &["session_id", "sessionId"])?,
             agent_id: None,
-            tool_input: TOOL_INPUT_KEYS
-                .iter()
-                .find_map(|k| fields.get(*k).filter(|v| !v.is_null()).cloned()),
             tool_name,
             payload,
             capability: None,
         })
     }
+}
+
+/// `value` as compact JSON text, serialized straight into its buffer: a
+/// `Value`'s `Display` writes it through `fmt`, piece by piece, at three times the cost.
+pub fn json_text(value: &Value) -> String {
+    // A `Value` always serializes: its keys are strings.
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// `PreToolUse` → `pre_tool_use`; snake case stays as it is.
@@ -276,7 +293,7 @@ mod tests {
             (omp.name, omp.tool_name.as_deref()),
             (EventName::PreToolUse, Some("bash"))
         );
-        assert_eq!(omp.tool_input.unwrap()["command"], "ls");
+        assert_eq!(omp.tool_input().unwrap()["command"], "ls");
     }
 
     #[test]

@@ -214,7 +214,7 @@ impl Dispatcher {
         };
         let name = match (
             event.tool_name.clone().filter(|n| !n.trim().is_empty()),
-            event.tool_input.as_ref(),
+            event.tool_input(),
         ) {
             (Some(name), Some(input)) if input.is_object() => name,
             (None, _) => {

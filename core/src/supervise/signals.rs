@@ -25,7 +25,9 @@ pub fn call_key(payload: &Value) -> Option<String> {
         .iter()
         .find_map(|k| payload.get(*k))
         .unwrap_or(&Value::Null);
-    Some(format!("{}\0{input}", name.as_str().unwrap_or_default()))
+    let mut key = format!("{}\0", name.as_str().unwrap_or_default());
+    key.push_str(&crate::event::json_text(input));
+    Some(key)
 }
 
 /// The tool a call key names.

@@ -17,7 +17,7 @@ use super::slots::Slots;
 use super::state::StateSource;
 use super::ticker::Ticker;
 use super::{ComponentBytes, Host, fault};
-use crate::event::Event;
+use crate::event::{Event, json_text};
 use crate::tool::{ToolCall, ToolKind};
 
 /// What a gate decided.
@@ -81,8 +81,8 @@ impl GateEvent {
             session_id: event.session_id.clone(),
             agent_id: event.agent_id.clone(),
             tool_name: event.tool_name.clone(),
-            tool_input: event.tool_input.as_ref().map(|v| v.to_string()),
-            payload: event.payload.to_string(),
+            tool_input: event.tool_input().map(json_text),
+            payload: json_text(&event.payload),
         };
         GateEvent {
             event,
@@ -99,7 +99,6 @@ impl GateEvent {
             session_id: None,
             agent_id: None,
             tool_name: None,
-            tool_input: None,
             payload: serde_json::Value::Null,
             capability: None,
         });

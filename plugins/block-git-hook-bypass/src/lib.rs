@@ -61,12 +61,20 @@ wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 pub use analysis::find_bypass;
 pub use finding::Finding;
 
+use core::fmt::Write as _;
+
 use prelude::*;
 use tama::gate::declaration::{ToolKind, classify};
 
 /// Why `command` is refused, or `None` when it leaves the hooks alone.
 pub fn refusal_reason(command: &str) -> Option<String> {
-    find_bypass(command).map(|finding| finding.to_string())
+    find_bypass(command).map(|finding| {
+        // Room for any reason up front: grown piece by piece, the text was
+        // copied again at each doubling.
+        let mut reason = String::with_capacity(512);
+        let _ = write!(reason, "{finding}");
+        reason
+    })
 }
 
 /// Checks the gate's configuration, JSON text: the gate takes none, so only
