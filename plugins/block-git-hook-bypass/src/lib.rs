@@ -69,8 +69,8 @@ use tama::gate::declaration::{ToolKind, classify};
 /// Why `command` is refused, or `None` when it leaves the hooks alone.
 pub fn refusal_reason(command: &str) -> Option<String> {
     find_bypass(command).map(|finding| {
-        // Room for any reason up front: grown piece by piece, the text was
-        // copied again at each doubling.
+        // Room for a usual reason up front (a longer one still grows): grown
+        // from empty, the text was copied again at each doubling.
         let mut reason = String::with_capacity(512);
         let _ = write!(reason, "{finding}");
         reason
