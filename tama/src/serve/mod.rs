@@ -7,15 +7,13 @@
 
 mod file_key;
 mod flight;
+mod input;
 mod out;
 mod runtime;
 mod sessions;
 mod turns;
 mod workers;
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
-use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
@@ -24,6 +22,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use flight::{Flight, Flights};
+use input::Input;
 use runtime::{Refresh, Runtime};
 use tama_core::dispatch::Selection;
 use tama_core::event::Event;
@@ -67,11 +66,8 @@ struct Server {
     workers: Workers,
     most_in_flight: usize,
     /// The engine's input, read only by the thread that holds the reading role.
-    input: Mutex<BufReader<File>>,
+    input: Mutex<Input>,
 }
-
-/// Bytes of input read at once: a pipelined burst is read in few reads.
-const INPUT_BUFFER: usize = 64 * 1024;
 
 /// Bytes an answer is serialized into before it must grow: more than a
 /// dispatch's answer with its records and the engine's state takes.
@@ -80,25 +76,6 @@ const ANSWER_ROOM: usize = 4096;
 thread_local! {
     /// This thread's answer being serialized, its room kept for the next one.
     static LINE: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(Vec::with_capacity(ANSWER_ROOM));
-}
-
-/// The engine's own handle on its input (a duplicate of stdin), whose
-/// buffer tells whether further input waits.
-fn input() -> std::io::Result<BufReader<File>> {
-    let fd = std::io::stdin().as_fd().try_clone_to_owned()?;
-    Ok(BufReader::with_capacity(INPUT_BUFFER, File::from(fd)))
-}
-
-/// Whether more input waits after a frame read from `input`: bytes in its
-/// buffer, or readable (or ended) on the pipe now.
-fn input_waiting(input: &BufReader<File>) -> bool {
-    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-    if !input.buffer().is_empty() {
-        return true;
-    }
-    let mut fds = [PollFd::new(input.get_ref().as_fd(), PollFlags::POLLIN)];
-    // An error of the poll itself is read as input waiting: another thread reads on.
-    poll(&mut fds, PollTimeout::ZERO).map_or(true, |ready| ready > 0)
 }
 
 /// Serves until stdin closes, then ends every hook run it still holds.
@@ -121,7 +98,7 @@ pub fn serve(registry: Option<PathBuf>) -> u8 {
         ),
         (Err(why), _, _) | (_, Err(why), _) | (_, _, Err(why)) => return refuse_start(&why),
     };
-    let input = match input() {
+    let input = match Input::stdin() {
         Ok(input) => input,
         Err(err) => return refuse_start(&format!("the engine's input cannot be opened: {err}")),
     };
@@ -430,15 +407,6 @@ impl Server {
         }
     }
 
-    /// Reads one frame into `frame`: `false` when the input ended. Further
-    /// input already waiting has another thread read on while this one runs
-    /// what it read; see [`workers`].
-    fn read_frame(&self, frame: &mut Vec<u8>) -> std::io::Result<(usize, bool)> {
-        let mut input = lock(&self.input);
-        let read = input.read_until(b'\n', frame)?;
-        Ok((read, read > 0 && input_waiting(&input)))
-    }
-
     /// Holds the reading role: reads requests and runs each on this thread,
     /// until the input ends or enough other threads are idle.
     fn read_requests(self: Arc<Self>) {
@@ -446,7 +414,10 @@ impl Server {
         let mut frame = Vec::new();
         loop {
             frame.clear();
-            let waiting = match self.read_frame(&mut frame) {
+            // Further input already waiting has another thread read on while
+            // this one runs what it read; see [`workers`].
+            let read = lock(&self.input).read_frame(&mut frame);
+            let waiting = match read {
                 Ok((0, _)) => return self.workers.input_ended(),
                 Ok((_, waiting)) => waiting,
                 Err(err) => {
