@@ -420,7 +420,69 @@ fn serve(cache: &tempfile::TempDir) {
         for placement in [Placement::OneCore, Placement::TwoCores] {
             serve_engine("this build", this_build, &registry, cache.path(), placement);
         }
+        pipe_round_trips();
     }
+}
+
+/// What a round trip over pipes costs by itself, for the serving engine's
+/// figures beside it: two threads pinned to the two cores pass a byte back
+/// and forth, the answering one looking for input before it sleeps as the
+/// engine's reader does, and answering after as much work as given. A
+/// client that waits longer than a few microseconds sleeps, and waking it
+/// costs more than finding it awake.
+fn pipe_round_trips() {
+    use std::io::Read;
+    use std::os::fd::AsFd;
+    println!(
+        "\npipe round trips, two threads pinned to two cores, the answering one looking for input first"
+    );
+    let ((mut asks, mut asked), (mut answers, mut answered)) = (pipe(), pipe());
+    let answering = std::thread::spawn(move || {
+        pin(Some(1));
+        let mut work = [0u8; 1];
+        loop {
+            let started = Instant::now();
+            let mut fds = [nix::poll::PollFd::new(
+                asked.as_fd(),
+                nix::poll::PollFlags::POLLIN,
+            )];
+            while nix::poll::poll(&mut fds, nix::poll::PollTimeout::ZERO) == Ok(0)
+                && started.elapsed() < Duration::from_micros(200)
+            {
+                std::thread::yield_now();
+            }
+            if asked.read(&mut work).unwrap() == 0 {
+                return;
+            }
+            let working = Instant::now();
+            while working.elapsed() < Duration::from_micros(u64::from(work[0])) {
+                std::hint::spin_loop();
+            }
+            answers.write_all(&work).unwrap();
+        }
+    });
+    pin(Some(0));
+    for micros in [0u8, 5, 10, 20, 30, 50] {
+        let sample = Sample::measure(
+            &format!("round trip, answered after {micros} µs of work"),
+            3000,
+            || {
+                let mut work = [micros];
+                asks.write_all(&work).unwrap();
+                answered.read_exact(&mut work).unwrap();
+            },
+        );
+        sample.report(None);
+    }
+    pin(None);
+    drop(asks);
+    answering.join().unwrap();
+}
+
+/// A pipe's two ends as files: the one written, then the one read.
+fn pipe() -> (std::fs::File, std::fs::File) {
+    let (read, write) = nix::unistd::pipe().expect("a pipe");
+    (std::fs::File::from(write), std::fs::File::from(read))
 }
 
 /// The peak resident set of one run, from the kernel's accounting of that child.
