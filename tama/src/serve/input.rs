@@ -21,14 +21,18 @@ const BUFFER: usize = 64 * 1024;
 /// How long the reader looks for the next request before it sleeps.
 const LOOK: Duration = Duration::from_micros(200);
 
-/// How soon after the reader turned to the input a request must arrive for
-/// the reader to look for the next one: longer than [`LOOK`], as a request
-/// that finds the reader asleep arrives one wake-up later than it was sent.
-const SOON: Duration = Duration::from_millis(1);
+/// How soon after the reader turned to the input and slept a request must
+/// arrive for the reader to look for the next one: longer than [`LOOK`], as
+/// a request that finds the reader asleep is read one wake-up after it was
+/// sent. A look that finds nothing stops the looking until then, so a
+/// client sending at a pace just past [`LOOK`] does not cost a look per
+/// request.
+const SOON: Duration = Duration::from_micros(300);
 
 pub struct Input {
     reader: BufReader<File>,
-    /// The last request arrived within [`SOON`] of the read that waited for it.
+    /// The last request came during the look, or within [`SOON`] of a read
+    /// that did not look.
     looks: bool,
 }
 
@@ -51,12 +55,12 @@ impl Input {
     /// and whether more input already waits after it.
     pub fn read_frame(&mut self, frame: &mut Vec<u8>) -> std::io::Result<(usize, bool)> {
         let read = if self.reader.buffer().is_empty() {
-            let started = Instant::now();
-            if self.looks {
+            let (started, looked) = (Instant::now(), self.looks);
+            if looked {
                 self.look(started);
             }
             let read = self.reader.read_until(b'\n', frame)?;
-            self.looks = started.elapsed() < SOON;
+            self.looks = started.elapsed() < if looked { LOOK } else { SOON };
             read
         } else {
             self.reader.read_until(b'\n', frame)?
@@ -96,7 +100,7 @@ mod tests {
     use std::io::Write;
     use std::time::Duration;
 
-    use super::{Input, SOON};
+    use super::{Input, LOOK, SOON};
 
     fn pipe() -> (Input, File) {
         let (read, write) = nix::unistd::pipe().unwrap();
@@ -135,6 +139,20 @@ mod tests {
         assert!(!input.looks, "the last request came late");
         drop(writer.join().unwrap());
         assert_eq!(read(&mut input).0, "", "the input ended");
+    }
+
+    #[test]
+    fn a_look_that_finds_nothing_stops_the_looking() {
+        let (mut input, mut client) = pipe();
+        input.looks = true;
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(LOOK);
+            client.write_all(b"after the look\n").unwrap();
+            client
+        });
+        assert_eq!(read(&mut input).0, "after the look\n");
+        assert!(!input.looks);
+        drop(writer.join().unwrap());
     }
 
     #[test]
