@@ -426,8 +426,9 @@ fn serve(cache: &tempfile::TempDir) {
 
 /// What a round trip over pipes costs by itself, for the serving engine's
 /// figures beside it: two threads pinned to the two cores pass a byte back
-/// and forth, the answering one looking for input before it sleeps as the
-/// engine's reader does, and answering after as much work as given. A
+/// and forth, the answering one looking for input for 200 µs before it
+/// sleeps, as the engine's reader does (`LOOK` in `tama/src/serve/input.rs`,
+/// which a benchmark cannot call), and answering after as much work as given. A
 /// client that waits longer than a few microseconds sleeps, and waking it
 /// costs more than finding it awake.
 fn pipe_round_trips() {
