@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -150,19 +150,25 @@ impl Flight {
         json!({"id": self.id, "event": self.event_name(), "session": self.session, "stage": stage, "inStageForMs": in_stage_ms})
     }
 
-    /// Every stage with when it was reached and how long it took, and the slowest.
+    /// Every stage with when it was reached and how long it took, in whole
+    /// milliseconds and microseconds, and the slowest. A served dispatch
+    /// takes microseconds, so the slowest is told by the exact durations,
+    /// never by milliseconds that all round to zero.
     pub fn summary(&self) -> Value {
         let stages = lock(&self.stages);
         let mut out = serde_json::Map::new();
-        let mut slowest = ("received", 0u64);
+        let mut slowest = ("received", Duration::ZERO);
         let mut before: Option<Instant> = None;
         for (stage, at_ms, at) in stages.iter() {
-            let took = before.map_or(0, |before| at.duration_since(before).as_millis() as u64);
+            let took = before.map_or(Duration::ZERO, |before| at.duration_since(before));
             before = Some(at);
             if took > slowest.1 {
                 slowest = (stage, took);
             }
-            out.insert(stage.to_string(), json!({"atMs": at_ms, "tookMs": took}));
+            out.insert(
+                stage.to_string(),
+                json!({"atMs": at_ms, "tookMs": took.as_millis() as u64, "tookUs": took.as_micros() as u64}),
+            );
         }
         json!({"id": self.id, "stages": out, "slowestStage": slowest.0})
     }
@@ -458,4 +464,38 @@ impl Flights {
 /// an event Tama does not know.
 fn event_key(event: Option<EventName>) -> &'static str {
     event.map_or("", EventName::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Weak;
+    use std::time::{Duration, Instant};
+
+    use super::{Flight, lock};
+
+    #[test]
+    fn the_slowest_stage_is_told_by_microseconds_when_every_stage_takes_under_one_ms() {
+        let received = Instant::now();
+        let flight = Flight::new("7".into(), None, None, None, received, Weak::new());
+        let mut at = received;
+        for (stage, took) in [
+            ("runtimeLocked", 300),
+            ("hooksEnded", 900),
+            ("answered", 200),
+        ] {
+            at += Duration::from_micros(took);
+            lock(&flight.stages).push(stage, 0, at);
+        }
+        let summary = flight.summary();
+        assert_eq!(summary["slowestStage"], "hooksEnded", "{summary}");
+        let stages = &summary["stages"];
+        assert_eq!(stages["received"]["tookUs"], 0);
+        assert_eq!(stages["runtimeLocked"]["tookUs"], 300);
+        assert_eq!(stages["hooksEnded"]["tookUs"], 900);
+        assert_eq!(
+            stages["hooksEnded"]["tookMs"], 0,
+            "whole milliseconds, as before"
+        );
+        assert_eq!(stages["answered"]["tookUs"], 200);
+    }
 }
