@@ -98,9 +98,10 @@ impl Input {
 mod tests {
     use std::fs::File;
     use std::io::Write;
+    use std::sync::mpsc;
     use std::time::Duration;
 
-    use super::{Input, LOOK, SOON};
+    use super::Input;
 
     fn pipe() -> (Input, File) {
         let (read, write) = nix::unistd::pipe().unwrap();
@@ -121,20 +122,27 @@ mod tests {
         assert_eq!(read(&mut input), ("{\"id\":2}\n".into(), false));
     }
 
+    /// Far longer than [`super::SOON`] and [`super::LOOK`], so a frame sent this long
+    /// after the reader turned to the input is late even on a loaded machine.
+    const LATE: Duration = Duration::from_millis(30);
+
     #[test]
     fn a_looking_reader_reads_a_frame_sent_meanwhile_and_sleeps_once_one_comes_late() {
         let (mut input, mut client) = pipe();
         input.looks = true;
+        let (turned, reader_turned) = mpsc::channel();
         let writer = std::thread::spawn(move || {
             // A frame sent in two writes, the second while the reader looks.
             client.write_all(b"sec").unwrap();
             std::thread::sleep(Duration::from_micros(50));
             client.write_all(b"ond\n").unwrap();
-            std::thread::sleep(SOON * 5);
+            reader_turned.recv().unwrap();
+            std::thread::sleep(LATE);
             client.write_all(b"late\n").unwrap();
             client
         });
         assert_eq!(read(&mut input).0, "second\n");
+        turned.send(()).unwrap();
         assert_eq!(read(&mut input).0, "late\n");
         assert!(!input.looks, "the last request came late");
         drop(writer.join().unwrap());
@@ -145,11 +153,14 @@ mod tests {
     fn a_look_that_finds_nothing_stops_the_looking() {
         let (mut input, mut client) = pipe();
         input.looks = true;
+        let (turned, reader_turned) = mpsc::channel();
         let writer = std::thread::spawn(move || {
-            std::thread::sleep(LOOK);
+            reader_turned.recv().unwrap();
+            std::thread::sleep(LATE);
             client.write_all(b"after the look\n").unwrap();
             client
         });
+        turned.send(()).unwrap();
         assert_eq!(read(&mut input).0, "after the look\n");
         assert!(!input.looks);
         drop(writer.join().unwrap());
