@@ -657,24 +657,24 @@ fn main() {
     }
     let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).expect("host starts");
     let registry = Loaded::embedded().expect("default registry");
-    let entry = registry
-        .registry
-        .hooks_named("block-git-hook-bypass")
-        .next()
-        .expect("gate registered");
-    let gate = Gate::load(
-        &host,
-        &entry.id,
-        &registry.component(entry).unwrap(),
-        &serde_json::json!({}),
-        &[],
-    )
-    .unwrap();
+    let load = |id: &str| {
+        let entry = registry
+            .registry
+            .hooks_named(id)
+            .next()
+            .unwrap_or_else(|| panic!("{id} is a gate of the default registry"));
+        let component = registry.component(entry).unwrap();
+        Gate::load(&host, &entry.id, &component, &serde_json::json!({}), &[]).unwrap()
+    };
     let one_kb = payload(1024);
     let two_kb_command = payload(2048);
+    let mut args = std::env::args().skip_while(|a| a != "callgrind").skip(1);
     if std::env::args().any(|a| a == "callgrind") {
-        return counted_evaluations(&gate, &two_kb_command);
+        let id = args.find(|a| !a.starts_with('-'));
+        let counted = load(id.as_deref().unwrap_or("block-git-hook-bypass"));
+        return counted_evaluations(&counted, &two_kb_command);
     }
+    let gate = load("block-git-hook-bypass");
 
     println!(
         "in-process, as a serving engine calls them: built-in gates in an idle instance, the template (a plugin) in a fresh one"
@@ -718,19 +718,7 @@ fn main() {
     .report(None);
     // The same gate given a call it passes at once: its own call floor.
     let non_shell = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
-    let protect_entry = registry
-        .registry
-        .hooks_named("protect-tama")
-        .next()
-        .expect("protect-tama registered");
-    let protect = Gate::load(
-        &host,
-        &protect_entry.id,
-        &registry.component(protect_entry).unwrap(),
-        &serde_json::json!({}),
-        &[],
-    )
-    .unwrap();
+    let protect = load("protect-tama");
     for (name, text) in [
         ("protect-tama: non-shell call", &non_shell),
         ("protect-tama: 1 KB payload", &one_kb),
@@ -873,7 +861,8 @@ fn main() {
 /// Evaluations of each `counted_*` function below in the `callgrind` mode.
 const COUNTED_RUNS: usize = 20;
 
-/// `gate callgrind`: `block-git-hook-bypass` on the 2 KB command and on a
+/// `gate callgrind [<gate id>]`: a gate of the default registry
+/// (`block-git-hook-bypass` unless named) on the 2 KB command and on a
 /// non-shell call (its instance floor), for instruction counts, which unlike
 /// times do not move with the machine's load. Under
 /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='gate::counted_*'`,

@@ -14,7 +14,6 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
         return Ok(());
     };
-    let name = basename(name);
     // `… | xargs rm`: the paths earlier commands of the pipeline name may be
     // what `xargs` hands the command.
     let fed_args: Vec<String>;
@@ -190,8 +189,9 @@ fn patch_targets(walker: &Walker<'_>, patch: &str) -> Result<()> {
     Ok(())
 }
 
-/// The command a wrapper runs (`sudo`, `env`, `nohup`, `command`, …), with
-/// its arguments and whether `xargs` feeds it; `None` when nothing runs.
+/// The command a wrapper runs (`sudo`, `env`, `nohup`, `command`, …) by its
+/// file name, with its arguments and whether `xargs` feeds it; `None` when
+/// nothing runs.
 fn unwrap<'a>(
     walker: &mut Walker<'_>,
     argv: &'a [String],
@@ -202,8 +202,9 @@ fn unwrap<'a>(
         let Some((first, args)) = rest.split_first() else {
             return Ok(None);
         };
-        fed |= basename(first) == "xargs";
-        let skip = match basename(first) {
+        let name = basename(first);
+        fed |= name == "xargs";
+        let skip = match name {
             "sudo" | "doas" => option_count(
                 args,
                 &[
@@ -229,7 +230,7 @@ fn unwrap<'a>(
                 option_count(args, &["-n", "-c", "-o", "-e", "-i"])
             }
             "timeout" => option_count(args, &["-s", "--signal", "-k", "--kill-after"]) + 1,
-            _ => return Ok(Some((first, args, fed))),
+            _ => return Ok(Some((name, args, fed))),
         };
         rest = args.get(skip..).unwrap_or_default();
     }

@@ -278,18 +278,25 @@ impl<'h> Walker<'h> {
 
     /// Refuses any word that names the key file, read or written.
     pub fn check_key(&self, words: &[String]) -> Result<()> {
-        for word in words {
+        // Most words spell neither the key's name nor a pattern, so neither
+        // does any part of them: they are passed over without a search for `=`.
+        for word in words.iter().filter(|word| may_name_key(word)) {
             let path = word
                 .rsplit_once('=')
                 .map_or(word.as_str(), |(_, value)| value);
-            if (path.contains(crate::protected::KEY_FILE) || path.contains(['*', '?', '[']))
-                && self.protected.names_key(&self.resolve(path))
-            {
+            if may_name_key(path) && self.protected.names_key(&self.resolve(path)) {
                 return Err(key_refusal(word));
             }
         }
         Ok(())
     }
+}
+
+/// Whether `text` spells the key file's name or a pattern that may match it.
+fn may_name_key(text: &str) -> bool {
+    let key = crate::protected::KEY_FILE;
+    text.bytes().any(|byte| matches!(byte, b'*' | b'?' | b'['))
+        || (text.len() >= key.len() && text.contains(key))
 }
 
 pub fn key_refusal(path: &str) -> String {
