@@ -21,13 +21,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         fed_args = args
             .iter()
             .cloned()
-            .chain(
-                walker
-                    .piped
-                    .iter()
-                    .filter(|w| w.contains('/') && !w.starts_with('-'))
-                    .cloned(),
-            )
+            .chain(walker.piped.iter().cloned())
             .collect();
         &fed_args[..]
     } else {
@@ -501,5 +495,10 @@ fn is_tama_binary(walker: &Walker<'_>, argv: &[String]) -> bool {
 }
 
 pub fn basename(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+    // A loop over the bytes: on words this short, a `memrchr` costs more to
+    // set up than the loop takes.
+    match path.bytes().rposition(|byte| byte == b'/') {
+        Some(slash) => path.get(slash + 1..).unwrap_or(path),
+        None => path,
+    }
 }

@@ -27,8 +27,8 @@ pub struct Walker<'h> {
     pub protected: &'h Protected,
     pub cwd: String,
     variables: Vec<(String, String)>,
-    /// Words of the earlier commands of the pipeline being walked: what
-    /// `xargs` further down may be fed.
+    /// Words of the earlier commands of the pipeline being walked that may
+    /// be paths: what `xargs` further down may be fed.
     pub piped: Vec<String>,
     depth: u32,
     steps: u32,
@@ -116,7 +116,8 @@ impl<'h> Walker<'h> {
                         stdin: stdin.as_deref(),
                     },
                 )?;
-                self.piped.extend(argv.into_iter().skip(1));
+                self.piped
+                    .extend(argv.into_iter().skip(1).filter(|w| may_be_fed(w)));
                 Ok(())
             }
             Command::Compound(compound) => {
@@ -186,6 +187,12 @@ impl<'h> Walker<'h> {
     /// A word's value: known text, with unknown parts as [`UNKNOWN_TEXT`].
     /// Substitutions inside it are walked, since they run.
     pub fn expand(&mut self, program: &Program<'_>, word: &Word<'_>) -> Result<String> {
+        // Most words are one piece of text, copied at their exact size.
+        if let [Part::Text { text, quoted }] = word.parts()
+            && (*quoted || !text.starts_with('~'))
+        {
+            return Ok(String::from(text.as_ref()));
+        }
         let mut out = String::new();
         for (index, part) in word.parts().iter().enumerate() {
             match part {
@@ -290,6 +297,12 @@ impl<'h> Walker<'h> {
         }
         Ok(())
     }
+}
+
+/// Whether a word piped into `xargs` may be a path it hands on: one with a
+/// `/` that is no option.
+fn may_be_fed(word: &str) -> bool {
+    word.contains('/') && !word.starts_with('-')
 }
 
 /// Whether `text` spells the key file's name or a pattern that may match it.
