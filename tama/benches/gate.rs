@@ -234,13 +234,148 @@ fn round_trip(
     output.read_line(line).unwrap();
 }
 
+/// Turns, and round trips of each kind per turn, of a serving engine's timing.
+const SERVE_ROUNDS: usize = 10;
+const SERVE_BLOCK: usize = 300;
+
+/// A `dispatch` of the benchmark's shell call, as a request frame.
+fn dispatch_frame(id: usize) -> String {
+    let payload = serde_json::json!({"session_id": "bench", "tool_name": "bash", "tool_input": {"command": "git commit --no-verify -m x"}});
+    format!(
+        "{}\n",
+        serde_json::json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": payload})
+    )
+}
+
+/// A `reload`, the protocol's floor, as a request frame.
+fn reload_frame(id: usize) -> String {
+    format!(
+        "{}\n",
+        serde_json::json!({"id": 10_000 + id, "op": "reload"})
+    )
+}
+
+/// A serving engine over pipes that has said it is ready.
+struct Served {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+    line: String,
+}
+
+impl Served {
+    /// Starts `program` serving `registry` (the one built into it when
+    /// none), with `cache` as its home; it inherits the calling thread's
+    /// affinity.
+    fn start(program: &Path, registry: Option<&Path>, cache: &Path) -> Served {
+        use std::io::BufRead;
+        let mut child = Command::new(program)
+            .args(["run-hook", "--serve", "omp"])
+            .args(
+                registry
+                    .map(|registry| ["--registry".as_ref(), registry.as_os_str()])
+                    .into_iter()
+                    .flatten(),
+            )
+            .env("TAMA_CACHE_DIR", cache)
+            .env("TAMA_HOME", cache)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let input = child.stdin.take().unwrap();
+        let mut output = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        output.read_line(&mut line).unwrap();
+        Served {
+            child,
+            input,
+            output,
+            line,
+        }
+    }
+
+    fn round_trip(&mut self, frame: &str) {
+        round_trip(&mut self.input, &mut self.output, &mut self.line, frame);
+    }
+
+    fn close(mut self) {
+        drop(self.input);
+        let _ = self.child.wait();
+    }
+}
+
+/// The serving engines of `before` and of this build, started side by
+/// side as `placement` pins them, each with a home of its own and the
+/// default registry built into it (an installed registry's components are
+/// this build's, which another build would run as plugins), and timed in
+/// turns, so that a machine whose speed drifts moves both alike: `dispatch`
+/// and `reload` round trips of each, and this build's `dispatch` as a
+/// multiple of the other's.
+fn serve_side_by_side(before: &Path, this_build: &Path, placement: Placement) {
+    use std::cell::RefCell;
+    println!(
+        "\nserving engines side by side, before and this build, each its built-in default registry, one client over pipes, timed in turns, {}",
+        placement.label()
+    );
+    let cpus = placement.cpus();
+    pin(cpus.map(|(_, engine)| engine));
+    let homes = [(); 2].map(|()| tempfile::tempdir().expect("scratch home"));
+    let start =
+        |program, home: &tempfile::TempDir| RefCell::new(Served::start(program, None, home.path()));
+    let (before, this_build) = (start(before, &homes[0]), start(this_build, &homes[1]));
+    pin(cpus.map(|(client, _)| client));
+    let dispatches: Vec<String> = (0..SERVE_BLOCK).map(dispatch_frame).collect();
+    let reloads: Vec<String> = (0..SERVE_BLOCK).map(reload_frame).collect();
+    /// Round trips of `frames`, taken in a cycle, to `engine`.
+    fn timed<'a>(engine: &'a RefCell<Served>, frames: &'a [String]) -> Box<dyn FnMut() + 'a> {
+        let mut frames = frames.iter().cycle();
+        Box::new(move || {
+            let frame = frames.next().expect("a cycle never ends");
+            engine.borrow_mut().round_trip(frame);
+        })
+    }
+    let mut runs: [Run<'_>; 4] = [
+        ("before: dispatch round trip", timed(&before, &dispatches)),
+        ("before: reload round trip", timed(&before, &reloads)),
+        (
+            "this build: dispatch round trip",
+            timed(&this_build, &dispatches),
+        ),
+        (
+            "this build: reload round trip",
+            timed(&this_build, &reloads),
+        ),
+    ];
+    let samples = Sample::measure_in_turns(SERVE_ROUNDS, SERVE_BLOCK, &mut runs);
+    drop(runs);
+    samples.iter().for_each(|sample| sample.report(None));
+    let median = |index: usize| samples[index].quantile(0.5).as_secs_f64();
+    for (label, dispatch) in [("before", 0), ("this build", 2)] {
+        println!(
+            "{:<44} {:.2}x its reload round trip",
+            format!("{label}: dispatch median"),
+            median(dispatch) / median(dispatch + 1)
+        );
+    }
+    println!(
+        "{:<44} {:.2}x before's",
+        "this build: dispatch median",
+        median(2) / median(0)
+    );
+    pin(None);
+    before.into_inner().close();
+    this_build.into_inner().close();
+}
+
 /// One serving engine of `program` on `registry`: dispatch round trips over
 /// the pipe, one at a time, against the reload round trip (the protocol's
 /// floor); placed by the scheduler, then dispatches sent one every 50 ms,
 /// a burst sent without waiting, the idle engine's resident set and how
 /// often it wakes.
 fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, placement: Placement) {
-    use std::io::{BufRead, BufReader};
+    use std::io::BufRead;
     println!(
         "\nserving engine (tama run-hook --serve omp), {label}, installed default registry, one client over pipes, {}",
         placement.label()
@@ -248,26 +383,13 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
     let cpus = placement.cpus();
     // The engine inherits the affinity of the thread that starts it.
     pin(cpus.map(|(_, engine)| engine));
-    let mut child = Command::new(program)
-        .args([
-            "run-hook",
-            "--serve",
-            "omp",
-            "--registry",
-            registry.to_str().unwrap(),
-        ])
-        .env("TAMA_CACHE_DIR", cache)
-        .env("TAMA_HOME", cache)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
+    let Served {
+        mut child,
+        mut input,
+        mut output,
+        mut line,
+    } = Served::start(program, Some(registry), cache);
     pin(cpus.map(|(client, _)| client));
-    let mut input = child.stdin.take().unwrap();
-    let mut output = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    output.read_line(&mut line).unwrap();
     let rss = |pid: u32| {
         std::fs::read_to_string(format!("/proc/{pid}/status"))
             .ok()
@@ -278,28 +400,13 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
             })
             .unwrap_or_default()
     };
-    let request = |id: usize| {
-        let payload = serde_json::json!({"session_id": "bench", "tool_name": "bash", "tool_input": {"command": "git commit --no-verify -m x"}});
-        format!(
-            "{}\n",
-            serde_json::json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": payload})
-        )
-    };
     // Requests are made before the clock starts, so only the engine is
     // timed (a block's worth, sent again each round: one request is answered
     // before the next is sent). Dispatches and reloads take turns in blocks,
     // so both see the same load, and each block runs back to back, so a
     // reload is not charged for the cache a dispatch just used.
-    let (rounds, block) = (10, 300);
-    let dispatches: Vec<String> = (0..block).map(request).collect();
-    let reloads: Vec<String> = (0..block)
-        .map(|id| {
-            format!(
-                "{}\n",
-                serde_json::json!({"id": 10_000 + id, "op": "reload"})
-            )
-        })
-        .collect();
+    let dispatches: Vec<String> = (0..SERVE_BLOCK).map(dispatch_frame).collect();
+    let reloads: Vec<String> = (0..SERVE_BLOCK).map(reload_frame).collect();
     let connection = std::cell::RefCell::new((&mut input, &mut output, &mut line));
     let send = |frame: &String| {
         let (input, output, line) = &mut *connection.borrow_mut();
@@ -316,9 +423,10 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
             Box::new(|| send(reloads.next().expect("a cycle never ends"))),
         ),
     ];
-    let [dispatch, reload]: [Sample; 2] = Sample::measure_in_turns(rounds, block, &mut runs)
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("two runs give two samples"));
+    let [dispatch, reload]: [Sample; 2] =
+        Sample::measure_in_turns(SERVE_ROUNDS, SERVE_BLOCK, &mut runs)
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("two runs give two samples"));
     drop(runs);
     reload.report(None);
     dispatch.report(None);
@@ -342,7 +450,7 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
         || {
             std::thread::sleep(Duration::from_millis(50));
             id += 1;
-            request(id)
+            dispatch_frame(id)
         },
         |frame| round_trip(&mut input, &mut output, &mut line, &frame),
     );
@@ -353,7 +461,7 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
     let mut rates = Vec::with_capacity(bursts);
     for round in 0..bursts {
         let requests: String = (0..burst)
-            .map(|i| request(100_000 * (round + 1) + i))
+            .map(|i| dispatch_frame(100_000 * (round + 1) + i))
             .collect();
         let start = Instant::now();
         let writer = std::thread::spawn(move || {
@@ -394,21 +502,20 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
     let _ = child.wait();
 }
 
-/// The serving engine of this build, and of `TAMA_BENCH_BEFORE` (another
-/// `tama` binary) when it is set, measured one after the other in this run.
+/// The serving engine of this build, first side by side with that of
+/// `TAMA_BENCH_BEFORE` (another `tama` binary) when it is set.
 fn serve(cache: &tempfile::TempDir) {
     let installed = tempfile::tempdir().expect("scratch registry folder");
     let registry = installed_registry(installed.path());
-    if let Some(before) = std::env::var_os("TAMA_BENCH_BEFORE") {
-        serve_engine(
-            "before",
-            Path::new(&before),
-            &registry,
-            cache.path(),
-            Placement::Scheduler,
-        );
-    }
     let this_build = Path::new(env!("CARGO_BIN_EXE_tama"));
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+    if let Some(before) = std::env::var_os("TAMA_BENCH_BEFORE").filter(|_| two_cores) {
+        // Pinned: the scheduler would place each engine as it liked, and
+        // one beside the client answers faster than one a CPU away.
+        for placement in [Placement::OneCore, Placement::TwoCores] {
+            serve_side_by_side(Path::new(&before), this_build, placement);
+        }
+    }
     serve_engine(
         "this build",
         this_build,
@@ -416,7 +523,7 @@ fn serve(cache: &tempfile::TempDir) {
         cache.path(),
         Placement::Scheduler,
     );
-    if std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2) {
+    if two_cores {
         for placement in [Placement::OneCore, Placement::TwoCores] {
             serve_engine("this build", this_build, &registry, cache.path(), placement);
         }
