@@ -222,18 +222,6 @@ fn pin(cpu: Option<usize>) {
     sched_setaffinity(nix::unistd::Pid::from_raw(0), &set).expect("affinity set");
 }
 
-/// Sends one request frame to a serving engine and reads its answer into `line`.
-fn round_trip(
-    input: &mut std::process::ChildStdin,
-    output: &mut impl std::io::BufRead,
-    line: &mut String,
-    frame: &str,
-) {
-    input.write_all(frame.as_bytes()).unwrap();
-    line.clear();
-    output.read_line(line).unwrap();
-}
-
 /// Turns, and round trips of each kind per turn, of a serving engine's timing.
 const SERVE_ROUNDS: usize = 10;
 const SERVE_BLOCK: usize = 300;
@@ -296,14 +284,30 @@ impl Served {
         }
     }
 
+    /// Sends one request frame and reads its answer.
     fn round_trip(&mut self, frame: &str) {
-        round_trip(&mut self.input, &mut self.output, &mut self.line, frame);
+        use std::io::BufRead;
+        self.input.write_all(frame.as_bytes()).unwrap();
+        self.line.clear();
+        self.output.read_line(&mut self.line).unwrap();
     }
 
     fn close(mut self) {
         drop(self.input);
         let _ = self.child.wait();
     }
+}
+
+/// Round trips of `frames`, taken in a cycle, to `engine`.
+fn timed<'a>(
+    engine: &'a std::cell::RefCell<Served>,
+    frames: &'a [String],
+) -> Box<dyn FnMut() + 'a> {
+    let mut frames = frames.iter().cycle();
+    Box::new(move || {
+        let frame = frames.next().expect("a cycle never ends");
+        engine.borrow_mut().round_trip(frame);
+    })
 }
 
 /// The serving engines of `before` and of this build, started side by
@@ -314,7 +318,6 @@ impl Served {
 /// and `reload` round trips of each, and this build's `dispatch` as a
 /// multiple of the other's.
 fn serve_side_by_side(before: &Path, this_build: &Path, placement: Placement) {
-    use std::cell::RefCell;
     println!(
         "\nserving engines side by side, before and this build, each its built-in default registry, one client over pipes, timed in turns, {}",
         placement.label()
@@ -322,20 +325,13 @@ fn serve_side_by_side(before: &Path, this_build: &Path, placement: Placement) {
     let cpus = placement.cpus();
     pin(cpus.map(|(_, engine)| engine));
     let homes = [(); 2].map(|()| tempfile::tempdir().expect("scratch home"));
-    let start =
-        |program, home: &tempfile::TempDir| RefCell::new(Served::start(program, None, home.path()));
+    let start = |program, home: &tempfile::TempDir| {
+        std::cell::RefCell::new(Served::start(program, None, home.path()))
+    };
     let (before, this_build) = (start(before, &homes[0]), start(this_build, &homes[1]));
     pin(cpus.map(|(client, _)| client));
     let dispatches: Vec<String> = (0..SERVE_BLOCK).map(dispatch_frame).collect();
     let reloads: Vec<String> = (0..SERVE_BLOCK).map(reload_frame).collect();
-    /// Round trips of `frames`, taken in a cycle, to `engine`.
-    fn timed<'a>(engine: &'a RefCell<Served>, frames: &'a [String]) -> Box<dyn FnMut() + 'a> {
-        let mut frames = frames.iter().cycle();
-        Box::new(move || {
-            let frame = frames.next().expect("a cycle never ends");
-            engine.borrow_mut().round_trip(frame);
-        })
-    }
     let mut runs: [Run<'_>; 4] = [
         ("before: dispatch round trip", timed(&before, &dispatches)),
         ("before: reload round trip", timed(&before, &reloads)),
@@ -383,12 +379,7 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
     let cpus = placement.cpus();
     // The engine inherits the affinity of the thread that starts it.
     pin(cpus.map(|(_, engine)| engine));
-    let Served {
-        mut child,
-        mut input,
-        mut output,
-        mut line,
-    } = Served::start(program, Some(registry), cache);
+    let engine = std::cell::RefCell::new(Served::start(program, Some(registry), cache));
     pin(cpus.map(|(client, _)| client));
     let rss = |pid: u32| {
         std::fs::read_to_string(format!("/proc/{pid}/status"))
@@ -407,20 +398,14 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
     // reload is not charged for the cache a dispatch just used.
     let dispatches: Vec<String> = (0..SERVE_BLOCK).map(dispatch_frame).collect();
     let reloads: Vec<String> = (0..SERVE_BLOCK).map(reload_frame).collect();
-    let connection = std::cell::RefCell::new((&mut input, &mut output, &mut line));
-    let send = |frame: &String| {
-        let (input, output, line) = &mut *connection.borrow_mut();
-        round_trip(input, output, line, frame);
-    };
-    let (mut dispatches, mut reloads) = (dispatches.iter().cycle(), reloads.iter().cycle());
     let mut runs: [Run<'_>; 2] = [
         (
             "dispatch round trip, pre_tool_use:bash",
-            Box::new(|| send(dispatches.next().expect("a cycle never ends"))),
+            timed(&engine, &dispatches),
         ),
         (
             "reload round trip (the protocol floor)",
-            Box::new(|| send(reloads.next().expect("a cycle never ends"))),
+            timed(&engine, &reloads),
         ),
     ];
     let [dispatch, reload]: [Sample; 2] =
@@ -436,10 +421,9 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
         dispatch.quantile(0.5).as_secs_f64() / reload.quantile(0.5).as_secs_f64()
     );
     pin(None);
+    let mut engine = engine.into_inner();
     if placement != Placement::Scheduler {
-        drop(input);
-        let _ = child.wait();
-        return;
+        return engine.close();
     }
     // As a harness sends them: one now and then, each to an engine (and
     // CPUs) gone idle since the last.
@@ -452,7 +436,7 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
             id += 1;
             dispatch_frame(id)
         },
-        |frame| round_trip(&mut input, &mut output, &mut line, &frame),
+        |frame| engine.round_trip(&frame),
     );
     sparse.report(None);
     // One burst on a shared machine is one sample of its noise: the median
@@ -463,17 +447,21 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
         let requests: String = (0..burst)
             .map(|i| dispatch_frame(100_000 * (round + 1) + i))
             .collect();
+        let Served {
+            input,
+            output,
+            line,
+            ..
+        } = &mut engine;
         let start = Instant::now();
-        let writer = std::thread::spawn(move || {
-            input.write_all(requests.as_bytes()).unwrap();
-            input
+        std::thread::scope(|scope| {
+            scope.spawn(|| input.write_all(requests.as_bytes()).unwrap());
+            for _ in 0..burst {
+                line.clear();
+                output.read_line(line).unwrap();
+            }
         });
-        for _ in 0..burst {
-            line.clear();
-            output.read_line(&mut line).unwrap();
-        }
         rates.push(burst as f64 / start.elapsed().as_secs_f64());
-        input = writer.join().unwrap();
     }
     rates.sort_by(f64::total_cmp);
     println!(
@@ -485,21 +473,17 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
     );
     std::thread::sleep(Duration::from_secs(1));
     let wakeups = |pid| wake_ups::wake_ups(pid).unwrap_or(0);
-    let (before, idle) = (wakeups(child.id()), Duration::from_secs(5));
+    let pid = engine.child.id();
+    let (before, idle) = (wakeups(pid), Duration::from_secs(5));
     std::thread::sleep(idle);
-    let woke = wakeups(child.id()).saturating_sub(before);
-    println!(
-        "{:<44} {} KiB",
-        "idle engine RSS after the runs",
-        rss(child.id())
-    );
+    let woke = wakeups(pid).saturating_sub(before);
+    println!("{:<44} {} KiB", "idle engine RSS after the runs", rss(pid));
     println!(
         "{:<44} {:.1} per second ({woke} in {idle:?})",
         "idle engine wake-ups",
         woke as f64 / idle.as_secs_f64()
     );
-    drop(input);
-    let _ = child.wait();
+    engine.close();
 }
 
 /// The serving engine of this build, first side by side with that of
@@ -775,8 +759,8 @@ fn main() {
     };
     let one_kb = payload(1024);
     let two_kb_command = payload(2048);
-    let mut args = std::env::args().skip_while(|a| a != "callgrind").skip(1);
-    if std::env::args().any(|a| a == "callgrind") {
+    let mut args = std::env::args().skip_while(|a| a != "callgrind");
+    if args.next().is_some() {
         let id = args.find(|a| !a.starts_with('-'));
         let counted = load(id.as_deref().unwrap_or("block-git-hook-bypass"));
         return counted_evaluations(&counted, &two_kb_command);

@@ -122,8 +122,9 @@ mod tests {
         assert_eq!(read(&mut input), ("{\"id\":2}\n".into(), false));
     }
 
-    /// Far longer than [`super::SOON`] and [`super::LOOK`], so a frame sent this long
-    /// after the reader turned to the input is late even on a loaded machine.
+    /// Far longer than [`super::SOON`] and [`super::LOOK`], so a frame sent
+    /// this long after the reader turned to the input is late even on a
+    /// loaded machine.
     const LATE: Duration = Duration::from_millis(30);
 
     #[test]
