@@ -953,8 +953,9 @@ fn main() {
 const COUNTED_RUNS: usize = 20;
 
 /// `gate callgrind [<gate id>]`: a gate of the default registry
-/// (`block-git-hook-bypass` unless named) on the 2 KB command and on a
-/// non-shell call (its instance floor), for instruction counts, which unlike
+/// (`block-git-hook-bypass` unless named) on the 2 KB command, on the short
+/// command the serving benchmark dispatches, and on a non-shell call (its
+/// instance floor), for instruction counts, which unlike
 /// times do not move with the machine's load. Under
 /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='gate::counted_*'`,
 /// `callgrind_annotate --inclusive=yes` gives each function's count for
@@ -962,15 +963,22 @@ const COUNTED_RUNS: usize = 20;
 /// of the instance pool as configured: lower `POOL_INSTANCES` in
 /// `core/src/wasm/config.rs` (to 8, say) for the measurement.
 fn counted_evaluations(gate: &Gate, two_kb_command: &str) {
+    let short_command = payload(0);
     let non_shell = serde_json::json!({"tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
     let fresh = |text: &str| Arc::new(GateEvent::new(Event::decode(text, None).unwrap()));
-    for text in [two_kb_command, &non_shell] {
+    for text in [two_kb_command, &short_command, &non_shell] {
         gate.evaluate(&fresh(text), Arc::new(NoState)).unwrap();
     }
     for _ in 0..COUNTED_RUNS {
         counted_two_kb_command(gate, fresh(two_kb_command));
+        counted_short_command(gate, fresh(&short_command));
         counted_non_shell_call(gate, fresh(&non_shell));
     }
+}
+
+#[inline(never)]
+fn counted_short_command(gate: &Gate, event: Arc<GateEvent>) {
+    gate.evaluate(&event, Arc::new(NoState)).unwrap();
 }
 
 #[inline(never)]

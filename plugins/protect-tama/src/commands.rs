@@ -30,11 +30,12 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     match name {
         "cd" | "pushd" => {
             let target = operands(args, &[]).first().cloned();
-            walker.cwd = match target {
+            let folder = match target {
                 Some(dir) if dir != "-" => walker.resolve(&dir),
                 Some(_) => UNKNOWN_TEXT.to_owned(),
                 None => walker.protected.home.clone(),
             };
+            walker.cwd.set(folder);
             Ok(())
         }
         "export" | "declare" | "typeset" | "local" | "readonly" => {

@@ -48,6 +48,7 @@ mod wasm_runtime;
 wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 
 pub use protected::{HostPaths, Protected};
+pub use walk::Cwd;
 
 use prelude::*;
 use protected::Change;
@@ -55,25 +56,25 @@ use shell_reader::field::UNKNOWN_TEXT;
 use tama::gate::declaration::{ToolKind, classify};
 
 /// Why `command`, run in `cwd`, is refused, or `None` when it leaves Tama alone.
-pub fn shell_refusal(protected: &Protected, cwd: &str, command: &str) -> Option<String> {
-    let mut walker = walk::Walker::new(protected, cwd, host_variables(protected));
+pub fn shell_refusal(protected: &Protected, cwd: &Cwd<'_>, command: &str) -> Option<String> {
+    let mut walker = walk::Walker::new(protected, cwd.clone(), host_variables(protected));
     walker.source(command).err()
 }
 
 /// Why writing `paths` from `cwd` is refused, if it is.
-pub fn write_refusal(protected: &Protected, cwd: &str, paths: &[String]) -> Option<String> {
-    let walker = walk::Walker::new(protected, cwd, Vec::new());
+pub fn write_refusal(protected: &Protected, cwd: &Cwd<'_>, paths: &[String]) -> Option<String> {
+    let walker = walk::Walker::new(protected, cwd.clone(), Vec::new());
     paths
         .iter()
         .find_map(|path| walker.changes(path, Change::Write, "writes").err())
 }
 
 /// Why a tool input naming the control key anywhere is refused, if it does.
-pub fn key_refusal(protected: &Protected, cwd: &str, tool_input: &str) -> Option<String> {
+pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Option<String> {
     if !tool_input.contains(protected::KEY_FILE) && !tool_input.contains('*') {
         return None;
     }
-    let walker = walk::Walker::new(protected, cwd, Vec::new());
+    let walker = walk::Walker::new(protected, cwd.clone(), Vec::new());
     let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
     let mut strings = Vec::new();
     collect_strings(&value, &mut strings);
@@ -147,7 +148,7 @@ impl Guest for Gate {
             return Ok(Verdict::Pass);
         };
         let protected = instance::protected(host_protected);
-        let cwd = payload_cwd(&event.payload);
+        let cwd = Cwd::of_payload(&event.payload);
         let call = classify(&tool_name, &tool_input).map_err(GateError::InvalidInput)?;
         let refusal = match call.kind {
             ToolKind::Shell => {

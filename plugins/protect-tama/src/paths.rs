@@ -5,9 +5,10 @@ use crate::prelude::*;
 
 use shell_reader::field::UNKNOWN;
 
-/// `path` made absolute against `cwd` and `home`, with `.` and `..` resolved
-/// lexically (a symbolic link is not followed: the gate sees no files).
-pub fn resolve(path: &str, cwd: &str, home: &str) -> String {
+/// `path` made absolute against `cwd` (asked only for a relative path) and
+/// `home`, with `.` and `..` resolved lexically (a symbolic link is not
+/// followed: the gate sees no files).
+pub fn resolve<'c>(path: &str, cwd: impl FnOnce() -> &'c str, home: &str) -> String {
     let joined = if let Some(rest) = path.strip_prefix('~') {
         if rest.is_empty() || rest.starts_with('/') {
             format!("{home}{rest}")
@@ -18,7 +19,7 @@ pub fn resolve(path: &str, cwd: &str, home: &str) -> String {
     } else if path.starts_with('/') || path.starts_with(UNKNOWN) {
         path.to_owned()
     } else {
-        format!("{cwd}/{path}")
+        format!("{}/{path}", cwd())
     };
     normalize(&joined)
 }
@@ -230,10 +231,10 @@ mod tests {
 
     #[test]
     fn paths_resolve_as_a_shell_would() {
-        assert_eq!(resolve("~/.tama/x", "/w", "/h"), "/h/.tama/x");
-        assert_eq!(resolve("../.tama", "/h/p", "/h"), "/h/.tama");
-        assert_eq!(resolve("a/./b//c", "/w", "/h"), "/w/a/b/c");
-        assert_eq!(resolve("/", "/w", "/h"), "/");
+        assert_eq!(resolve("~/.tama/x", || "/w", "/h"), "/h/.tama/x");
+        assert_eq!(resolve("../.tama", || "/h/p", "/h"), "/h/.tama");
+        assert_eq!(resolve("a/./b//c", || "/w", "/h"), "/w/a/b/c");
+        assert_eq!(resolve("/", || "/w", "/h"), "/");
     }
 
     #[test]

@@ -9,6 +9,8 @@ use shell_reader::shell::{
     self, AssignedValue, Command, List, ParameterOperator, Part, Program, RedirectKind, Word,
 };
 
+use core::cell::OnceCell;
+
 use crate::paths::resolve;
 use crate::protected::{Change, Protected};
 
@@ -23,9 +25,49 @@ const MAX_LOOP_VALUES: usize = 8;
 pub type Refusal = String;
 pub type Result<T> = core::result::Result<T, Refusal>;
 
+/// The folder a command runs in. The payload's `cwd` is read only when the
+/// walk first needs it: most commands name no path that must be resolved,
+/// and reading it means reading the whole payload.
+#[derive(Clone)]
+pub struct Cwd<'p> {
+    payload: &'p str,
+    folder: OnceCell<String>,
+}
+
+impl<'p> Cwd<'p> {
+    /// The `cwd` of `payload`, the event's payload as JSON.
+    pub fn of_payload(payload: &'p str) -> Self {
+        Cwd {
+            payload,
+            folder: OnceCell::new(),
+        }
+    }
+
+    /// `folder`, or unknown when it is empty.
+    pub fn known(folder: &str) -> Self {
+        let folder = if folder.is_empty() {
+            UNKNOWN_TEXT.to_owned()
+        } else {
+            folder.to_owned()
+        };
+        Cwd {
+            payload: "",
+            folder: OnceCell::from(folder),
+        }
+    }
+
+    pub fn get(&self) -> &str {
+        self.folder.get_or_init(|| crate::payload_cwd(self.payload))
+    }
+
+    pub fn set(&mut self, folder: String) {
+        self.folder = OnceCell::from(folder);
+    }
+}
+
 pub struct Walker<'h> {
     pub protected: &'h Protected,
-    pub cwd: String,
+    pub cwd: Cwd<'h>,
     variables: Vec<(String, String)>,
     /// Words of the earlier commands of the pipeline being walked that may
     /// be paths: what `xargs` further down may be fed.
@@ -41,14 +83,14 @@ pub struct Call<'c> {
 }
 
 impl<'h> Walker<'h> {
-    pub fn new(protected: &'h Protected, cwd: &str, host_variables: Vec<(String, String)>) -> Self {
+    pub fn new(
+        protected: &'h Protected,
+        cwd: Cwd<'h>,
+        host_variables: Vec<(String, String)>,
+    ) -> Self {
         Walker {
             protected,
-            cwd: if cwd.is_empty() {
-                UNKNOWN_TEXT.to_owned()
-            } else {
-                cwd.to_owned()
-            },
+            cwd,
             variables: host_variables,
             piped: Vec::new(),
             depth: 0,
@@ -246,7 +288,7 @@ impl<'h> Walker<'h> {
     /// A variable's value when the walk knows it.
     fn known(&self, name: &str) -> Option<String> {
         if name == "PWD" {
-            return Some(self.cwd.clone());
+            return Some(self.cwd.get().to_owned());
         }
         self.variables
             .iter()
@@ -265,7 +307,7 @@ impl<'h> Walker<'h> {
 
     /// `path` as the shell would resolve it now.
     pub fn resolve(&self, path: &str) -> String {
-        resolve(path, &self.cwd, &self.protected.home)
+        resolve(path, || self.cwd.get(), &self.protected.home)
     }
 
     /// Refuses when `path` changes a protected path in the way `change` says.

@@ -2,7 +2,7 @@
 //! case table, and deep nesting, are decided (a panic would trap the gate
 //! and refuse every call as Tama's own fault).
 
-use protect_tama::{HostPaths, Protected, shell_refusal};
+use protect_tama::{Cwd, HostPaths, Protected, shell_refusal};
 
 fn protected() -> Protected {
     Protected::new(&HostPaths {
@@ -31,9 +31,13 @@ fn every_prefix_of_every_shell_case_is_decided() {
             continue;
         }
         for (end, _) in command.char_indices() {
-            let _ = shell_refusal(&protected, "/home/user/project", &command[..end]);
+            let _ = shell_refusal(
+                &protected,
+                &Cwd::known("/home/user/project"),
+                &command[..end],
+            );
         }
-        let _ = shell_refusal(&protected, "", command);
+        let _ = shell_refusal(&protected, &Cwd::known(""), command);
     }
 }
 
@@ -41,7 +45,7 @@ fn every_prefix_of_every_shell_case_is_decided() {
 fn deep_nesting_is_refused_not_overflowed() {
     let protected = protected();
     let deep = format!("{}rm -rf ~/.tama{}", "$(".repeat(400), ")".repeat(400));
-    assert!(shell_refusal(&protected, "/w", &deep).is_some());
+    assert!(shell_refusal(&protected, &Cwd::known("/w"), &deep).is_some());
     let evals = format!("{}rm -rf ~/.tama", "eval ".repeat(40));
-    assert!(shell_refusal(&protected, "/w", &evals).is_some());
+    assert!(shell_refusal(&protected, &Cwd::known("/w"), &evals).is_some());
 }
