@@ -226,9 +226,14 @@ fn pin(cpu: Option<usize>) {
 const SERVE_ROUNDS: usize = 10;
 const SERVE_BLOCK: usize = 300;
 
+/// The payload of the serving engine's benchmark call.
+fn served_payload() -> serde_json::Value {
+    serde_json::json!({"session_id": "bench", "tool_name": "bash", "tool_input": {"command": "git commit --no-verify -m x"}})
+}
+
 /// A `dispatch` of the benchmark's shell call, as a request frame.
 fn dispatch_frame(id: usize) -> String {
-    let payload = serde_json::json!({"session_id": "bench", "tool_name": "bash", "tool_input": {"command": "git commit --no-verify -m x"}});
+    let payload = served_payload();
     format!(
         "{}\n",
         serde_json::json!({"id": id, "op": "dispatch", "event": "pre_tool_use", "payload": payload})
@@ -953,9 +958,9 @@ fn main() {
 const COUNTED_RUNS: usize = 20;
 
 /// `gate callgrind [<gate id>]`: a gate of the default registry
-/// (`block-git-hook-bypass` unless named) on the 2 KB command, on the short
-/// command the serving benchmark dispatches, and on a non-shell call (its
-/// instance floor), for instruction counts, which unlike
+/// (`block-git-hook-bypass` unless named) on the 2 KB command, on the call
+/// the serving benchmark dispatches, and on a non-shell call (its instance
+/// floor), for instruction counts, which unlike
 /// times do not move with the machine's load. Under
 /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='gate::counted_*'`,
 /// `callgrind_annotate --inclusive=yes` gives each function's count for
@@ -963,21 +968,21 @@ const COUNTED_RUNS: usize = 20;
 /// of the instance pool as configured: lower `POOL_INSTANCES` in
 /// `core/src/wasm/config.rs` (to 8, say) for the measurement.
 fn counted_evaluations(gate: &Gate, two_kb_command: &str) {
-    let short_command = payload(0);
+    let served_call = served_payload().to_string();
     let non_shell = serde_json::json!({"tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
     let fresh = |text: &str| Arc::new(GateEvent::new(Event::decode(text, None).unwrap()));
-    for text in [two_kb_command, &short_command, &non_shell] {
+    for text in [two_kb_command, &served_call, &non_shell] {
         gate.evaluate(&fresh(text), Arc::new(NoState)).unwrap();
     }
     for _ in 0..COUNTED_RUNS {
         counted_two_kb_command(gate, fresh(two_kb_command));
-        counted_short_command(gate, fresh(&short_command));
+        counted_served_call(gate, fresh(&served_call));
         counted_non_shell_call(gate, fresh(&non_shell));
     }
 }
 
 #[inline(never)]
-fn counted_short_command(gate: &Gate, event: Arc<GateEvent>) {
+fn counted_served_call(gate: &Gate, event: Arc<GateEvent>) {
     gate.evaluate(&event, Arc::new(NoState)).unwrap();
 }
 
