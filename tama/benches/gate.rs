@@ -370,9 +370,52 @@ fn serve_side_by_side(before: &Path, this_build: &Path, placement: Placement) {
     this_build.into_inner().close();
 }
 
+/// Reports a `reload` sample, then a `dispatch` sample and its median as a
+/// multiple of the reload's.
+fn report_against_reload(dispatch: &Sample, reload: &Sample) {
+    reload.report(None);
+    dispatch.report(None);
+    println!(
+        "{:<44} {:.2}x the reload round trip",
+        "dispatch median",
+        dispatch.quantile(0.5).as_secs_f64() / reload.quantile(0.5).as_secs_f64()
+    );
+}
+
+/// `dispatch` and `reload` round trips as a harness sends requests: one now
+/// and then, each to an engine (and CPUs) gone idle since the last answer.
+/// The two take turns, so the reload is the floor under the same pauses.
+fn paced_round_trips(engine: &mut Served) -> [Sample; 2] {
+    const PAUSE: Duration = Duration::from_millis(50);
+    let (warm_up, rounds) = (10, 100);
+    let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
+    for round in 0..warm_up + rounds {
+        let frames = [dispatch_frame(20_000 + round), reload_frame(20_000 + round)];
+        for (frame, times) in frames.iter().zip(&mut times) {
+            std::thread::sleep(PAUSE);
+            let start = Instant::now();
+            engine.round_trip(frame);
+            if round >= warm_up {
+                times.push(start.elapsed());
+            }
+        }
+    }
+    let [dispatch, reload] = times;
+    [
+        Sample {
+            name: "dispatch round trip, one every 50 ms".into(),
+            times: dispatch,
+        },
+        Sample {
+            name: "reload round trip, one every 50 ms".into(),
+            times: reload,
+        },
+    ]
+}
+
 /// One serving engine of `program` on `registry`: dispatch round trips over
 /// the pipe, one at a time, against the reload round trip (the protocol's
-/// floor); placed by the scheduler, then dispatches sent one every 50 ms,
+/// floor); placed by the scheduler, then both sent one every 50 ms,
 /// a burst sent without waiting, the idle engine's resident set and how
 /// often it wakes.
 fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, placement: Placement) {
@@ -418,32 +461,14 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
             .try_into()
             .unwrap_or_else(|_| unreachable!("two runs give two samples"));
     drop(runs);
-    reload.report(None);
-    dispatch.report(None);
-    println!(
-        "{:<44} {:.2}x the reload round trip",
-        "dispatch median",
-        dispatch.quantile(0.5).as_secs_f64() / reload.quantile(0.5).as_secs_f64()
-    );
+    report_against_reload(&dispatch, &reload);
     pin(None);
     let mut engine = engine.into_inner();
     if placement != Placement::Scheduler {
         return engine.close();
     }
-    // As a harness sends them: one now and then, each to an engine (and
-    // CPUs) gone idle since the last.
-    let mut id = 20_000;
-    let sparse = Sample::measure_prepared(
-        "dispatch round trip, one every 50 ms",
-        100,
-        || {
-            std::thread::sleep(Duration::from_millis(50));
-            id += 1;
-            dispatch_frame(id)
-        },
-        |frame| engine.round_trip(&frame),
-    );
-    sparse.report(None);
+    let [paced_dispatch, paced_reload] = paced_round_trips(&mut engine);
+    report_against_reload(&paced_dispatch, &paced_reload);
     // One burst on a shared machine is one sample of its noise: the median
     // of several, each sent whole before its answers are read.
     let (burst, bursts) = (5000, 5);
