@@ -35,7 +35,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
                 Some(_) => UNKNOWN_TEXT.to_owned(),
                 None => walker.protected.home.clone(),
             };
-            walker.cwd.set(folder);
+            walker.cd(folder);
             Ok(())
         }
         "export" | "declare" | "typeset" | "local" | "readonly" => {

@@ -131,7 +131,7 @@ fn check(walker: &Walker<'_>, code: &str) -> Result<()> {
     if !CHANGES.iter().any(|marker| lower.contains(marker)) {
         return Ok(());
     }
-    match walker.protected.spelled_in(code, walker.cwd.get()) {
+    match walker.protected.spelled_in(code, walker.cwd()) {
         Some(what) => Err(format!(
             "the interpreter code changes files and names {what}; changing Tama's policy or state is the operator's act, not the agent's"
         )),
@@ -144,5 +144,5 @@ fn mentions_tama_home(walker: &Walker<'_>, code: &str) -> bool {
     code.contains(".tama")
         || code.contains("TAMA_HOME")
         || (!home.is_empty() && code.contains(home.as_str()))
-        || crate::paths::within(walker.cwd.get(), home)
+        || crate::paths::within(walker.cwd(), home)
 }

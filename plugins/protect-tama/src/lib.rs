@@ -57,13 +57,13 @@ use tama::gate::declaration::{ToolKind, classify};
 
 /// Why `command`, run in `cwd`, is refused, or `None` when it leaves Tama alone.
 pub fn shell_refusal(protected: &Protected, cwd: &Cwd<'_>, command: &str) -> Option<String> {
-    let mut walker = walk::Walker::new(protected, cwd.clone(), host_variables(protected));
+    let mut walker = walk::Walker::new(protected, cwd, host_variables(protected));
     walker.source(command).err()
 }
 
 /// Why writing `paths` from `cwd` is refused, if it is.
 pub fn write_refusal(protected: &Protected, cwd: &Cwd<'_>, paths: &[String]) -> Option<String> {
-    let walker = walk::Walker::new(protected, cwd.clone(), Vec::new());
+    let walker = walk::Walker::new(protected, cwd, Vec::new());
     paths
         .iter()
         .find_map(|path| walker.changes(path, Change::Write, "writes").err())
@@ -74,7 +74,7 @@ pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Op
     if !tool_input.contains(protected::KEY_FILE) && !tool_input.contains('*') {
         return None;
     }
-    let walker = walk::Walker::new(protected, cwd.clone(), Vec::new());
+    let walker = walk::Walker::new(protected, cwd, Vec::new());
     let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
     let mut strings = Vec::new();
     collect_strings(&value, &mut strings);

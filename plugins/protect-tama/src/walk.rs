@@ -25,10 +25,10 @@ const MAX_LOOP_VALUES: usize = 8;
 pub type Refusal = String;
 pub type Result<T> = core::result::Result<T, Refusal>;
 
-/// The folder a command runs in. The payload's `cwd` is read only when the
-/// walk first needs it: most commands name no path that must be resolved,
-/// and reading it means reading the whole payload.
-#[derive(Clone)]
+/// The folder a tool call runs in. The payload's `cwd` is read only when a
+/// walk first needs it (most commands name no path that must be resolved,
+/// and reading it means reading the whole payload), and then once for every
+/// walk of the call.
 pub struct Cwd<'p> {
     payload: &'p str,
     folder: OnceCell<String>,
@@ -59,15 +59,14 @@ impl<'p> Cwd<'p> {
     pub fn get(&self) -> &str {
         self.folder.get_or_init(|| crate::payload_cwd(self.payload))
     }
-
-    pub fn set(&mut self, folder: String) {
-        self.folder = OnceCell::from(folder);
-    }
 }
 
 pub struct Walker<'h> {
     pub protected: &'h Protected,
-    pub cwd: Cwd<'h>,
+    /// The folder the call started in.
+    start: &'h Cwd<'h>,
+    /// Where `cd` has moved the walk since, if it has.
+    moved: Option<String>,
     variables: Vec<(String, String)>,
     /// Words of the earlier commands of the pipeline being walked that may
     /// be paths: what `xargs` further down may be fed.
@@ -85,12 +84,13 @@ pub struct Call<'c> {
 impl<'h> Walker<'h> {
     pub fn new(
         protected: &'h Protected,
-        cwd: Cwd<'h>,
+        start: &'h Cwd<'h>,
         host_variables: Vec<(String, String)>,
     ) -> Self {
         Walker {
             protected,
-            cwd,
+            start,
+            moved: None,
             variables: host_variables,
             piped: Vec::new(),
             depth: 0,
@@ -163,7 +163,7 @@ impl<'h> Walker<'h> {
                 Ok(())
             }
             Command::Compound(compound) => {
-                let saved_cwd = compound.subshell.then(|| self.cwd.clone());
+                let saved_cwd = compound.subshell.then(|| self.moved.clone());
                 let mut values = Vec::new();
                 for word in program.words(compound.words) {
                     values.push(self.expand(program, word)?);
@@ -185,8 +185,8 @@ impl<'h> Walker<'h> {
                         }
                     }
                 }
-                if let Some(cwd) = saved_cwd {
-                    self.cwd = cwd;
+                if let Some(moved) = saved_cwd {
+                    self.moved = moved;
                 }
                 Ok(())
             }
@@ -285,10 +285,20 @@ impl<'h> Walker<'h> {
         Ok(out)
     }
 
+    /// The folder the walk is in now.
+    pub fn cwd(&self) -> &str {
+        self.moved.as_deref().unwrap_or_else(|| self.start.get())
+    }
+
+    /// `cd` moves the walk to `folder`.
+    pub fn cd(&mut self, folder: String) {
+        self.moved = Some(folder);
+    }
+
     /// A variable's value when the walk knows it.
     fn known(&self, name: &str) -> Option<String> {
         if name == "PWD" {
-            return Some(self.cwd.get().to_owned());
+            return Some(self.cwd().to_owned());
         }
         self.variables
             .iter()
@@ -307,7 +317,7 @@ impl<'h> Walker<'h> {
 
     /// `path` as the shell would resolve it now.
     pub fn resolve(&self, path: &str) -> String {
-        resolve(path, || self.cwd.get(), &self.protected.home)
+        resolve(path, || self.cwd(), &self.protected.home)
     }
 
     /// Refuses when `path` changes a protected path in the way `change` says.
