@@ -382,6 +382,55 @@ fn report_against_reload(dispatch: &Sample, reload: &Sample) {
     );
 }
 
+/// How often an answer had to wake a halted CPU: the wake-up interrupts of
+/// `/proc/interrupts` over a block of round trips of each kind, per round
+/// trip. The engine's reader looks for input between requests and needs
+/// none; the client sleeps, and once its CPU has halted (on a virtual
+/// machine, a few microseconds after it went idle) waking it costs tens of
+/// microseconds more.
+fn report_client_wake_ups(
+    engine: &std::cell::RefCell<Served>,
+    dispatches: &[String],
+    reloads: &[String],
+) {
+    let per_round_trip = |frames: &[String]| {
+        let before = wake_up_interrupts()?;
+        for frame in frames {
+            engine.borrow_mut().round_trip(frame);
+        }
+        let woken = wake_up_interrupts()?.saturating_sub(before);
+        Some(woken as f64 / frames.len() as f64)
+    };
+    let (Some(reload), Some(dispatch)) = (per_round_trip(reloads), per_round_trip(dispatches))
+    else {
+        return println!(
+            "{:<44} not counted: /proc/interrupts cannot be read",
+            "wake-up interrupts"
+        );
+    };
+    println!(
+        "{:<44} reload {reload:.2}, dispatch {dispatch:.2} per round trip",
+        "wake-up interrupts (CAL + RES, all CPUs)"
+    );
+}
+
+/// Interrupts sent to wake a CPU's threads, summed over every CPU: function
+/// calls (`CAL`, how Linux hands a woken thread to its CPU) and reschedules
+/// (`RES`).
+fn wake_up_interrupts() -> Option<u64> {
+    let table = std::fs::read_to_string("/proc/interrupts").ok()?;
+    let counts = table
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| line.starts_with("CAL:") || line.starts_with("RES:"))
+        .flat_map(|line| {
+            line.split_whitespace()
+                .skip(1)
+                .map_while(|count| count.parse::<u64>().ok())
+        });
+    Some(counts.sum())
+}
+
 /// `dispatch` and `reload` round trips as a harness sends requests: one now
 /// and then, each to an engine (and CPUs) gone idle since the last answer.
 /// The two take turns, so the reload is the floor under the same pauses.
@@ -466,6 +515,9 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
             .unwrap_or_else(|_| unreachable!("two runs give two samples"));
     drop(runs);
     report_against_reload(&dispatch, &reload);
+    if placement == Placement::TwoCores {
+        report_client_wake_ups(&engine, &dispatches, &reloads);
+    }
     pin(None);
     let mut engine = engine.into_inner();
     if placement != Placement::Scheduler {
