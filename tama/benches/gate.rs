@@ -56,12 +56,25 @@ impl Sample {
     /// `rounds` times, so that all see the same load: a machine whose speed
     /// drifts moves them together, and their ratios hold.
     fn measure_in_turns(rounds: usize, block: usize, runs: &mut [Run<'_>]) -> Vec<Sample> {
+        Sample::measure_in_turns_apart(rounds, block, Duration::ZERO, runs)
+    }
+
+    /// [`Sample::measure_in_turns`] with `pause` before each call, off the clock.
+    fn measure_in_turns_apart(
+        rounds: usize,
+        block: usize,
+        pause: Duration,
+        runs: &mut [Run<'_>],
+    ) -> Vec<Sample> {
         // The first rounds warm the caches and are not counted.
         let warm_up = rounds.div_ceil(10);
         let mut times = vec![Vec::with_capacity(rounds * block); runs.len()];
         for round in 0..warm_up + rounds {
             for ((_, once), times) in runs.iter_mut().zip(&mut times) {
                 for _ in 0..block {
+                    if !pause.is_zero() {
+                        std::thread::sleep(pause);
+                    }
                     let start = Instant::now();
                     once();
                     if round >= warm_up {
@@ -438,32 +451,22 @@ fn wake_up_interrupts() -> Option<u64> {
 /// Not 50 ms apart: a dispatch's component calls arm the epoch timer, and
 /// its first expiry, 50 ms later, would wake the engine just before the
 /// next request.
-fn paced_round_trips(engine: &mut Served) -> [Sample; 2] {
+fn paced_round_trips(
+    engine: &std::cell::RefCell<Served>,
+    dispatches: &[String],
+    reloads: &[String],
+) -> [Sample; 2] {
     const PAUSE: Duration = Duration::from_millis(70);
-    let (warm_up, rounds) = (10, 100);
-    let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
-    for round in 0..warm_up + rounds {
-        let frames = [dispatch_frame(20_000 + round), reload_frame(20_000 + round)];
-        for (frame, times) in frames.iter().zip(&mut times) {
-            std::thread::sleep(PAUSE);
-            let start = Instant::now();
-            engine.round_trip(frame);
-            if round >= warm_up {
-                times.push(start.elapsed());
-            }
-        }
-    }
-    let [dispatch, reload] = times;
-    [
-        Sample {
-            name: "dispatch round trip, one every 70 ms".into(),
-            times: dispatch,
-        },
-        Sample {
-            name: "reload round trip, one every 70 ms".into(),
-            times: reload,
-        },
-    ]
+    let mut runs: [Run<'_>; 2] = [
+        (
+            "dispatch round trip, one every 70 ms",
+            timed(engine, dispatches),
+        ),
+        ("reload round trip, one every 70 ms", timed(engine, reloads)),
+    ];
+    Sample::measure_in_turns_apart(100, 1, PAUSE, &mut runs)
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("two runs give two samples"))
 }
 
 /// One serving engine of `program` on `registry`: dispatch round trips over
@@ -519,12 +522,12 @@ fn serve_engine(label: &str, program: &Path, registry: &Path, cache: &Path, plac
         report_client_wake_ups(&engine, &dispatches, &reloads);
     }
     pin(None);
-    let mut engine = engine.into_inner();
     if placement != Placement::Scheduler {
-        return engine.close();
+        return engine.into_inner().close();
     }
-    let [paced_dispatch, paced_reload] = paced_round_trips(&mut engine);
+    let [paced_dispatch, paced_reload] = paced_round_trips(&engine, &dispatches, &reloads);
     report_against_reload(&paced_dispatch, &paced_reload);
+    let mut engine = engine.into_inner();
     // One burst on a shared machine is one sample of its noise: the median
     // of several, each sent whole before its answers are read.
     let (burst, bursts) = (5000, 5);
