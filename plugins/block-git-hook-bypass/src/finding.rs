@@ -42,6 +42,8 @@ pub enum Finding {
     CommitTree,
     /// A git or shell alias whose definition holds a bypass.
     InAlias { alias: String, inner: Box<Finding> },
+    /// A bypass once the values the gate cannot know are read as empty.
+    WithUnknownEmpty(Box<Finding>),
     /// The command is not readable shell.
     Unreadable { problem: String },
 }
@@ -112,6 +114,11 @@ impl fmt::Display for Finding {
                  and fix what the hooks report."
             ),
             Self::InAlias { alias, inner } => write!(f, "The alias `{alias}` hides this: {inner}"),
+            Self::WithUnknownEmpty(inner) => write!(
+                f,
+                "Read with its unset variables empty, as the shell expands them, and the \
+                 output the gate cannot predict empty too, the command hides a bypass: {inner}"
+            ),
             Self::Unreadable { problem } => write!(
                 f,
                 "The command could not be read as shell ({problem}), so {GATE} cannot tell \

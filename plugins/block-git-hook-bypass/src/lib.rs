@@ -34,7 +34,10 @@
 //! - A value the gate cannot know (an unset variable, the output of a command
 //!   it does not model) is not guessed at: an unknown option passes, while an
 //!   unknown command name followed by a hook-running git subcommand is read
-//!   as git.
+//!   as git. A command holding such values is read a second time with them
+//!   empty, as an unset variable expands: `--no-verify$x` is refused.
+//! - Unquoted expansions split on IFS: blank, tab and newline, which shells
+//!   set at start-up, or what the command assigns it.
 //! - Text that never runs passes: messages, `echo` arguments, comments,
 //!   here-documents written to files, unless the file is run later in the
 //!   same command or is a shell startup file.

@@ -17,6 +17,15 @@ struct Fields<'o, 'p> {
     /// Whether the current field holds an unknown part.
     unknown: bool,
     split: bool,
+    /// What separates fields in an unquoted expansion: `IFS` when the
+    /// command set it, else the shell's default of blank, tab and newline.
+    separators: Option<String>,
+    /// Unknown parts are dropped, as an unset variable expands to nothing.
+    unknown_is_empty: bool,
+    /// An unknown part was met, dropped or not.
+    met_unknown: bool,
+    /// Separating blanks ended the last field, and nothing came since.
+    after_blank: bool,
 }
 
 impl<'p> Fields<'_, 'p> {
@@ -35,29 +44,44 @@ impl<'p> Fields<'_, 'p> {
         self.started = true;
     }
 
-    /// Notes an expansion's value, which may hold unknown parts.
-    fn note(&mut self, value: &str) {
-        self.unknown |= value.contains(UNKNOWN);
-    }
-
-    /// Text from an unquoted expansion: blanks separate fields.
+    /// Text from an unquoted expansion, split as a shell splits it: a run of
+    /// separating blanks ends a field; any other separator ends one too,
+    /// an empty one when nothing came before it but another such separator.
     fn push_unquoted(&mut self, text: &str) {
         if !self.split {
             self.push_quoted(text);
             return;
         }
         for c in text.chars() {
-            if matches!(c, ' ' | '\t' | '\n') {
-                self.end_field();
-            } else {
+            let blank = matches!(c, ' ' | '\t' | '\n');
+            let separates = match &self.separators {
+                Some(separators) => separators.contains(c),
+                None => blank,
+            };
+            if !separates {
                 self.current.to_mut().push(c);
                 self.started = true;
+                self.after_blank = false;
+            } else if blank {
+                self.after_blank |= self.started;
+                self.end_field();
+            } else {
+                self.started |= !self.after_blank;
+                self.after_blank = false;
+                self.end_field();
             }
         }
     }
 
+    /// Text from an expansion, which may hold unknown parts.
     fn push(&mut self, text: &str, quoted: bool) {
-        self.note(text);
+        if text.contains(UNKNOWN) {
+            self.met_unknown = true;
+            if self.unknown_is_empty {
+                return self.push(&text.replace(UNKNOWN, ""), quoted);
+            }
+            self.unknown = true;
+        }
         if quoted {
             self.push_quoted(text);
         } else {
@@ -102,17 +126,12 @@ impl Walker {
         out: &mut Vec<Field<'p>>,
     ) -> Result<()> {
         let first_new = out.len();
-        let mut fields = Fields {
-            out,
-            current: Cow::Borrowed(""),
-            started: false,
-            unknown: false,
-            split: true,
-        };
+        let mut fields = self.fields(out, true);
         for part in word.parts() {
             self.expand_part(frame, part, &mut fields)?;
         }
         fields.end_field();
+        self.met_unknown |= fields.met_unknown;
         if word.may_expand_braces() {
             let new: Vec<Field<'p>> = out.drain(first_new..).collect();
             for field in new {
@@ -129,17 +148,26 @@ impl Walker {
         word: &'p Word<'p>,
     ) -> Result<Field<'p>> {
         let mut out = Vec::with_capacity(1);
-        let mut fields = Fields {
-            out: &mut out,
-            current: Cow::Borrowed(""),
-            started: false,
-            unknown: false,
-            split: false,
-        };
+        let mut fields = self.fields(&mut out, false);
         for part in word.parts() {
             self.expand_part(frame, part, &mut fields)?;
         }
+        self.met_unknown |= fields.met_unknown;
         Ok(Field::expanded(fields.current, !fields.unknown))
+    }
+
+    fn fields<'o, 'p>(&self, out: &'o mut Vec<Field<'p>>, split: bool) -> Fields<'o, 'p> {
+        Fields {
+            out,
+            current: Cow::Borrowed(""),
+            started: false,
+            unknown: false,
+            split,
+            separators: self.variable("IFS").map(str::to_owned),
+            unknown_is_empty: self.unknown_is_empty,
+            met_unknown: false,
+            after_blank: false,
+        }
     }
 
     fn expand_part<'p>(
@@ -266,6 +294,8 @@ impl Walker {
                         .unwrap_or_default(),
                 )
             }
+            // Shells set IFS at start-up rather than take it from the environment.
+            "IFS" => Some(self.variable(name).unwrap_or(" \t\n").to_owned()),
             _ => self.variable(name).map(str::to_owned),
         }
     }

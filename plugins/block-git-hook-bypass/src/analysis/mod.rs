@@ -39,8 +39,24 @@ const MAX_STEPS: u32 = 20_000;
 const MAX_NESTING: u32 = 96;
 
 /// The first bypass in `command`, if there is one.
+///
+/// A command whose reading met values the gate cannot know is read a second
+/// time with those values empty, as an unset variable is: `--no-verify$x`
+/// then reads as the `--no-verify` it runs as.
 pub fn find_bypass(command: &str) -> Option<Finding> {
-    Walker::default().source(command).err()
+    let mut walker = Walker::default();
+    if let Err(finding) = walker.source(command) {
+        return Some(finding);
+    }
+    if !walker.met_unknown {
+        return None;
+    }
+    let mut empty = Walker {
+        unknown_is_empty: true,
+        ..Walker::default()
+    };
+    let finding = empty.source(command).err()?;
+    Some(Finding::WithUnknownEmpty(Box::new(finding)))
 }
 
 #[derive(Default)]
@@ -69,6 +85,10 @@ struct Walker {
     /// Set just before [`Walker::run`] for a command whose output nothing
     /// reads, and taken by it at once.
     output_unread: bool,
+    /// An expansion met a value the gate cannot know.
+    met_unknown: bool,
+    /// Values the gate cannot know expand to nothing (the second reading).
+    unknown_is_empty: bool,
 }
 
 /// Shell state a subshell gets a copy of and the parent keeps.

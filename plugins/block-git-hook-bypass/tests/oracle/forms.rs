@@ -316,6 +316,12 @@ fn spell(rng: &mut TestRng, form: &str, c: &Call) -> String {
             format!("opt={}; {head} ${{opt,,}} {rest}", o.to_uppercase()),
             format!("opt={q}; {head} ${{opt/verify/verify}} {rest}"),
             format!("{head} ${{opt-{o}}} {rest}"),
+            format!("{head} {o}$unset {rest}"),
+            format!("{head} $unset{o} {rest}"),
+            format!("{head} {o}\"$unset\" {rest}"),
+            format!("{head} {o}${{HOME:0:0}} {rest}"),
+            format!("{head} {o}${{IFS}}{rest}"),
+            format!("IFS=,; opt={}; {head} $opt {rest}", o.replace(" ", ",")),
         ],
         "wrapper" => vec![
             format!("env {}", c.plain()),
