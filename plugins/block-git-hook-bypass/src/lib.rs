@@ -57,7 +57,7 @@ mod prelude;
 mod wasm_runtime;
 
 // The shell reader is shared with the other gates that read commands.
-use shell_reader::{field, shell};
+use shell_reader::{braces, field, shell, values};
 
 wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 

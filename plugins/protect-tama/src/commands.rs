@@ -3,7 +3,8 @@
 
 use crate::prelude::*;
 
-use shell_reader::field::UNKNOWN_TEXT;
+use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
+use shell_reader::shell;
 
 use crate::interpreters;
 use crate::protected::Change;
@@ -14,20 +15,23 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
         return Ok(());
     };
-    // `… | xargs rm`: the paths earlier commands of the pipeline name may be
-    // what `xargs` hands the command.
+    // `… | xargs rm`, `xargs rm <<< path`: what earlier commands of the
+    // pipeline name, and what `xargs` reads, may be what it hands the command.
     let fed_args: Vec<String>;
     let args = if fed {
+        let stdin_words = call.stdin.into_iter().flat_map(str::split_whitespace);
         fed_args = args
             .iter()
             .cloned()
             .chain(walker.piped.iter().cloned())
+            .chain(stdin_words.map(str::to_owned))
             .collect();
         &fed_args[..]
     } else {
         args
     };
     match name {
+        _ if name.contains(UNKNOWN) => unknown_command(walker, name, args, call.stdin),
         "cd" | "pushd" => {
             let target = operands(args, &[]).first().cloned();
             let folder = match target {
@@ -441,27 +445,54 @@ fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result
 
 /// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked.
 fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
+    shell_script(args, stdin).map_or(Ok(()), |text| walker.source(text))
+}
+
+/// The text a shell given `args` and `stdin` runs, when the gate can see it.
+fn shell_script<'a>(args: &'a [String], stdin: Option<&'a str>) -> Option<&'a str> {
     let mut index = 0;
     while let Some(arg) = args.get(index) {
         if arg == "--" || !arg.starts_with(['-', '+']) {
             break;
         }
         if arg.starts_with('-') && !arg.starts_with("--") && arg.contains('c') {
-            return match args.get(index + 1) {
-                Some(text) => walker.source(text),
-                None => Ok(()),
-            };
+            return args.get(index + 1).map(String::as_str);
         }
         index += if arg == "-o" || arg == "+o" { 2 } else { 1 };
     }
-    let script = args.get(index).filter(|a| *a != "--");
-    match (script, stdin) {
-        (None, Some(text)) => walker.source(text),
-        (Some(script), _) if script == "-s" || script == "/dev/stdin" => {
-            stdin.map_or(Ok(()), |t| walker.source(t))
-        }
-        _ => Ok(()),
+    match args.get(index).filter(|a| *a != "--") {
+        None => stdin,
+        Some(script) if script == "-s" || script == "/dev/stdin" => stdin,
+        Some(_) => None,
     }
+}
+
+/// A command whose name the gate cannot know (`$cmd …`, `"$(…)" …`): it may
+/// be any command. Its operands are read as paths it may delete, the
+/// command after it as one it may run (as `sudo` or `xargs` would), and a
+/// script it is given as one a shell may run, when the script is shell.
+fn unknown_command(
+    walker: &mut Walker<'_>,
+    name: &str,
+    args: &[String],
+    stdin: Option<&str>,
+) -> Result<()> {
+    // The unknown name may stand for several words (`"${cmd[@]}"`), the
+    // later of them operands.
+    let mut operands = operands(args, &[]);
+    operands.push(name.to_owned());
+    each(
+        walker,
+        &operands,
+        Change::Remove,
+        "may delete, by a command of unknown name,",
+    )?;
+    if let Some(script) = shell_script(args, stdin)
+        && shell::parse(script).is_ok()
+    {
+        walker.source(script)?;
+    }
+    run(walker, &Call { argv: args, stdin })
 }
 
 /// `tama` run by the agent: everything but the operator's commands passes.

@@ -23,8 +23,13 @@
 //! - Interpreter one-liners (`python -c`, `node -e`, `perl -e`, `ruby -e`)
 //!   are refused when the code both changes files and spells a protected
 //!   path, since what code does cannot be known without running it.
+//! - Words expand as the shell expands them: parameters with their
+//!   operators, unquoted expansions split on `IFS`, brace lists.
 //! - A value the gate cannot know (an unset variable, a command's output)
-//!   matches only where the known rest of the path spells a protected one.
+//!   matches where the known rest of the path spells a protected one, or
+//!   where a word the command spells, put in its place, lies inside one.
+//!   A command whose name the gate cannot know may be any command: its
+//!   operands count as deleted, and a shell script it is given is walked.
 //! - Reading passes, except the control key (`TAMA_HOME/control.key`),
 //!   which no tool call may name. `tama` commands pass, except the
 //!   operator's: `tama sessions override`, `tama sessions grant` and
@@ -36,6 +41,7 @@
 extern crate alloc;
 
 mod commands;
+mod expand;
 mod interpreters;
 mod paths;
 mod prelude;
@@ -57,13 +63,13 @@ use tama::gate::declaration::{ToolKind, classify};
 
 /// Why `command`, run in `cwd`, is refused, or `None` when it leaves Tama alone.
 pub fn shell_refusal(protected: &Protected, cwd: &Cwd<'_>, command: &str) -> Option<String> {
-    let mut walker = walk::Walker::new(protected, cwd, host_variables(protected));
+    let mut walker = walk::Walker::new(protected, cwd, command, host_variables(protected));
     walker.source(command).err()
 }
 
 /// Why writing `paths` from `cwd` is refused, if it is.
 pub fn write_refusal(protected: &Protected, cwd: &Cwd<'_>, paths: &[String]) -> Option<String> {
-    let walker = walk::Walker::new(protected, cwd, Vec::new());
+    let walker = walk::Walker::new(protected, cwd, "", Vec::new());
     paths
         .iter()
         .find_map(|path| walker.changes(path, Change::Write, "writes").err())
@@ -74,7 +80,7 @@ pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Op
     if !tool_input.contains(protected::KEY_FILE) && !tool_input.contains('*') {
         return None;
     }
-    let walker = walk::Walker::new(protected, cwd, Vec::new());
+    let walker = walk::Walker::new(protected, cwd, "", Vec::new());
     let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
     let mut strings = Vec::new();
     collect_strings(&value, &mut strings);

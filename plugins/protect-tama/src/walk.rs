@@ -4,10 +4,8 @@
 
 use crate::prelude::*;
 
-use shell_reader::field::UNKNOWN_TEXT;
-use shell_reader::shell::{
-    self, AssignedValue, Command, List, ParameterOperator, Part, Program, RedirectKind, Word,
-};
+use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
+use shell_reader::shell::{self, AssignedValue, Command, List, Program, RedirectKind};
 
 use core::cell::OnceCell;
 
@@ -15,7 +13,7 @@ use crate::paths::resolve;
 use crate::protected::{Change, Protected};
 
 /// How deep strings read again as shell (`sh -c`, `eval`, substitutions) may nest.
-const MAX_DEPTH: u32 = 12;
+pub(crate) const MAX_DEPTH: u32 = 12;
 /// How many commands one call walks before it is refused as too large.
 const MAX_STEPS: u32 = 20_000;
 /// How many values of a `for` list are walked one by one.
@@ -65,13 +63,15 @@ pub struct Walker<'h> {
     pub protected: &'h Protected,
     /// The folder the call started in.
     start: &'h Cwd<'h>,
+    /// The whole command text, whose words a value the gate cannot know may be.
+    command: &'h str,
     /// Where `cd` has moved the walk since, if it has.
     moved: Option<String>,
     variables: Vec<(String, String)>,
     /// Words of the earlier commands of the pipeline being walked that may
     /// be paths: what `xargs` further down may be fed.
     pub piped: Vec<String>,
-    depth: u32,
+    pub(crate) depth: u32,
     steps: u32,
 }
 
@@ -82,14 +82,17 @@ pub struct Call<'c> {
 }
 
 impl<'h> Walker<'h> {
+    /// A walker of `command` (empty for a call that is not a shell command).
     pub fn new(
         protected: &'h Protected,
         start: &'h Cwd<'h>,
+        command: &'h str,
         host_variables: Vec<(String, String)>,
     ) -> Self {
         Walker {
             protected,
             start,
+            command,
             moved: None,
             variables: host_variables,
             piped: Vec::new(),
@@ -111,7 +114,7 @@ impl<'h> Walker<'h> {
         walked
     }
 
-    fn list(&mut self, program: &Program<'_>, list: List) -> Result<()> {
+    pub(crate) fn list(&mut self, program: &Program<'_>, list: List) -> Result<()> {
         for pipeline in program.pipelines(list) {
             self.piped.clear();
             for command in &pipeline.commands {
@@ -147,7 +150,7 @@ impl<'h> Walker<'h> {
                 }
                 let mut argv = Vec::new();
                 for word in program.words(simple.words) {
-                    argv.push(self.expand(program, word)?);
+                    self.expand_words(program, word, &mut argv)?;
                 }
                 let stdin = self.redirects(program, &simple.redirects)?;
                 self.check_key(&argv)?;
@@ -166,7 +169,7 @@ impl<'h> Walker<'h> {
                 let saved_cwd = compound.subshell.then(|| self.moved.clone());
                 let mut values = Vec::new();
                 for word in program.words(compound.words) {
-                    values.push(self.expand(program, word)?);
+                    self.expand_words(program, word, &mut values)?;
                 }
                 self.check_key(&values)?;
                 self.redirects(program, &compound.redirects)?;
@@ -226,65 +229,6 @@ impl<'h> Walker<'h> {
         Ok(stdin)
     }
 
-    /// A word's value: known text, with unknown parts as [`UNKNOWN_TEXT`].
-    /// Substitutions inside it are walked, since they run.
-    pub fn expand(&mut self, program: &Program<'_>, word: &Word<'_>) -> Result<String> {
-        // Most words are one piece of text, copied at their exact size.
-        if let [Part::Text { text, quoted }] = word.parts()
-            && (*quoted || !text.starts_with('~'))
-        {
-            return Ok(String::from(text.as_ref()));
-        }
-        let mut out = String::new();
-        for (index, part) in word.parts().iter().enumerate() {
-            match part {
-                Part::Text { text, quoted } => {
-                    if index == 0 && !quoted && text.starts_with('~') {
-                        out.push_str(&tilde(text, &self.protected.home));
-                    } else {
-                        out.push_str(text);
-                    }
-                }
-                Part::Parameter { name, operator, .. } => {
-                    let value = self.known(name);
-                    match (value, operator) {
-                        (Some(value), ParameterOperator::Alternative(word)) => {
-                            let _ = value;
-                            out.push_str(&self.expand(program, word)?);
-                        }
-                        (Some(value), _) => out.push_str(&value),
-                        (None, ParameterOperator::Default(word)) => {
-                            out.push_str(&self.expand(program, word)?);
-                        }
-                        (None, _) => out.push_str(UNKNOWN_TEXT),
-                    }
-                }
-                Part::Substitution { list, .. } => {
-                    self.depth += 1;
-                    let walked = if self.depth > MAX_DEPTH {
-                        Err("the command nests substitutions too deep to follow".to_owned())
-                    } else {
-                        self.list(program, *list)
-                    };
-                    self.depth -= 1;
-                    walked?;
-                    out.push_str(UNKNOWN_TEXT);
-                }
-                Part::Backquoted { source, .. } => {
-                    self.source(source)?;
-                    out.push_str(UNKNOWN_TEXT);
-                }
-                Part::Opaque { inner, .. } => {
-                    if let Some(inner) = inner {
-                        self.expand(program, inner)?;
-                    }
-                    out.push_str(UNKNOWN_TEXT);
-                }
-            }
-        }
-        Ok(out)
-    }
-
     /// The folder the walk is in now.
     pub fn cwd(&self) -> &str {
         self.moved.as_deref().unwrap_or_else(|| self.start.get())
@@ -296,7 +240,7 @@ impl<'h> Walker<'h> {
     }
 
     /// A variable's value when the walk knows it.
-    fn known(&self, name: &str) -> Option<String> {
+    pub(crate) fn known(&self, name: &str) -> Option<String> {
         if name == "PWD" {
             return Some(self.cwd().to_owned());
         }
@@ -321,12 +265,37 @@ impl<'h> Walker<'h> {
     }
 
     /// Refuses when `path` changes a protected path in the way `change` says.
+    /// A part the gate cannot know (a command's output, a variable set
+    /// elsewhere) may also be any word the command spells, as in
+    /// `rm -rf "$(echo ~/.tama)"` or `printf -v p %s ~/.tama; rm -rf "$p"`:
+    /// the path with that word in its place is refused when it lies inside
+    /// a protected one.
     pub fn changes(&self, path: &str, change: Change, verb: &str) -> Result<()> {
-        let resolved = self.resolve(path);
-        if self.protected.names_key(&resolved) {
+        self.changes_resolved(path, &self.resolve(path), change, verb)?;
+        if path.is_ascii() || !path.contains(UNKNOWN) {
+            return Ok(());
+        }
+        for word in spelled_words(self.command) {
+            let candidate = self.resolve(&path.replace(UNKNOWN, word));
+            if self.protected.hit(&candidate, Change::Write).is_some() {
+                let shown_as = format!("{} (which may be {candidate})", shown(path));
+                return self.changes_resolved(&shown_as, &candidate, Change::Write, verb);
+            }
+        }
+        Ok(())
+    }
+
+    fn changes_resolved(
+        &self,
+        path: &str,
+        resolved: &str,
+        change: Change,
+        verb: &str,
+    ) -> Result<()> {
+        if self.protected.names_key(resolved) {
             return Err(key_refusal(path));
         }
-        match self.protected.hit(&resolved, change) {
+        match self.protected.hit(resolved, change) {
             Some(what) => Err(format!(
                 "the tool call {verb} `{}`: {what}; changing Tama's policy or state is the operator's act, not the agent's",
                 shown(path)
@@ -349,6 +318,13 @@ impl<'h> Walker<'h> {
         }
         Ok(())
     }
+}
+
+/// The words of a command's text, split at blanks, quotes and the shell's
+/// operators, `$`, `=` and `,`: what may stand in for a part the gate cannot know.
+fn spelled_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| c.is_whitespace() || "'\"`;&|<>(){}$=,".contains(c))
+        .filter(|word| !word.is_empty())
 }
 
 /// Whether a word piped into `xargs` may be a path it hands on: one with a
@@ -374,12 +350,4 @@ pub fn key_refusal(path: &str) -> String {
 /// A value for a message: unknown parts shown as `…`.
 pub fn shown(text: &str) -> String {
     text.replace(shell_reader::field::UNKNOWN, "…")
-}
-
-/// `~` and `~/…` as the home folder; other words as they are.
-fn tilde(text: &str, home: &str) -> String {
-    match text.strip_prefix('~') {
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{home}{rest}"),
-        _ => text.to_owned(),
-    }
 }

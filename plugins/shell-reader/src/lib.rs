@@ -1,5 +1,6 @@
 //! The shell reader Tama's gates share: [`shell`] parses command text as a
-//! shell reads it, and [`field`] is the value a word expands to.
+//! shell reads it, [`field`] is the value a word expands to, and [`braces`]
+//! and [`values`] do what the shell does to a word's known text.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.
@@ -8,6 +9,8 @@
 
 extern crate alloc;
 
+pub mod braces;
 pub mod field;
 mod prelude;
 pub mod shell;
+pub mod values;

@@ -3,6 +3,7 @@
 
 pub use alloc::borrow::ToOwned;
 pub use alloc::boxed::Box;
+pub use alloc::format;
 pub use alloc::string::{String, ToString};
 pub use alloc::vec;
 pub use alloc::vec::Vec;

@@ -5,9 +5,11 @@ use crate::prelude::*;
 
 use alloc::borrow::Cow;
 
-use super::{Frame, Result, Walker, braces};
+use super::{Frame, Result, Walker};
+use crate::braces;
 use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, UNKNOWN_TEXT};
 use crate::shell::{List, ParameterOperator, Part, Word};
+use crate::values::{FieldSplitter, Split, change_case, trim};
 
 /// Collects the fields a word expands to.
 struct Fields<'o, 'p> {
@@ -17,15 +19,11 @@ struct Fields<'o, 'p> {
     /// Whether the current field holds an unknown part.
     unknown: bool,
     split: bool,
-    /// What separates fields in an unquoted expansion: `IFS` when the
-    /// command set it, else the shell's default of blank, tab and newline.
-    separators: Option<String>,
+    splitter: FieldSplitter,
     /// Unknown parts are dropped, as an unset variable expands to nothing.
     unknown_is_empty: bool,
     /// An unknown part was met, dropped or not.
     met_unknown: bool,
-    /// Separating blanks ended the last field, and nothing came since.
-    after_blank: bool,
 }
 
 impl<'p> Fields<'_, 'p> {
@@ -44,31 +42,23 @@ impl<'p> Fields<'_, 'p> {
         self.started = true;
     }
 
-    /// Text from an unquoted expansion, split as a shell splits it: a run of
-    /// separating blanks ends a field; any other separator ends one too,
-    /// an empty one when nothing came before it but another such separator.
+    /// Text from an unquoted expansion: separators end fields.
     fn push_unquoted(&mut self, text: &str) {
         if !self.split {
             self.push_quoted(text);
             return;
         }
         for c in text.chars() {
-            let blank = matches!(c, ' ' | '\t' | '\n');
-            let separates = match &self.separators {
-                Some(separators) => separators.contains(c),
-                None => blank,
-            };
-            if !separates {
-                self.current.to_mut().push(c);
-                self.started = true;
-                self.after_blank = false;
-            } else if blank {
-                self.after_blank |= self.started;
-                self.end_field();
-            } else {
-                self.started |= !self.after_blank;
-                self.after_blank = false;
-                self.end_field();
+            match self.splitter.split(c, self.started) {
+                Split::Keep => {
+                    self.current.to_mut().push(c);
+                    self.started = true;
+                }
+                Split::End => self.end_field(),
+                Split::EndEvenEmpty => {
+                    self.started = true;
+                    self.end_field();
+                }
             }
         }
     }
@@ -163,10 +153,9 @@ impl Walker {
             started: false,
             unknown: false,
             split,
-            separators: self.variable("IFS").map(str::to_owned),
+            splitter: FieldSplitter::new(self.variable("IFS").map(str::to_owned)),
             unknown_is_empty: self.unknown_is_empty,
             met_unknown: false,
-            after_blank: false,
         }
     }
 
@@ -298,91 +287,6 @@ impl Walker {
             "IFS" => Some(self.variable(name).unwrap_or(" \t\n").to_owned()),
             _ => self.variable(name).map(str::to_owned),
         }
-    }
-}
-
-/// Longer values are not trimmed but unknown: each cut is one match.
-const MAX_TRIMMED: usize = 1024;
-
-/// `${value#pattern}` and kin: `value` without the shortest or longest
-/// prefix (or suffix) that `pattern` matches. Unknown when either holds an
-/// unknown part or the pattern uses a bracket class, which is not modelled.
-fn trim(value: &str, pattern: &str, longest: bool, prefix: bool) -> String {
-    if value.len() > MAX_TRIMMED
-        || value.contains(UNKNOWN_TEXT)
-        || pattern.contains(UNKNOWN_TEXT)
-        || pattern.contains('[')
-    {
-        return UNKNOWN_TEXT.to_owned();
-    }
-    let mut cuts: Vec<usize> = value
-        .char_indices()
-        .map(|(at, _)| at)
-        .chain([value.len()])
-        .collect();
-    if longest == prefix {
-        cuts.reverse();
-    }
-    for cut in cuts {
-        let (head, tail) = value.split_at(cut);
-        let (removed, kept) = if prefix { (head, tail) } else { (tail, head) };
-        if glob_matches(pattern.as_bytes(), removed.as_bytes()) {
-            return kept.to_owned();
-        }
-    }
-    value.to_owned()
-}
-
-/// Whether `text` matches a pattern of `*`, `?` and literal bytes, in
-/// time proportional to their lengths' product (one star is retried at a
-/// time). Written here because the gate is built without `std` and needs
-/// only these.
-fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < text.len() {
-        match pattern.get(p) {
-            Some(b'*') => {
-                star = Some((p, t));
-                p += 1;
-            }
-            Some(&byte) if byte == b'?' || Some(&byte) == text.get(t) => {
-                p += 1;
-                t += 1;
-            }
-            _ => match star {
-                Some((star_at, matched)) => {
-                    p = star_at + 1;
-                    t = matched + 1;
-                    star = Some((star_at, matched + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern
-        .get(p..)
-        .unwrap_or_default()
-        .iter()
-        .all(|&byte| byte == b'*')
-}
-
-/// `${value^^}`, `${value,}` and kin.
-fn change_case(value: &str, upper: bool, all: bool) -> String {
-    let convert = |c: char| {
-        if upper {
-            c.to_uppercase().collect::<String>()
-        } else {
-            c.to_lowercase().collect()
-        }
-    };
-    if all {
-        return value.chars().map(convert).collect();
-    }
-    let mut chars = value.chars();
-    match chars.next() {
-        Some(first) => convert(first) + chars.as_str(),
-        None => String::new(),
     }
 }
 

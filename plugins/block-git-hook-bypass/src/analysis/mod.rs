@@ -4,7 +4,6 @@
 
 use crate::prelude::*;
 
-mod braces;
 mod commands;
 mod execs;
 mod expand;

@@ -1,0 +1,221 @@
+//! Word expansion as the shell does it: tildes, parameters with their
+//! operators, substitutions (walked, since they run), field splitting of
+//! unquoted expansions on `IFS`, and brace lists.
+
+use crate::prelude::*;
+
+use shell_reader::braces;
+use shell_reader::field::{Field, UNKNOWN_TEXT};
+use shell_reader::shell::{ParameterOperator, Part, Program, Word};
+use shell_reader::values::{FieldSplitter, Split, change_case, trim};
+
+use crate::walk::{MAX_DEPTH, Result, Walker};
+
+/// The words one shell word expands to, built part by part.
+struct Words<'o> {
+    out: &'o mut Vec<String>,
+    current: String,
+    /// Whether the current word holds anything, even an empty quoted part.
+    started: bool,
+    /// Splits unquoted expansions; `None` where the shell does not split
+    /// (an assignment's value, a redirection's target).
+    splitter: Option<FieldSplitter>,
+}
+
+impl Words<'_> {
+    fn push(&mut self, text: &str, quoted: bool) {
+        if quoted || self.splitter.is_none() {
+            self.current.push_str(text);
+            self.started = true;
+            return;
+        }
+        for c in text.chars() {
+            let split = match self.splitter.as_mut() {
+                Some(splitter) => splitter.split(c, self.started),
+                None => Split::Keep,
+            };
+            match split {
+                Split::Keep => {
+                    self.current.push(c);
+                    self.started = true;
+                }
+                Split::End => self.end_word(),
+                Split::EndEvenEmpty => {
+                    self.started = true;
+                    self.end_word();
+                }
+            }
+        }
+    }
+
+    fn end_word(&mut self) {
+        if core::mem::take(&mut self.started) {
+            self.out.push(core::mem::take(&mut self.current));
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// A word's value as one text, as an assignment or a redirection's
+    /// target takes it: unknown parts as [`UNKNOWN_TEXT`].
+    pub fn expand(&mut self, program: &Program<'_>, word: &Word<'_>) -> Result<String> {
+        if let Some(text) = plain(word) {
+            return Ok(String::from(text));
+        }
+        let mut out = Vec::new();
+        let mut words = Words {
+            out: &mut out,
+            current: String::new(),
+            started: false,
+            splitter: None,
+        };
+        self.expand_parts(program, word, &mut words)?;
+        Ok(words.current)
+    }
+
+    /// The words a command word expands to, pushed onto `out`: unquoted
+    /// expansions split on `IFS` (`f="a /b"; rm $f` names two paths), and
+    /// brace lists expanded (`/ro{o,}t` names `/root`).
+    pub fn expand_words(
+        &mut self,
+        program: &Program<'_>,
+        word: &Word<'_>,
+        out: &mut Vec<String>,
+    ) -> Result<()> {
+        if let Some(text) = plain(word).filter(|_| !word.may_expand_braces()) {
+            out.push(String::from(text));
+            return Ok(());
+        }
+        let first_new = out.len();
+        let ifs = self.known("IFS");
+        let mut words = Words {
+            out,
+            current: String::new(),
+            started: false,
+            splitter: Some(FieldSplitter::new(ifs)),
+        };
+        self.expand_parts(program, word, &mut words)?;
+        words.end_word();
+        if word.may_expand_braces() {
+            let expanded: Vec<String> = out.drain(first_new..).collect();
+            for text in expanded {
+                let mut fields: Vec<Field<'_>> = Vec::new();
+                braces::expand(&text, &mut fields);
+                out.extend(fields.into_iter().map(|field| field.text.into_owned()));
+            }
+        }
+        Ok(())
+    }
+
+    fn expand_parts(
+        &mut self,
+        program: &Program<'_>,
+        word: &Word<'_>,
+        words: &mut Words<'_>,
+    ) -> Result<()> {
+        for (index, part) in word.parts().iter().enumerate() {
+            match part {
+                Part::Text { text, quoted } => {
+                    if index == 0 && !quoted && text.starts_with('~') {
+                        words.push(&tilde(text, &self.protected.home), true);
+                    } else {
+                        words.push(text, true);
+                    }
+                }
+                Part::Parameter {
+                    name,
+                    operator,
+                    quoted,
+                } => {
+                    let value = self.parameter(program, name, operator)?;
+                    words.push(&value, *quoted);
+                }
+                Part::Substitution { list, .. } => {
+                    self.depth += 1;
+                    let walked = if self.depth > MAX_DEPTH {
+                        Err("the command nests substitutions too deep to follow".to_owned())
+                    } else {
+                        self.list(program, *list)
+                    };
+                    self.depth -= 1;
+                    walked?;
+                    words.push(UNKNOWN_TEXT, true);
+                }
+                Part::Backquoted { source, .. } => {
+                    self.source(source)?;
+                    words.push(UNKNOWN_TEXT, true);
+                }
+                Part::Opaque { inner, .. } => {
+                    if let Some(inner) = inner {
+                        self.expand(program, inner)?;
+                    }
+                    words.push(UNKNOWN_TEXT, true);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `$name` with its operator. A variable the command did not set (but
+    /// `HOME`, `TAMA_HOME`, `PWD` and `IFS`) is unknown, except that a
+    /// default stands in for it.
+    fn parameter(
+        &mut self,
+        program: &Program<'_>,
+        name: &str,
+        operator: &ParameterOperator<'_>,
+    ) -> Result<String> {
+        let value = match name {
+            // Shells set IFS at start-up rather than take it from the environment.
+            "IFS" => Some(self.known(name).unwrap_or_else(|| " \t\n".to_owned())),
+            _ => self.known(name),
+        };
+        Ok(match (value, operator) {
+            (Some(value), ParameterOperator::None) => value,
+            (Some(value), ParameterOperator::Default(_) | ParameterOperator::Assign(_))
+                if !value.is_empty() =>
+            {
+                value
+            }
+            (_, ParameterOperator::Default(word)) => self.expand(program, word)?,
+            (_, ParameterOperator::Assign(word)) => {
+                let value = self.expand(program, word)?;
+                self.set(name, value.clone());
+                value
+            }
+            (Some(value), ParameterOperator::Alternative(word)) if !value.is_empty() => {
+                self.expand(program, word)?
+            }
+            (Some(_), ParameterOperator::Alternative(_)) => String::new(),
+            (Some(value), ParameterOperator::RemovePrefix { pattern, longest }) => {
+                let pattern = self.expand(program, pattern)?;
+                trim(&value, &pattern, *longest, true)
+            }
+            (Some(value), ParameterOperator::RemoveSuffix { pattern, longest }) => {
+                let pattern = self.expand(program, pattern)?;
+                trim(&value, &pattern, *longest, false)
+            }
+            (Some(value), ParameterOperator::Case { upper, all }) => {
+                change_case(&value, *upper, *all)
+            }
+            (None, _) => UNKNOWN_TEXT.to_owned(),
+        })
+    }
+}
+
+/// The text of a word that is one piece of text the shell leaves as it is:
+/// most words are.
+fn plain<'w>(word: &'w Word<'_>) -> Option<&'w str> {
+    match word.parts() {
+        [Part::Text { text, quoted }] if *quoted || !text.starts_with('~') => Some(text),
+        _ => None,
+    }
+}
+
+/// `~` and `~/…` as the home folder; other words as they are.
+fn tilde(text: &str, home: &str) -> String {
+    match text.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{home}{rest}"),
+        _ => text.to_owned(),
+    }
+}

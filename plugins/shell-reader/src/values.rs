@@ -1,0 +1,187 @@
+//! What the shell does to a known value: trimming a pattern off it,
+//! matching a pattern, changing its case.
+
+use crate::prelude::*;
+
+use crate::field::UNKNOWN_TEXT;
+
+/// Longer values are not trimmed but unknown: each cut is one match.
+const MAX_TRIMMED: usize = 1024;
+
+/// `${value#pattern}` and kin: `value` without the shortest or longest
+/// prefix (or suffix) that `pattern` matches. Unknown when either holds an
+/// unknown part or the pattern uses a bracket class, which is not modelled.
+pub fn trim(value: &str, pattern: &str, longest: bool, prefix: bool) -> String {
+    if value.len() > MAX_TRIMMED
+        || value.contains(UNKNOWN_TEXT)
+        || pattern.contains(UNKNOWN_TEXT)
+        || pattern.contains('[')
+    {
+        return UNKNOWN_TEXT.to_owned();
+    }
+    let mut cuts: Vec<usize> = value
+        .char_indices()
+        .map(|(at, _)| at)
+        .chain([value.len()])
+        .collect();
+    if longest == prefix {
+        cuts.reverse();
+    }
+    for cut in cuts {
+        let (head, tail) = value.split_at(cut);
+        let (removed, kept) = if prefix { (head, tail) } else { (tail, head) };
+        if glob_matches(pattern.as_bytes(), removed.as_bytes()) {
+            return kept.to_owned();
+        }
+    }
+    value.to_owned()
+}
+
+/// Whether `text` matches a pattern of `*`, `?` and literal bytes, in
+/// time proportional to their lengths' product (one star is retried at a
+/// time). Written here because the gate is built without `std` and needs
+/// only these.
+pub fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(&byte) if byte == b'?' || Some(&byte) == text.get(t) => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((star_at, matched)) => {
+                    p = star_at + 1;
+                    t = matched + 1;
+                    star = Some((star_at, matched + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern
+        .get(p..)
+        .unwrap_or_default()
+        .iter()
+        .all(|&byte| byte == b'*')
+}
+
+/// `${value^^}`, `${value,}` and kin.
+pub fn change_case(value: &str, upper: bool, all: bool) -> String {
+    let convert = |c: char| {
+        if upper {
+            c.to_uppercase().collect::<String>()
+        } else {
+            c.to_lowercase().collect()
+        }
+    };
+    if all {
+        return value.chars().map(convert).collect();
+    }
+    let mut chars = value.chars();
+    match chars.next() {
+        Some(first) => convert(first) + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// What one character of an unquoted expansion does to the field being built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// The character belongs to the field.
+    Keep,
+    /// The field ends here, when it holds anything.
+    End,
+    /// The field ends here, even empty.
+    EndEvenEmpty,
+}
+
+/// Field splitting of a word's unquoted expansions, as a shell splits them:
+/// a run of separating blanks ends a field; any other separator ends one
+/// too, an empty one when only another such separator came before it.
+pub struct FieldSplitter {
+    /// `IFS` when the command set it; otherwise the blank, tab and newline
+    /// shells set at start-up rather than take from the environment.
+    separators: Option<String>,
+    /// Separating blanks ended the last field, and nothing came since.
+    after_blank: bool,
+}
+
+impl FieldSplitter {
+    pub const fn new(ifs: Option<String>) -> Self {
+        FieldSplitter {
+            separators: ifs,
+            after_blank: false,
+        }
+    }
+
+    /// What `c` does, given whether the current field holds anything yet.
+    pub fn split(&mut self, c: char, started: bool) -> Split {
+        let blank = matches!(c, ' ' | '\t' | '\n');
+        let separates = match &self.separators {
+            Some(separators) => separators.contains(c),
+            None => blank,
+        };
+        if !separates {
+            self.after_blank = false;
+            Split::Keep
+        } else if blank {
+            self.after_blank |= started;
+            Split::End
+        } else if started || core::mem::take(&mut self.after_blank) {
+            Split::End
+        } else {
+            Split::EndEvenEmpty
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(ifs: Option<&str>, text: &str) -> Vec<String> {
+        let mut splitter = FieldSplitter::new(ifs.map(str::to_owned));
+        let (mut out, mut current, mut started) = (Vec::new(), String::new(), false);
+        for c in text.chars() {
+            match splitter.split(c, started) {
+                Split::Keep => {
+                    current.push(c);
+                    started = true;
+                }
+                Split::End if !started => {}
+                Split::End | Split::EndEvenEmpty => {
+                    out.push(core::mem::take(&mut current));
+                    started = false;
+                }
+            }
+        }
+        if started {
+            out.push(current);
+        }
+        out
+    }
+
+    #[test]
+    fn fields_split_as_a_shell_splits_them() {
+        assert_eq!(fields(None, "  a \t b\n"), ["a", "b"]);
+        assert_eq!(fields(Some(","), ",a,,b,"), ["", "a", "", "b"]);
+        assert_eq!(fields(Some(", "), "a , b"), ["a", "b"]);
+        assert_eq!(fields(Some(""), "a b"), ["a b"]);
+    }
+
+    #[test]
+    fn patterns_trim_and_match() {
+        assert_eq!(trim("a/b/c", "*/", false, true), "b/c");
+        assert_eq!(trim("a/b/c", "*/", true, true), "c");
+        assert_eq!(trim("a.tar.gz", ".*", false, false), "a.tar");
+        assert!(glob_matches(b"pre-*", b"pre-commit"));
+        assert!(!glob_matches(b"?x", b"x"));
+        assert_eq!(change_case("abc", true, false), "Abc");
+    }
+}
