@@ -7,6 +7,7 @@ use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
 use shell_reader::shell;
 
 use crate::interpreters;
+use crate::links;
 use crate::protected::Change;
 use crate::walk::{Call, Result, Walker, shown};
 
@@ -58,7 +59,12 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
             each(walker, &operands(args, &[]), Change::Remove, "deletes")
         }
         "mv" => copy_like(walker, args, &["-S", "--suffix"], true),
-        "cp" | "ln" | "link" | "rsync" | "scp" => {
+        "ln" | "link" => {
+            links::link(walker, args)?;
+            copy_like(walker, args, &["-S", "--suffix"], false)
+        }
+        "mount" => links::mount(walker, args),
+        "cp" | "rsync" | "scp" => {
             copy_like(walker, args, &["-S", "--suffix", "-e", "--rsh"], false)
         }
         "install" => copy_like(
@@ -138,27 +144,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
             Some(patch) => patch_targets(walker, patch),
             None => Ok(()),
         },
-        "git" => match operands(
-            args,
-            &[
-                "-C",
-                "-c",
-                "--git-dir",
-                "--work-tree",
-                "-b",
-                "--branch",
-                "--depth",
-                "-o",
-                "--origin",
-            ],
-        )
-        .as_slice()
-        {
-            [clone, _source, destination, ..] if clone == "clone" => {
-                walker.changes(destination, Change::Remove, "clones into")
-            }
-            _ => Ok(()),
-        },
+        "git" => git(walker, args),
         "yq" | "jq"
             if args
                 .iter()
@@ -172,6 +158,40 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
             )
         }
         _ => interpreters::one_liner(walker, name, args, call.stdin),
+    }
+}
+
+/// `git clone` writes its destination; `git clean -f` deletes the untracked
+/// files of the work tree it runs in, the working folder or `-C`'s.
+fn git(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+    let valued = [
+        "-C",
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "-b",
+        "--branch",
+        "--depth",
+        "-o",
+        "--origin",
+        "-e",
+        "--exclude",
+    ];
+    match operands(args, &valued).as_slice() {
+        [clone, _source, destination, ..] if clone == "clone" => {
+            walker.changes(destination, Change::Remove, "clones into")
+        }
+        [clean, ..]
+            if clean == "clean"
+                && args.iter().any(|a| {
+                    a == "--force" || short_flags(a).is_some_and(|flags| flags.contains('f'))
+                }) =>
+        {
+            let work_tree = option_values(args, &["-C", "--work-tree"]);
+            let folder = work_tree.last().map_or(".", String::as_str);
+            walker.changes(folder, Change::Remove, "cleans untracked files out of")
+        }
+        _ => Ok(()),
     }
 }
 
@@ -251,7 +271,7 @@ fn option_count(args: &[String], valued: &[&str]) -> usize {
 }
 
 /// The words that are not options, skipping the values of `valued` options.
-fn operands(args: &[String], valued: &[&str]) -> Vec<String> {
+pub(crate) fn operands(args: &[String], valued: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut index = 0;
     let mut options_end = false;
@@ -275,7 +295,7 @@ fn short_flags(arg: &str) -> Option<&str> {
 }
 
 /// The value of an option among `names`, as `-o X`, `-oX`, `--output=X`.
-fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
+pub(crate) fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for (index, arg) in args.iter().enumerate() {
         for name in names {
@@ -301,7 +321,12 @@ fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
     out
 }
 
-fn each(walker: &Walker<'_>, paths: &[String], change: Change, verb: &str) -> Result<()> {
+pub(crate) fn each(
+    walker: &Walker<'_>,
+    paths: &[String],
+    change: Change,
+    verb: &str,
+) -> Result<()> {
     for path in paths {
         walker.changes(path, change, verb)?;
     }

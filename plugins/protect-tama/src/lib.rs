@@ -25,6 +25,9 @@
 //!   path, since what code does cannot be known without running it.
 //! - Words expand as the shell expands them: parameters with their
 //!   operators, unquoted expansions split on `IFS`, brace lists.
+//! - A link to a protected path, a mount over one and `git clean -f` in a
+//!   folder holding one count as changing it. A write to a shell start-up
+//!   file is refused when the command names Tama (`TAMA_REGISTRY=…`).
 //! - A value the gate cannot know (an unset variable, a command's output)
 //!   matches where the known rest of the path spells a protected one, or
 //!   where a word the command spells, put in its place, lies inside one.
@@ -43,9 +46,11 @@ extern crate alloc;
 mod commands;
 mod expand;
 mod interpreters;
+mod links;
 mod paths;
 mod prelude;
 mod protected;
+mod startup;
 mod walk;
 #[cfg(target_arch = "wasm32")]
 #[path = "../../block-git-hook-bypass/src/wasm_runtime.rs"]
@@ -67,9 +72,14 @@ pub fn shell_refusal(protected: &Protected, cwd: &Cwd<'_>, command: &str) -> Opt
     walker.source(command).err()
 }
 
-/// Why writing `paths` from `cwd` is refused, if it is.
-pub fn write_refusal(protected: &Protected, cwd: &Cwd<'_>, paths: &[String]) -> Option<String> {
-    let walker = walk::Walker::new(protected, cwd, "", Vec::new());
+/// Why writing `paths` from `cwd`, by a tool given `tool_input`, is refused, if it is.
+pub fn write_refusal(
+    protected: &Protected,
+    cwd: &Cwd<'_>,
+    paths: &[String],
+    tool_input: &str,
+) -> Option<String> {
+    let walker = walk::Walker::new(protected, cwd, tool_input, Vec::new());
     paths
         .iter()
         .find_map(|path| walker.changes(path, Change::Write, "writes").err())
@@ -172,7 +182,7 @@ impl Guest for Gate {
                     .filter(|target| target.device_action.is_none())
                     .map(|target| target.path)
                     .collect();
-                write_refusal(&protected, &cwd, &paths)
+                write_refusal(&protected, &cwd, &paths, &tool_input)
             }
             ToolKind::Lookup | ToolKind::Other => None,
         };

@@ -11,6 +11,7 @@ use core::cell::OnceCell;
 
 use crate::paths::resolve;
 use crate::protected::{Change, Protected};
+use crate::startup;
 
 /// How deep strings read again as shell (`sh -c`, `eval`, substitutions) may nest.
 pub(crate) const MAX_DEPTH: u32 = 12;
@@ -63,11 +64,15 @@ pub struct Walker<'h> {
     pub protected: &'h Protected,
     /// The folder the call started in.
     start: &'h Cwd<'h>,
-    /// The whole command text, whose words a value the gate cannot know may be.
+    /// The command text (a write tool's input), whose words a value the
+    /// gate cannot know may be.
     command: &'h str,
     /// Where `cd` has moved the walk since, if it has.
     moved: Option<String>,
+    /// The host's variables first, then those the command assigns.
     variables: Vec<(String, String)>,
+    /// How many of `variables` the host gave.
+    host_variables: usize,
     /// Words of the earlier commands of the pipeline being walked that may
     /// be paths: what `xargs` further down may be fed.
     pub piped: Vec<String>,
@@ -94,6 +99,7 @@ impl<'h> Walker<'h> {
             start,
             command,
             moved: None,
+            host_variables: host_variables.len(),
             variables: host_variables,
             piped: Vec::new(),
             depth: 0,
@@ -271,7 +277,14 @@ impl<'h> Walker<'h> {
     /// the path with that word in its place is refused when it lies inside
     /// a protected one.
     pub fn changes(&self, path: &str, change: Change, verb: &str) -> Result<()> {
-        self.changes_resolved(path, &self.resolve(path), change, verb)?;
+        let resolved = self.resolve(path);
+        self.changes_resolved(path, &resolved, change, verb)?;
+        if change == Change::Write && startup::is_startup_file(&resolved) && self.names_tama() {
+            return Err(format!(
+                "the tool call {verb} `{}`, a shell start-up file, and names Tama: a `TAMA_` variable or a `tama` on `PATH` set there reaches the harness in later sessions and changes Tama's policy, which is the operator's act, not the agent's",
+                shown(path)
+            ));
+        }
         if path.is_ascii() || !path.contains(UNKNOWN) {
             return Ok(());
         }
@@ -283,6 +296,24 @@ impl<'h> Walker<'h> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the command, or a value it assigns, names Tama (the home
+    /// folder aside: a user may be called Tamara).
+    fn names_tama(&self) -> bool {
+        let assigned: String = self
+            .variables
+            .iter()
+            .skip(self.host_variables)
+            .map(|(_, value)| value.as_str())
+            .collect();
+        let home = self.protected.home.as_str();
+        let without_home = |text: &str| match home.len() {
+            0 | 1 => text.to_owned(),
+            _ => text.replace(home, ""),
+        };
+        startup::names_tama(&without_home(self.command))
+            || startup::names_tama(&without_home(&assigned))
     }
 
     fn changes_resolved(

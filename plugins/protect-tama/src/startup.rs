@@ -1,0 +1,50 @@
+//! Shell start-up files: what is written there runs in every later shell,
+//! and a harness started from such a shell inherits its variables. A
+//! `TAMA_REGISTRY` or `TAMA_HOME` set there, or a `tama` put first on
+//! `PATH`, would change Tama's policy in the sessions that follow.
+
+use crate::prelude::*;
+
+/// Start-up files by name, wherever they are.
+const FILES: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".pam_environment",
+    ".envrc",
+    "config.fish",
+    "bash.bashrc",
+];
+
+/// Start-up files by path: every file in these folders, and these files.
+const PATHS: &[&str] = &[
+    "/etc/profile",
+    "/etc/profile.d/",
+    "/etc/environment",
+    "/etc/zsh/",
+    "/.ssh/environment",
+    "/.config/environment.d/",
+    "/.config/fish/",
+];
+
+/// Whether `path`, resolved, is a shell start-up file.
+pub fn is_startup_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    FILES.contains(&name) || PATHS.iter().any(|known| path.contains(known))
+}
+
+/// Whether `text` names Tama once quotes and backslashes are taken out and
+/// case is ignored: `TAMA_REGISTRY`, `TA""MA_HOME`, a `tama` on `PATH`.
+pub fn names_tama(text: &str) -> bool {
+    let letters: String = text
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    letters.contains("tama")
+}
