@@ -7,7 +7,7 @@ use crate::prelude::*;
 use shell_reader::braces;
 use shell_reader::field::{Field, UNKNOWN_TEXT};
 use shell_reader::shell::{ParameterOperator, Part, Program, Word};
-use shell_reader::values::{FieldSplitter, Split, change_case, trim};
+use shell_reader::values::{FieldSplitter, Split, change_case, replace, trim};
 
 use crate::walk::{MAX_DEPTH, Result, Walker};
 
@@ -197,6 +197,18 @@ impl Walker<'_> {
             }
             (Some(value), ParameterOperator::Case { upper, all }) => {
                 change_case(&value, *upper, *all)
+            }
+            (
+                Some(value),
+                ParameterOperator::Replace {
+                    pattern,
+                    replacement,
+                    at,
+                },
+            ) => {
+                let pattern = self.expand(program, pattern)?;
+                let replacement = self.expand(program, replacement)?;
+                replace(&value, &pattern, &replacement, *at)
             }
             (None, _) => UNKNOWN_TEXT.to_owned(),
         })

@@ -4,6 +4,7 @@
 use crate::prelude::*;
 
 use crate::field::UNKNOWN_TEXT;
+use crate::shell::ReplaceAt;
 
 /// Longer values are not trimmed but unknown: each cut is one match.
 const MAX_TRIMMED: usize = 1024;
@@ -88,6 +89,88 @@ pub fn change_case(value: &str, upper: bool, all: bool) -> String {
         Some(first) => convert(first) + chars.as_str(),
         None => String::new(),
     }
+}
+
+/// Longest value `${x/p/r}` matches a pattern with a `*` against: each
+/// start and end of a match is tried.
+const MAX_REPLACED_WITH_STAR: usize = 64;
+
+/// `${value/pattern/replacement}` and kin: the longest match at the first
+/// place the pattern matches (or at every place, at the start, at the end)
+/// replaced. Unknown as [`trim`] is, and for a long value and a pattern
+/// with a `*`.
+pub fn replace(value: &str, pattern: &str, replacement: &str, at: ReplaceAt) -> String {
+    let star = pattern.contains('*');
+    if value.len() > MAX_TRIMMED
+        || (star && value.len() > MAX_REPLACED_WITH_STAR)
+        || [value, pattern, replacement]
+            .iter()
+            .any(|text| text.contains(UNKNOWN_TEXT))
+        || pattern.contains('[')
+    {
+        return UNKNOWN_TEXT.to_owned();
+    }
+    if pattern.is_empty() {
+        return value.to_owned();
+    }
+    let bounds: Vec<usize> = value
+        .char_indices()
+        .map(|(at, _)| at)
+        .chain([value.len()])
+        .collect();
+    let matches =
+        |start: usize, end: usize| glob_matches(pattern.as_bytes(), &value.as_bytes()[start..end]);
+    // The longest match starting at `start`, as its end.
+    let longest_from = |start: usize| {
+        bounds
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&end| end > start)
+            .find(|&end| matches(start, end))
+    };
+    let mut out = String::with_capacity(value.len());
+    let mut kept_from = 0;
+    match at {
+        ReplaceAt::Start => {
+            if let Some(end) = longest_from(0) {
+                out.push_str(replacement);
+                kept_from = end;
+            }
+        }
+        ReplaceAt::End => {
+            if let Some(&start) = bounds
+                .iter()
+                .find(|&&start| start < value.len() && matches(start, value.len()))
+            {
+                out.push_str(&value[..start]);
+                out.push_str(replacement);
+                kept_from = value.len();
+            }
+        }
+        ReplaceAt::First | ReplaceAt::Every => {
+            let mut index = 0;
+            while let Some(&start) = bounds.get(index) {
+                if start >= value.len() {
+                    break;
+                }
+                match longest_from(start) {
+                    Some(end) if start >= kept_from => {
+                        out.push_str(&value[kept_from..start]);
+                        out.push_str(replacement);
+                        kept_from = end;
+                        if at == ReplaceAt::First {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                index += 1;
+            }
+        }
+    }
+    out.push_str(&value[kept_from..]);
+    out
 }
 
 /// What one character of an unquoted expansion does to the field being built.
@@ -183,5 +266,19 @@ mod tests {
         assert!(glob_matches(b"pre-*", b"pre-commit"));
         assert!(!glob_matches(b"?x", b"x"));
         assert_eq!(change_case("abc", true, false), "Abc");
+    }
+
+    #[test]
+    fn replacements_take_the_longest_match() {
+        let first = |v, p, r| replace(v, p, r, ReplaceAt::First);
+        assert_eq!(first("--no-verify", "verify", "verify"), "--no-verify");
+        assert_eq!(first("a-b-c", "-", "+"), "a+b-c");
+        assert_eq!(replace("a-b-c", "-", "+", ReplaceAt::Every), "a+b+c");
+        assert_eq!(first("xaaay", "a*", "b"), "xb");
+        assert_eq!(replace("abab", "ab", "", ReplaceAt::Start), "ab");
+        assert_eq!(replace("abab", "b", "c", ReplaceAt::End), "abac");
+        assert_eq!(replace("abab", "x", "c", ReplaceAt::End), "abab");
+        assert_eq!(first("--no-veri", "veri", "verify"), "--no-verify");
+        assert_eq!(first("abc", "", "x"), "abc");
     }
 }

@@ -9,7 +9,7 @@ use super::{Frame, Result, Walker};
 use crate::braces;
 use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, UNKNOWN_TEXT};
 use crate::shell::{List, ParameterOperator, Part, Word};
-use crate::values::{FieldSplitter, Split, change_case, trim};
+use crate::values::{FieldSplitter, Split, change_case, replace, trim};
 
 /// Collects the fields a word expands to.
 struct Fields<'o, 'p> {
@@ -225,6 +225,18 @@ impl Walker {
                         || UNKNOWN_TEXT.to_owned(),
                         |value| change_case(&value, *upper, *all),
                     ),
+                    ParameterOperator::Replace {
+                        pattern,
+                        replacement,
+                        at,
+                    } => {
+                        let pattern = self.expand_joined(frame, pattern)?.text.into_owned();
+                        let replacement = self.expand_joined(frame, replacement)?.text.into_owned();
+                        value.map_or_else(
+                            || UNKNOWN_TEXT.to_owned(),
+                            |value| replace(&value, &pattern, &replacement, *at),
+                        )
+                    }
                 };
                 if !value.contains(ARRAY_SEPARATOR) {
                     fields.push(&value, *quoted);

@@ -5,7 +5,7 @@ use crate::prelude::*;
 
 use super::parser::{Parser, Result, Stop};
 use super::word::{Context, text};
-use super::{ParameterOperator, Part, SyntaxError, Word, ansi_c};
+use super::{ParameterOperator, Part, ReplaceAt, SyntaxError, Word, ansi_c};
 
 impl<'a> Parser<'a> {
     pub(super) fn dollar(
@@ -193,9 +193,12 @@ impl<'a> Parser<'a> {
     /// brace, after a parameter's name; `None`, having read nothing, for
     /// any other operator.
     fn trimming_operator(&mut self, quoted: bool) -> Result<Option<ParameterOperator<'a>>> {
-        let Some(first) = self.peek().filter(|byte| b"#%^,".contains(byte)) else {
+        let Some(first) = self.peek().filter(|byte| b"#%^,/".contains(byte)) else {
             return Ok(None);
         };
+        if first == b'/' {
+            return self.replacement(quoted).map(Some);
+        }
         let doubled = self.peek_at(1) == Some(first);
         if matches!(first, b'^' | b',') {
             let end = 1 + usize::from(doubled);
@@ -227,6 +230,34 @@ impl<'a> Parser<'a> {
                 longest: doubled,
             }
         }))
+    }
+
+    /// `/p/r}`, `//p/r}`, `/#p/r}` or `/%p/r}` after a parameter's name;
+    /// the replacement and its `/` may be left out.
+    fn replacement(&mut self, quoted: bool) -> Result<ParameterOperator<'a>> {
+        let at = match self.peek_at(1) {
+            Some(b'/') => ReplaceAt::Every,
+            Some(b'#') => ReplaceAt::Start,
+            Some(b'%') => ReplaceAt::End,
+            _ => ReplaceAt::First,
+        };
+        self.pos += if at == ReplaceAt::First { 1 } else { 2 };
+        let pattern = self.word(Context::BracePattern)?;
+        let replacement = if self.peek() == Some(b'/') {
+            self.pos += 1;
+            self.word(Context::Brace)?
+        } else {
+            Word::default()
+        };
+        if self.peek() != Some(b'}') {
+            return Err(SyntaxError::Unclosed("${"));
+        }
+        self.pos += 1;
+        Ok(ParameterOperator::Replace {
+            pattern: Box::new(mark_quoted(pattern, quoted)),
+            replacement: Box::new(mark_quoted(replacement, quoted)),
+            at,
+        })
     }
 
     pub(super) fn ansi_c_quoted(&mut self, parts: &mut Word<'a>) -> Result<()> {

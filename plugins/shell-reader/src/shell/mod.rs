@@ -227,6 +227,25 @@ pub enum ParameterOperator<'a> {
         upper: bool,
         all: bool,
     },
+    /// `${x/p/r}` and kin: the value with what the pattern matches replaced.
+    Replace {
+        pattern: Box<Word<'a>>,
+        replacement: Box<Word<'a>>,
+        at: ReplaceAt,
+    },
+}
+
+/// Which matches of `${x/p/r}`'s pattern are replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplaceAt {
+    /// `${x/p/r}`: the first.
+    First,
+    /// `${x//p/r}`: every one.
+    Every,
+    /// `${x/#p/r}`: one at the start.
+    Start,
+    /// `${x/%p/r}`: one at the end.
+    End,
 }
 
 /// Why a command text is not valid shell.

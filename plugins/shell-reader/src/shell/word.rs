@@ -14,6 +14,8 @@ pub(super) enum Context {
     Normal,
     /// The word inside `${name…}`: ends at `}`.
     Brace,
+    /// The pattern of `${name/pattern/…}`: ends at `/` or `}`.
+    BracePattern,
     /// An unquoted here-document body: quotes are plain text.
     HereDoc,
 }
@@ -24,6 +26,7 @@ const ORDINARY_IN_WORD: [bool; 256] = ordinary(b"\\'\"$`<>()|&; \t\n{");
 /// may make it an assignment.
 const ORDINARY_IN_FIRST_WORD: [bool; 256] = ordinary(b"\\'\"$`<>()|&; \t\n{=");
 const ORDINARY_IN_BRACES: [bool; 256] = ordinary(b"\\'\"$`}{");
+const ORDINARY_IN_BRACE_PATTERN: [bool; 256] = ordinary(b"\\'\"$`}{/");
 const ORDINARY_IN_HEREDOC: [bool; 256] = ordinary(b"\\$`");
 const ORDINARY_IN_DOUBLE_QUOTES: [bool; 256] = ordinary(b"\\\"$`");
 
@@ -110,6 +113,7 @@ impl<'a> Parser<'a> {
         let ordinary = match context {
             Context::Normal => &ORDINARY_IN_WORD,
             Context::Brace => &ORDINARY_IN_BRACES,
+            Context::BracePattern => &ORDINARY_IN_BRACE_PATTERN,
             Context::HereDoc => &ORDINARY_IN_HEREDOC,
         };
         loop {
@@ -126,7 +130,8 @@ impl<'a> Parser<'a> {
                         break;
                     }
                 }
-                b'}' if context == Context::Brace => break,
+                b'}' if matches!(context, Context::Brace | Context::BracePattern) => break,
+                b'/' if context == Context::BracePattern => break,
                 b'{' => {
                     parts.brace |= context == Context::Normal;
                     false
