@@ -53,6 +53,32 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         }
         "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish" => shell(walker, args, call.stdin),
         "eval" => walker.source(&args.join(" ")),
+        "source" | "." => match args.first().map(String::as_str) {
+            Some("/dev/stdin" | "-") => call.stdin.map_or(Ok(()), |text| walker.source(text)),
+            Some(script) => match walker.written(script).map(str::to_owned) {
+                Some(text) => walker.source(&text),
+                None => Ok(()),
+            },
+            None => Ok(()),
+        },
+        "trap" => match args.first() {
+            Some(action) if action != "-" && !action.bytes().all(|b| b.is_ascii_digit()) => {
+                walker.source(action)
+            }
+            _ => Ok(()),
+        },
+        "alias" => {
+            for (name, value) in args.iter().filter_map(|arg| arg.split_once('=')) {
+                walker.set_alias(name, value);
+            }
+            Ok(())
+        }
+        "su" | "runuser" | "script" | "flock" if dash_c(args).is_some() => {
+            let text = dash_c(args).cloned().unwrap_or_default();
+            walker.source(&text)
+        }
+        "parallel" => parallel(walker, args, call.stdin),
+        "awk" | "gawk" | "mawk" | "nawk" => interpreters::awk(walker, args),
         "tama" => tama(args),
         _ if is_tama_binary(walker, call.argv) => tama(args),
         "rm" | "unlink" | "rmdir" | "shred" | "srm" => {
@@ -161,9 +187,54 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     }
 }
 
-/// `git clone` writes its destination; `git clean -f` deletes the untracked
-/// files of the work tree it runs in, the working folder or `-C`'s.
-fn git(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+/// Settings and variables whose value git runs as a shell command.
+const GIT_COMMAND_SETTINGS: &[&str] = &[
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.fsmonitor",
+    "sequence.editor",
+    "diff.external",
+    "credential.helper",
+    "gpg.program",
+];
+const GIT_COMMAND_VARIABLES: &[&str] = &[
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "PAGER",
+    "EDITOR",
+    "VISUAL",
+];
+
+/// What git runs: the commands its settings and variables name (`-c
+/// core.pager='…'`, `-c alias.x='!…'`, `GIT_EDITOR=…`) are walked as shell;
+/// `git clone` writes its destination; `git clean -f` deletes the
+/// untracked files of the work tree it runs in, the working folder or `-C`'s.
+fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
+    let mut commands: Vec<String> = Vec::new();
+    for setting in option_values(args, &["-c"]) {
+        let Some((key, value)) = setting.split_once('=') else {
+            continue;
+        };
+        let key = key.to_ascii_lowercase();
+        let runs = GIT_COMMAND_SETTINGS.contains(&key.as_str())
+            || key.starts_with("pager.")
+            || (key.starts_with("alias.") && value.starts_with('!'));
+        if runs {
+            commands.push(value.trim_start_matches('!').to_owned());
+        }
+    }
+    for name in GIT_COMMAND_VARIABLES {
+        commands.extend(walker.known(name));
+    }
+    for command in commands {
+        if shell::parse(&command).is_ok() {
+            walker.source(&command)?;
+        }
+    }
     let valued = [
         "-C",
         "-c",
@@ -231,6 +302,15 @@ fn unwrap<'a>(
                 ],
             ),
             "env" => {
+                if let Some(split) = option_values(args, &["-S", "--split-string"]).first() {
+                    // `env -S 'cmd args'` runs the string split into words.
+                    let rest = args.iter().skip_while(|a| *a != split).skip(1);
+                    let text: Vec<&str> = core::iter::once(split.as_str())
+                        .chain(rest.map(String::as_str))
+                        .collect();
+                    walker.source(&text.join(" "))?;
+                    return Ok(None);
+                }
                 let mut index = option_count(
                     args,
                     &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
@@ -247,6 +327,17 @@ fn unwrap<'a>(
             | "unbuffer" => option_count(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"]),
             "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => {
                 option_count(args, &["-n", "-c", "-o", "-e", "-i"])
+            }
+            "watch" | "chronic" => option_count(args, &["-n", "--interval"]),
+            "strace" | "ltrace" => option_count(
+                args,
+                &[
+                    "-o", "-e", "-p", "-s", "-u", "-a", "-E", "-P", "-O", "-S", "-X",
+                ],
+            ),
+            // `flock [options] FILE COMMAND…` (its `-c` is read above).
+            "flock" if dash_c(args).is_none() => {
+                option_count(args, &["-w", "--timeout", "-E", "--conflict-exit-code"]) + 1
             }
             "timeout" => option_count(args, &["-s", "--signal", "-k", "--kill-after"]) + 1,
             _ => return Ok(Some((name, args, fed))),
@@ -457,10 +548,33 @@ fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
             }),
             _ => false,
         });
-    if !changes {
-        return Ok(());
+    if changes {
+        each(walker, &starts, Change::Remove, "changes files under")?;
     }
-    each(walker, &starts, Change::Remove, "changes files under")
+    // `-exec COMMAND {} ;`: the command runs, on what is found under the
+    // starting points.
+    let mut rest = args;
+    while let Some(at) = rest
+        .iter()
+        .position(|a| matches!(a.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
+    {
+        let command: Vec<&String> = rest[at + 1..]
+            .iter()
+            .take_while(|a| *a != ";" && *a != "+")
+            .collect();
+        rest = &rest[at + 1 + command.len()..];
+        for start in &starts {
+            let argv: Vec<String> = command.iter().map(|a| a.replace("{}", start)).collect();
+            run(
+                walker,
+                &Call {
+                    argv: &argv,
+                    stdin: None,
+                },
+            )?;
+        }
+    }
+    Ok(())
 }
 
 fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result<()> {
@@ -468,9 +582,20 @@ fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result
     each(walker, &option_values(args, names), change, "writes")
 }
 
-/// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked.
+/// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked,
+/// a script file's when this command wrote it.
 fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
-    shell_script(args, stdin).map_or(Ok(()), |text| walker.source(text))
+    if let Some(text) = shell_script(args, stdin) {
+        return walker.source(text);
+    }
+    let script = args.iter().find(|a| !a.starts_with(['-', '+']));
+    match script
+        .and_then(|script| walker.written(script))
+        .map(str::to_owned)
+    {
+        Some(text) => walker.source(&text),
+        None => Ok(()),
+    }
 }
 
 /// The text a shell given `args` and `stdin` runs, when the gate can see it.
@@ -518,6 +643,35 @@ fn unknown_command(
         walker.source(script)?;
     }
     run(walker, &Call { argv: args, stdin })
+}
+
+/// The text after `-c` or `--command`, which `su`, `script` and `flock` run in a shell.
+fn dash_c(args: &[String]) -> Option<&String> {
+    let at = args.iter().position(|a| a == "-c" || a == "--command")?;
+    args.get(at + 1)
+}
+
+/// `parallel COMMAND ::: VALUES`: the command runs with the values after
+/// it; with no `:::`, on what it reads.
+fn parallel(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
+    let command: Vec<String> = args.iter().take_while(|a| *a != ":::").cloned().collect();
+    let values = args.iter().skip_while(|a| *a != ":::").skip(1).cloned();
+    let stdin_values = stdin
+        .into_iter()
+        .flat_map(str::split_whitespace)
+        .map(str::to_owned);
+    let argv: Vec<String> = command
+        .into_iter()
+        .chain(values)
+        .chain(stdin_values)
+        .collect();
+    run(
+        walker,
+        &Call {
+            argv: &argv,
+            stdin: None,
+        },
+    )
 }
 
 /// `tama` run by the agent: everything but the operator's commands passes.

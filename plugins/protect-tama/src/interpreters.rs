@@ -78,10 +78,42 @@ pub fn one_liner(
     if reads_stdin {
         code.extend(stdin);
     }
+    // A script this command wrote, then runs.
+    let script = args.iter().find(|a| !a.starts_with('-'));
+    let written = script
+        .filter(|_| code.is_empty())
+        .and_then(|script| walker.written(script))
+        .map(str::to_owned);
+    code.extend(written.as_deref());
     for text in code {
         check(walker, text)?;
     }
     Ok(())
+}
+
+/// `awk PROGRAM`, `awk -f FILE`: the program may run commands (`system`)
+/// and write files (`print > "f"`), so it is read as a one-liner.
+pub fn awk(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
+    let mut index = 0;
+    let mut program = None;
+    while let Some(arg) = args.get(index) {
+        match arg.as_str() {
+            "-f" | "--file" => {
+                let file = args.get(index + 1);
+                program = file
+                    .and_then(|file| walker.written(file))
+                    .map(str::to_owned);
+                break;
+            }
+            "-F" | "-v" | "--assign" | "--field-separator" => index += 2,
+            _ if arg.starts_with('-') && arg.len() > 1 => index += 1,
+            _ => {
+                program = Some(arg.clone());
+                break;
+            }
+        }
+    }
+    program.map_or(Ok(()), |code| check(walker, &code))
 }
 
 /// `perl -e CODE`: read as any one-liner.

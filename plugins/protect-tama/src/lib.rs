@@ -17,7 +17,9 @@
 //!   changes into: redirections, `tee`, `cp`, `mv`, `install`, `ln`,
 //!   `rsync`, `dd of=`, `rm`, `unlink`, `shred`, `truncate`, `sed -i`,
 //!   `perl -pi`, `chmod`, `chown`, `find -delete`, archive extraction and
-//!   downloads name what they change; `sh -c`, `eval` and substitutions are
+//!   downloads name what they change; `sh -c`, `eval`, substitutions, text
+//!   piped into a shell, scripts the command wrote, `trap` actions, aliases,
+//!   `find -exec` and the commands git runs (pager, editor, `!` aliases) are
 //!   walked too. Deleting, moving or recursively re-moding a folder that
 //!   holds a protected path counts.
 //! - Interpreter one-liners (`python -c`, `node -e`, `perl -e`, `ruby -e`)
@@ -47,6 +49,7 @@ mod commands;
 mod expand;
 mod interpreters;
 mod links;
+mod output;
 mod paths;
 mod prelude;
 mod protected;

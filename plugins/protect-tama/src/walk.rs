@@ -76,6 +76,14 @@ pub struct Walker<'h> {
     /// Words of the earlier commands of the pipeline being walked that may
     /// be paths: what `xargs` further down may be fed.
     pub piped: Vec<String>,
+    /// What the previous command of the pipeline printed, when known: the
+    /// next one reads it.
+    pipe_input: Option<String>,
+    /// Files the command has written, resolved, with what it wrote to them
+    /// (unknown parts as [`UNKNOWN_TEXT`]): a script written, then run.
+    written: Vec<(String, String)>,
+    /// Shell aliases defined so far, name and value.
+    aliases: Vec<(String, String)>,
     pub(crate) depth: u32,
     steps: u32,
 }
@@ -102,6 +110,9 @@ impl<'h> Walker<'h> {
             host_variables: host_variables.len(),
             variables: host_variables,
             piped: Vec::new(),
+            pipe_input: None,
+            written: Vec::new(),
+            aliases: Vec::new(),
             depth: 0,
             steps: 0,
         }
@@ -123,6 +134,7 @@ impl<'h> Walker<'h> {
     pub(crate) fn list(&mut self, program: &Program<'_>, list: List) -> Result<()> {
         for pipeline in program.pipelines(list) {
             self.piped.clear();
+            self.pipe_input = None;
             for command in &pipeline.commands {
                 self.command(program, command)?;
             }
@@ -158,8 +170,16 @@ impl<'h> Walker<'h> {
                 for word in program.words(simple.words) {
                     self.expand_words(program, word, &mut argv)?;
                 }
-                let stdin = self.redirects(program, &simple.redirects)?;
+                let (stdin, targets) = self.redirects(program, &simple.redirects)?;
+                let stdin = stdin.or_else(|| self.pipe_input.take());
                 self.check_key(&argv)?;
+                if let Some((index, text)) = self.alias_text(&argv) {
+                    // An alias is not expanded again inside its own value.
+                    let alias = self.aliases.remove(index);
+                    let walked = self.source(&text);
+                    self.aliases.insert(index, alias);
+                    return walked;
+                }
                 crate::commands::run(
                     self,
                     &Call {
@@ -167,6 +187,15 @@ impl<'h> Walker<'h> {
                         stdin: stdin.as_deref(),
                     },
                 )?;
+                let output = crate::output::of(self, &argv, stdin.as_deref());
+                if targets.is_empty() {
+                    self.pipe_input = output;
+                } else {
+                    let text = output.unwrap_or_else(|| UNKNOWN_TEXT.to_owned());
+                    for target in targets {
+                        self.written.push((target, text.clone()));
+                    }
+                }
                 self.piped
                     .extend(argv.into_iter().skip(1).filter(|w| may_be_fed(w)));
                 Ok(())
@@ -204,18 +233,21 @@ impl<'h> Walker<'h> {
     }
 
     /// Checks the files redirections write; returns what a here-document or
-    /// here-string hands the command on its standard input.
+    /// here-string hands the command on its standard input, and the files
+    /// written, resolved.
     fn redirects(
         &mut self,
         program: &Program<'_>,
         redirects: &[shell::Redirect<'_>],
-    ) -> Result<Option<String>> {
+    ) -> Result<(Option<String>, Vec<String>)> {
         let mut stdin = None;
+        let mut targets = Vec::new();
         for redirect in redirects {
             match redirect.kind {
                 RedirectKind::Write | RedirectKind::Append => {
                     let target = self.expand(program, &redirect.target)?;
                     self.changes(&target, Change::Write, "writes")?;
+                    targets.push(self.resolve(&target));
                 }
                 RedirectKind::Read => {
                     let target = self.expand(program, &redirect.target)?;
@@ -232,7 +264,34 @@ impl<'h> Walker<'h> {
                 RedirectKind::Duplicate => {}
             }
         }
-        Ok(stdin)
+        Ok((stdin, targets))
+    }
+
+    /// What this command wrote to `path`, when it wrote it.
+    pub fn written(&self, path: &str) -> Option<&str> {
+        let resolved = self.resolve(path);
+        self.written
+            .iter()
+            .rev()
+            .find(|(file, _)| *file == resolved)
+            .map(|(_, text)| text.as_str())
+    }
+
+    pub fn set_alias(&mut self, name: &str, value: &str) {
+        self.aliases.push((name.to_owned(), value.to_owned()));
+    }
+
+    /// When a command's name is an alias: the alias's place, and the text
+    /// the command runs, the alias's value then the rest of its words.
+    fn alias_text(&self, argv: &[String]) -> Option<(usize, String)> {
+        let (name, rest) = argv.split_first()?;
+        let index = self.aliases.iter().rposition(|(alias, _)| alias == name)?;
+        let mut text = self.aliases[index].1.clone();
+        for word in rest {
+            text.push(' ');
+            text.push_str(word);
+        }
+        Some((index, text))
     }
 
     /// The folder the walk is in now.
