@@ -20,6 +20,10 @@
 //!   `git config`, `GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`, writing it
 //!   into a config file); reading or unsetting it passes. `GIT_CONFIG_GLOBAL`
 //!   and kin pass: they isolate configuration.
+//! - A command git runs from a setting or variable (`-c core.pager=…`,
+//!   `GIT_EDITOR=…`), a `trap` action, a process substitution sourced or
+//!   run (`source <(…)`), and awk's `system()` are read as the commands
+//!   they run.
 //! - A hook manager's switch (`HUSKY=0`, `SKIP=…`, `LEFTHOOK=0`, …) counts
 //!   when a git command that runs hooks runs with it in the same command
 //!   text, set before it by prefix, `export`, `env`, `sudo` or plain

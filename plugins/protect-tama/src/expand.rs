@@ -141,6 +141,15 @@ impl Walker<'_> {
                     walked?;
                     words.push(UNKNOWN_TEXT, true);
                 }
+                Part::ProcessSubstitution { list } => {
+                    // A file that holds what the list prints, when known:
+                    // `source <(…)`, `bash <(…)` read it as a script.
+                    let before = self.pipe_input.take();
+                    self.list(program, *list)?;
+                    let output = core::mem::replace(&mut self.pipe_input, before);
+                    let path = self.process_substitution_file(output);
+                    words.push(&path, true);
+                }
                 Part::Backquoted { source, .. } => {
                     self.source(source)?;
                     words.push(UNKNOWN_TEXT, true);

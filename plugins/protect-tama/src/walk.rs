@@ -78,7 +78,7 @@ pub struct Walker<'h> {
     pub piped: Vec<String>,
     /// What the previous command of the pipeline printed, when known: the
     /// next one reads it.
-    pipe_input: Option<String>,
+    pub(crate) pipe_input: Option<String>,
     /// Files the command has written, resolved, with what it wrote to them
     /// (unknown parts as [`UNKNOWN_TEXT`]): a script written, then run.
     written: Vec<(String, String)>,
@@ -275,6 +275,19 @@ impl<'h> Walker<'h> {
             .rev()
             .find(|(file, _)| *file == resolved)
             .map(|(_, text)| text.as_str())
+    }
+
+    /// The name of the file a process substitution (`<(…)`) reads from,
+    /// recorded as holding `output`.
+    pub(crate) fn process_substitution_file(&mut self, output: Option<String>) -> String {
+        let open = self
+            .written
+            .iter()
+            .filter(|(path, _)| path.starts_with("/dev/fd/"));
+        let path = format!("/dev/fd/{}", 63 + open.count());
+        let text = output.unwrap_or_else(|| UNKNOWN_TEXT.to_owned());
+        self.written.push((path.clone(), text));
+        path
     }
 
     pub fn set_alias(&mut self, name: &str, value: &str) {

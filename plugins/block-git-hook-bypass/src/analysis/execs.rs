@@ -339,8 +339,14 @@ impl Walker {
             Runner::CommandOption => after(&["-c", "--command"]),
             Runner::NixShell => after(&["--run", "--command"]),
             Runner::Interpreter => {
-                let code =
-                    after(&["-c", "-e", "--eval", "-E", "-p", "--print"]).unwrap_or_default();
+                let code = if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
+                    // awk's program is its first operand, after -F, -v and -f's values.
+                    let program = skip_options(args, "Fvf", &["--field-separator", "--assign"]);
+                    args.get(program).map(|code| code.text.to_string())
+                } else {
+                    after(&["-c", "-e", "--eval", "-E", "-p", "--print"])
+                }
+                .unwrap_or_default();
                 let runs_programs = ["subprocess", "system", "popen", "exec", "spawn", "`"]
                     .iter()
                     .any(|call| code.contains(call));

@@ -255,6 +255,18 @@ impl Walker {
                 let output = self.substitution(frame, *list)?;
                 fields.push(&output, *quoted);
             }
+            Part::ProcessSubstitution { list } => {
+                // A file that holds what the list prints: `source <(…)`,
+                // `bash <(…)` read it as a script.
+                let output = self.substitution(frame, *list)?;
+                let open = self.written_files.iter();
+                let path = format!(
+                    "/dev/fd/{}",
+                    63 + open.filter(|(p, _)| p.starts_with("/dev/fd/")).count()
+                );
+                self.written_files.push((path.clone(), output));
+                fields.push(&path, true);
+            }
             Part::Backquoted { source, quoted } => {
                 let output = self.child_source(source, None)?;
                 fields.push(&substitution_value(output), *quoted);

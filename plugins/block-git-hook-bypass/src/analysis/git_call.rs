@@ -57,9 +57,25 @@ impl Walker {
             if config::is_hooks_path(key) {
                 return Err(Finding::HooksPath { setting });
             }
+            if config::runs_command(key) {
+                self.check_command_setting(value.trim_start_matches('!'))?;
+            }
             if let Some(alias) = config::alias_name(key) {
                 self.check_alias(alias, value)?;
                 aliases.push((alias, value));
+            }
+        }
+        for name in config::COMMAND_VARIABLES {
+            let assigned = env
+                .assigned
+                .iter()
+                .rev()
+                .find(|(assigned, _)| assigned == name);
+            let value = assigned
+                .map(|(_, value)| value.as_str())
+                .or_else(|| self.variable(name));
+            if let Some(command) = value.map(str::to_owned) {
+                self.check_command_setting(&command)?;
             }
         }
         let Some(index) = globals.subcommand else {
@@ -197,6 +213,15 @@ impl Walker {
     }
 
     /// A git alias whose definition holds a bypass is refused where it is defined.
+    /// A command git runs from a setting or variable (`-c core.pager=…`,
+    /// `GIT_EDITOR=…`), walked as shell.
+    fn check_command_setting(&mut self, command: &str) -> Result<()> {
+        match self.child_source(command, None) {
+            Ok(_) | Err(Finding::Unreadable { .. }) => Ok(()),
+            Err(finding) => Err(finding),
+        }
+    }
+
     fn check_alias(&mut self, alias: &str, definition: &str) -> Result<()> {
         let script = match definition.strip_prefix('!') {
             Some(shell) => shell.to_owned(),

@@ -105,12 +105,25 @@ impl Walker {
             }
             "eval" => self.source(&output::joined(args)),
             "source" | "." => {
-                let script = args.first().and_then(|file| self.file_content(&file.text));
+                let script = args.first().and_then(|file| match &*file.text {
+                    "/dev/stdin" => stdin,
+                    path => self.file_content(path),
+                });
                 match script.map(str::to_owned) {
                     Some(script) => self.source(&script),
                     None => Ok(None),
                 }
             }
+            // The action runs when the signal comes, or as the shell exits.
+            "trap" => match args.first().filter(|action| {
+                action.text != "-" && !action.text.bytes().all(|b| b.is_ascii_digit())
+            }) {
+                Some(action) => {
+                    self.child_source(&action.text, None)?;
+                    done
+                }
+                None => done,
+            },
             "alias" => {
                 self.shell_aliases(args)?;
                 done

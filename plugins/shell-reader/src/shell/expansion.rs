@@ -93,10 +93,7 @@ impl<'a> Parser<'a> {
         };
         self.pos += 2;
         let list = self.nested_list(opener)?;
-        parts.push(Part::Substitution {
-            list,
-            quoted: false,
-        });
+        parts.push(Part::ProcessSubstitution { list });
         Ok(())
     }
 
@@ -320,6 +317,7 @@ fn mark_quoted(mut word: Word<'_>, quoted: bool) -> Word<'_> {
                 | Part::Substitution { quoted, .. }
                 | Part::Backquoted { quoted, .. }
                 | Part::Opaque { quoted, .. } => *quoted = true,
+                Part::ProcessSubstitution { .. } => {}
             }
         }
     }

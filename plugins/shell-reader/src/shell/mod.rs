@@ -188,13 +188,16 @@ pub enum Part<'a> {
         quoted: bool,
         operator: ParameterOperator<'a>,
     },
-    /// `$(…)`, `<(…)` or `>(…)`: a list that runs.
+    /// `$(…)`: a list that runs, replaced by what it prints.
     Substitution { list: List, quoted: bool },
+    /// `<(…)` or `>(…)`: a list that runs, replaced by the name of a file
+    /// through which what it prints is read (or what it reads is written).
+    ProcessSubstitution { list: List },
     /// `` `…` ``, with the backslashes the backquotes consume removed; it is
     /// read when the command is analysed.
     Backquoted { source: String, quoted: bool },
     /// An expansion whose value cannot be known here (`$((…))`, `${#x}`,
-    /// `${x/a/b}`), with any word inside it whose substitutions still run.
+    /// `${x:1:2}`), with any word inside it whose substitutions still run.
     Opaque {
         inner: Option<Box<Word<'a>>>,
         quoted: bool,

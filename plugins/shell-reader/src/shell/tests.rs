@@ -35,6 +35,7 @@ fn text(word: &Word<'_>) -> String {
             Part::Text { text, .. } => text.to_string(),
             Part::Parameter { name, .. } => format!("${name}"),
             Part::Substitution { .. } => "$(…)".to_owned(),
+            Part::ProcessSubstitution { .. } => "<(…)".to_owned(),
             Part::Backquoted { source, .. } => format!("`{source}`"),
             Part::Opaque { .. } => "$?".to_owned(),
         })
