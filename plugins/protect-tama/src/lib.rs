@@ -11,7 +11,9 @@
 //! Where the rules take a position:
 //!
 //! - A write tool (any harness: whole-file writes, edits, patches, notebooks)
-//!   is refused when one of its targets is protected.
+//!   is refused when one of its targets is protected; so is a tool the
+//!   declaration does not know whose name says it changes files (an MCP
+//!   server's `write_file`) when a path among its input's strings is.
 //! - A shell command is read as a shell reads it (the shared shell reader)
 //!   and walked in order, with the variables it assigns and the folders it
 //!   changes into: redirections, `tee`, `cp`, `mv`, `install`, `ln`,
@@ -88,6 +90,41 @@ pub fn write_refusal(
         .find_map(|path| walker.changes(path, Change::Write, "writes").err())
 }
 
+/// Words in a tool's name that say it changes files.
+const CHANGING_TOOL_WORDS: &[&str] = &[
+    "write", "edit", "create", "delete", "remove", "move", "rename", "copy", "patch", "put",
+    "upload", "append", "mkdir", "save", "update", "set", "replace", "insert", "truncate", "chmod",
+];
+
+/// A tool the declaration does not know (an MCP server's `write_file`,
+/// say): when its name says it changes files, every path among its input's
+/// strings counts as written.
+pub fn other_tool_refusal(
+    protected: &Protected,
+    cwd: &Cwd<'_>,
+    tool_name: &str,
+    tool_input: &str,
+) -> Option<String> {
+    let name = tool_name.to_ascii_lowercase();
+    if !CHANGING_TOOL_WORDS.iter().any(|word| name.contains(word)) {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
+    let mut strings = Vec::new();
+    collect_strings(&value, &mut strings);
+    let paths: Vec<String> = strings
+        .into_iter()
+        .filter_map(|text| {
+            let path = text.strip_prefix("file://").unwrap_or(&text);
+            (path.starts_with(['/', '~']) && !path.contains('\n')).then(|| path.to_owned())
+        })
+        .collect();
+    let walker = walk::Walker::new(protected, cwd, "", Vec::new());
+    paths
+        .iter()
+        .find_map(|path| walker.changes(path, Change::Write, "may change").err())
+}
+
 /// Why a tool input naming the control key anywhere is refused, if it does.
 pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Option<String> {
     if !tool_input.contains(protected::KEY_FILE) && !tool_input.contains('*') {
@@ -100,7 +137,11 @@ pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Op
     strings
         .iter()
         .filter(|text| !text.contains(' ') && !text.contains('\n'))
-        .find_map(|text| walker.check_key(core::slice::from_ref(text)).err())
+        .map(|text| {
+            text.strip_prefix("file://")
+                .map_or_else(|| text.clone(), str::to_owned)
+        })
+        .find_map(|text| walker.check_key(core::slice::from_ref(&text)).err())
 }
 
 fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {
@@ -187,7 +228,8 @@ impl Guest for Gate {
                     .collect();
                 write_refusal(&protected, &cwd, &paths, &tool_input)
             }
-            ToolKind::Lookup | ToolKind::Other => None,
+            ToolKind::Other => other_tool_refusal(&protected, &cwd, &tool_name, &tool_input),
+            ToolKind::Lookup => None,
         };
         let refusal = refusal.or_else(|| key_refusal(&protected, &cwd, &tool_input));
         Ok(refusal.map_or(Verdict::Pass, Verdict::Refuse))
