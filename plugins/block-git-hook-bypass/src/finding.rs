@@ -20,6 +20,9 @@ pub enum Finding {
     },
     /// core.hooksPath set for one command or for good.
     HooksPath { setting: String },
+    /// Configuration read from a file the gate cannot see, which may set
+    /// core.hooksPath.
+    ConfigInclude { setting: String },
     /// A hook manager's switch in the environment of a git command.
     HookVariable {
         assignment: String,
@@ -81,6 +84,12 @@ impl fmt::Display for Finding {
                 "`{setting}` sets core.hooksPath, so git looks for hooks elsewhere and skips \
                  the repository's client-side hooks ({GATE}). Leave core.hooksPath as the \
                  repository configured it and fix what the hooks report."
+            ),
+            Self::ConfigInclude { setting } => write!(
+                f,
+                "`{setting}` makes git read configuration from a file {GATE} cannot see, which \
+                 can set core.hooksPath and skip the repository's client-side hooks ({GATE}). \
+                 Give the settings you need on the command line with `git -c` instead."
             ),
             Self::HookVariable {
                 assignment,

@@ -18,8 +18,12 @@
 //!   `git cz`) given `--no-verify`. `git commit --no-post-rewrite` is refused.
 //! - Setting core.hooksPath to any value is refused (`-c`, `--config-env`,
 //!   `git config`, `GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`, writing it
-//!   into a config file); reading or unsetting it passes. `GIT_CONFIG_GLOBAL`
-//!   and kin pass: they isolate configuration.
+//!   into a config file, `sed -i` or an interpreter editing one with it);
+//!   reading or unsetting it passes. Setting `include.path` or
+//!   `includeIf.*.path` is refused too: the file it names, which the gate
+//!   cannot see, may set core.hooksPath. `GIT_CONFIG_GLOBAL` and kin pass,
+//!   since they isolate configuration, unless they name a file this command
+//!   wrote with core.hooksPath in it.
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
 //!   `GIT_EDITOR=…`), a `trap` action, a process substitution sourced or
 //!   run (`source <(…)`), and awk's `system()` are read as the commands

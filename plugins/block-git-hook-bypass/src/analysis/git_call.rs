@@ -15,6 +15,13 @@ use crate::hook_env;
 /// (`GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`), whether or not git runs
 /// in the same command: the variable has no other use.
 pub(super) fn check_assignment(name: &str, value: &str) -> Result<()> {
+    let includes = (name.starts_with("GIT_CONFIG_KEY_") && config::is_include(value.trim()))
+        || (name == "GIT_CONFIG_PARAMETERS" && value.to_ascii_lowercase().contains("include"));
+    if includes {
+        return Err(Finding::ConfigInclude {
+            setting: format!("{name}={}", value.replace(UNKNOWN, "…")),
+        });
+    }
     let sets_hooks_path = (name.starts_with("GIT_CONFIG_KEY_")
         && config::is_hooks_path(value.trim()))
         || (name == "GIT_CONFIG_PARAMETERS"
@@ -57,12 +64,33 @@ impl Walker {
             if config::is_hooks_path(key) {
                 return Err(Finding::HooksPath { setting });
             }
+            if config::is_include(key) {
+                return Err(Finding::ConfigInclude { setting });
+            }
             if config::runs_command(key) {
                 self.check_command_setting(value.trim_start_matches('!'))?;
             }
             if let Some(alias) = config::alias_name(key) {
                 self.check_alias(alias, value)?;
                 aliases.push((alias, value));
+            }
+        }
+        for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+            let assigned = env
+                .assigned
+                .iter()
+                .rev()
+                .find(|(assigned, _)| assigned == name);
+            let file = assigned
+                .map(|(_, value)| value.as_str())
+                .or_else(|| self.variable(name));
+            let sets_hooks_path = file
+                .and_then(|file| self.file_content(file))
+                .is_some_and(|content| content.to_ascii_lowercase().contains("hookspath"));
+            if sets_hooks_path {
+                return Err(Finding::HooksPath {
+                    setting: format!("{name}={}", file.unwrap_or_default()),
+                });
             }
         }
         for name in config::COMMAND_VARIABLES {
@@ -201,6 +229,11 @@ impl Walker {
         };
         if config::is_hooks_path(key) {
             return Err(Finding::HooksPath {
+                setting: format!("git config {}", shown(args)),
+            });
+        }
+        if config::is_include(key) {
+            return Err(Finding::ConfigInclude {
                 setting: format!("git config {}", shown(args)),
             });
         }

@@ -181,6 +181,20 @@ impl Walker {
         {
             return Err(self.hook_files(shown(argv), effect));
         }
+        // `sed -i '…hooksPath…' .git/config`: an edit of git's configuration
+        // that spells the setting.
+        let edits_code =
+            known.file_tool.is_some() || known.runner == Some(super::execs::Runner::Interpreter);
+        if edits_code
+            && args.iter().any(|arg| files::is_git_config_file(&arg.text))
+            && args
+                .iter()
+                .any(|arg| arg.text.to_ascii_lowercase().contains("hookspath"))
+        {
+            return Err(Finding::HooksPath {
+                setting: shown(argv),
+            });
+        }
         if let Some(word) = known.uninstall
             && args.iter().any(|arg| arg.text == word)
         {

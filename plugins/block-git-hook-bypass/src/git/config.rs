@@ -10,6 +10,13 @@ pub fn is_hooks_path(key: &str) -> bool {
     key.eq_ignore_ascii_case("core.hooksPath")
 }
 
+/// Whether a key makes git read more configuration from a file:
+/// `include.path`, `includeIf.<condition>.path`.
+pub fn is_include(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    key == "include.path" || (key.starts_with("includeif.") && key.ends_with(".path"))
+}
+
 /// Whether git runs a key's value as a shell command: pagers, editors,
 /// the ssh command, external diff, credential helpers, the fsmonitor.
 pub fn runs_command(key: &str) -> bool {
