@@ -4,7 +4,7 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::shell;
+use shell_reader::{git_commands, shell};
 
 use crate::interpreters;
 use crate::links;
@@ -187,28 +187,6 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     }
 }
 
-/// Settings and variables whose value git runs as a shell command.
-const GIT_COMMAND_SETTINGS: &[&str] = &[
-    "core.pager",
-    "core.editor",
-    "core.sshcommand",
-    "core.fsmonitor",
-    "sequence.editor",
-    "diff.external",
-    "credential.helper",
-    "gpg.program",
-];
-const GIT_COMMAND_VARIABLES: &[&str] = &[
-    "GIT_PAGER",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_SSH_COMMAND",
-    "GIT_EXTERNAL_DIFF",
-    "PAGER",
-    "EDITOR",
-    "VISUAL",
-];
-
 /// What git runs: the commands its settings and variables name (`-c
 /// core.pager='…'`, `-c alias.x='!…'`, `GIT_EDITOR=…`) are walked as shell;
 /// `git clone` writes its destination; `git clean -f` deletes the
@@ -219,15 +197,13 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         let Some((key, value)) = setting.split_once('=') else {
             continue;
         };
-        let key = key.to_ascii_lowercase();
-        let runs = GIT_COMMAND_SETTINGS.contains(&key.as_str())
-            || key.starts_with("pager.")
-            || (key.starts_with("alias.") && value.starts_with('!'));
+        let alias = key.to_ascii_lowercase().starts_with("alias.");
+        let runs = git_commands::runs_setting(key) || (alias && value.starts_with('!'));
         if runs {
             commands.push(value.trim_start_matches('!').to_owned());
         }
     }
-    for name in GIT_COMMAND_VARIABLES {
+    for name in git_commands::VARIABLES {
         commands.extend(walker.known(name));
     }
     for command in commands {

@@ -10,6 +10,7 @@ use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::git::{self, ConfigArg, config};
 use crate::hook_env;
+use shell_reader::git_commands;
 
 /// Refuses an assignment that sets core.hooksPath through the environment
 /// (`GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`), whether or not git runs
@@ -67,7 +68,7 @@ impl Walker {
             if config::is_include(key) {
                 return Err(Finding::ConfigInclude { setting });
             }
-            if config::runs_command(key) {
+            if git_commands::runs_setting(key) {
                 self.check_command_setting(value.trim_start_matches('!'))?;
             }
             if let Some(alias) = config::alias_name(key) {
@@ -76,15 +77,9 @@ impl Walker {
             }
         }
         for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
-            let assigned = env
-                .assigned
-                .iter()
-                .rev()
-                .find(|(assigned, _)| assigned == name);
-            let file = assigned
-                .map(|(_, value)| value.as_str())
-                .or_else(|| self.variable(name));
+            let file = self.environment_value(env, name);
             let sets_hooks_path = file
+                .as_deref()
                 .and_then(|file| self.file_content(file))
                 .is_some_and(|content| content.to_ascii_lowercase().contains("hookspath"));
             if sets_hooks_path {
@@ -93,16 +88,8 @@ impl Walker {
                 });
             }
         }
-        for name in config::COMMAND_VARIABLES {
-            let assigned = env
-                .assigned
-                .iter()
-                .rev()
-                .find(|(assigned, _)| assigned == name);
-            let value = assigned
-                .map(|(_, value)| value.as_str())
-                .or_else(|| self.variable(name));
-            if let Some(command) = value.map(str::to_owned) {
+        for name in git_commands::VARIABLES {
+            if let Some(command) = self.environment_value(env, name) {
                 self.check_command_setting(&command)?;
             }
         }
@@ -246,6 +233,18 @@ impl Walker {
     }
 
     /// A git alias whose definition holds a bypass is refused where it is defined.
+    /// A variable as git sees it: assigned for this command, else set earlier.
+    fn environment_value(&self, env: &Env, name: &str) -> Option<String> {
+        let assigned = env
+            .assigned
+            .iter()
+            .rev()
+            .find(|(assigned, _)| assigned == name);
+        assigned
+            .map(|(_, value)| value.clone())
+            .or_else(|| self.variable(name).map(str::to_owned))
+    }
+
     /// A command git runs from a setting or variable (`-c core.pager=…`,
     /// `GIT_EDITOR=…`), walked as shell.
     fn check_command_setting(&mut self, command: &str) -> Result<()> {

@@ -17,37 +17,6 @@ pub fn is_include(key: &str) -> bool {
     key == "include.path" || (key.starts_with("includeif.") && key.ends_with(".path"))
 }
 
-/// Whether git runs a key's value as a shell command: pagers, editors,
-/// the ssh command, external diff, credential helpers, the fsmonitor.
-pub fn runs_command(key: &str) -> bool {
-    const KEYS: &[&str] = &[
-        "core.pager",
-        "core.editor",
-        "core.sshCommand",
-        "core.fsmonitor",
-        "sequence.editor",
-        "diff.external",
-        "credential.helper",
-        "gpg.program",
-    ];
-    KEYS.iter().any(|known| known.eq_ignore_ascii_case(key))
-        || key
-            .get(..6)
-            .is_some_and(|section| section.eq_ignore_ascii_case("pager."))
-}
-
-/// Variables whose value git runs as a shell command.
-pub const COMMAND_VARIABLES: &[&str] = &[
-    "GIT_PAGER",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_SSH_COMMAND",
-    "GIT_EXTERNAL_DIFF",
-    "PAGER",
-    "EDITOR",
-    "VISUAL",
-];
-
 /// The alias a key defines: `alias.ci` defines `ci`.
 pub fn alias_name(key: &str) -> Option<&str> {
     let section = key.get(..6)?;
