@@ -976,3 +976,29 @@ fn a_fifo_put_in_place_of_a_file_tama_reads_is_refused_at_once_not_waited_on() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn the_default_registry_refuses_a_write_tool_that_empties_a_hook_and_passes_one_that_installs_it() {
+    let home = tempfile::tempdir().unwrap();
+    let call = |content: &str| {
+        let payload = json!({
+            "hook_event_name": "PreToolUse", "session_id": "s-write", "cwd": "/work/repo",
+            "tool_name": "Write",
+            "tool_input": {"file_path": "/work/repo/.git/hooks/pre-commit", "content": content},
+        });
+        run_hook(
+            home.path(),
+            &["--provider", "claude", "PreToolUse", "agent-1"],
+            &payload.to_string(),
+            &[],
+        )
+    };
+    let emptied = call("#!/bin/sh\nexit 0\n");
+    assert_eq!(emptied.status.code(), Some(2), "{}", text(&emptied.stderr));
+    assert_eq!(
+        text(&emptied.stderr),
+        "block-git-hook-bypass: `write /work/repo/.git/hooks/pre-commit` swaps a no-op in for the repository's client-side git hooks, so commits and pushes skip them (block-git-hook-bypass). Leave the hooks in place and fix what they report.\n"
+    );
+    let installed = call("#!/bin/sh\nnpm test\n");
+    assert_eq!(installed.status.code(), Some(0), "{}", text(&installed.stderr));
+}

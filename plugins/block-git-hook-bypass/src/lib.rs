@@ -1,6 +1,8 @@
 //! Tama's `block-git-hook-bypass` gate: refuses a shell tool call that would
 //! let git commit, push, merge, rebase or am run without the repository's
-//! client-side hooks, and names the bypass in the refusal.
+//! client-side hooks, and a write tool call that disarms a hook file or points
+//! git's configuration away from the hooks (`writes`), and names the bypass
+//! in the refusal.
 //!
 //! The analysis is plain Rust ([`refusal_reason`]); this file only binds it
 //! to the gate world of `wit/gate.wit`. The command is read as a shell reads
@@ -63,6 +65,7 @@ mod hook_env;
 mod prelude;
 #[cfg(target_arch = "wasm32")]
 mod wasm_runtime;
+mod writes;
 
 // The shell reader is shared with the other gates that read commands.
 use shell_reader::{braces, field, shell, values};
@@ -71,6 +74,7 @@ wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 
 pub use analysis::find_bypass;
 pub use finding::Finding;
+pub use writes::write_bypass;
 
 use core::fmt::Write as _;
 
@@ -130,6 +134,13 @@ impl Guest for Gate {
             return Ok(Verdict::Pass);
         };
         let call = classify(&tool_name, &tool_input).map_err(GateError::InvalidInput)?;
+        if matches!(call.kind, ToolKind::Write) {
+            let targets: Vec<String> = call.targets.into_iter().map(|target| target.path).collect();
+            let finding = writes::write_bypass(&call.name, &targets, &tool_input);
+            return Ok(finding.map_or(Verdict::Pass, |finding| {
+                Verdict::Refuse(finding.to_string())
+            }));
+        }
         if !matches!(call.kind, ToolKind::Shell) {
             return Ok(Verdict::Pass);
         }

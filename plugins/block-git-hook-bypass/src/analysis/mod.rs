@@ -7,7 +7,7 @@ use crate::prelude::*;
 mod commands;
 mod execs;
 mod expand;
-mod files;
+pub(crate) mod files;
 mod git_call;
 mod output;
 mod run;

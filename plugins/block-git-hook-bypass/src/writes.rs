@@ -1,0 +1,68 @@
+//! Write tools (any harness's whole-file writes, edits and patches) aimed at
+//! what makes git run hooks: a hook file, git's configuration, a shell
+//! start-up file. The shell gives the same changes other spellings, which
+//! `analysis` reads.
+
+use crate::prelude::*;
+
+use crate::analysis::{files, find_bypass};
+use crate::finding::Finding;
+
+/// The first bypass a write tool named `tool` makes, writing `targets`
+/// with `tool_input` (its input as JSON).
+pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<Finding> {
+    let input: serde_json::Value = serde_json::from_str(tool_input).unwrap_or_default();
+    // A whole-file write states the file's new content; an edit states a part.
+    let whole_file = ["content", "file_text", "contents"]
+        .iter()
+        .find_map(|key| input.get(key).and_then(serde_json::Value::as_str))
+        .filter(|_| input.get("old_string").is_none());
+    let lower = tool_input.to_ascii_lowercase();
+    for target in targets {
+        let written = format!("{tool} {target}");
+        if files::is_hook_path(target, false) {
+            let effect = if tool.contains("delete") {
+                "deletes"
+            } else if let Some(content) = whole_file {
+                if !files::is_neutered(content) {
+                    // A hook installed with real content.
+                    continue;
+                }
+                "swaps a no-op in for"
+            } else {
+                "rewrites"
+            };
+            return Some(Finding::HookFiles {
+                command: written,
+                effect,
+            });
+        }
+        if files::is_git_config_file(target) {
+            if lower.contains("hookspath") {
+                return Some(Finding::HooksPath { setting: written });
+            }
+            if lower.contains("include") {
+                return Some(Finding::ConfigInclude { setting: written });
+            }
+        }
+        if files::is_shell_startup_file(target) {
+            let text = whole_file
+                .map(str::to_owned)
+                .unwrap_or_else(|| strings(&input));
+            if let Some(finding) = find_bypass(&text) {
+                return Some(finding);
+            }
+        }
+    }
+    None
+}
+
+/// Every string in `value`, one per line.
+fn strings(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Array(items) => items.iter().map(strings).collect::<Vec<_>>().join("\n"),
+        serde_json::Value::Object(map) => map.values().map(strings).collect::<Vec<_>>().join("\n"),
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,111 @@
+//! Write tools aimed at what makes git run hooks, through the gate's
+//! reading of them (`write_bypass`), with the targets the tool declaration
+//! gives.
+
+use block_git_hook_bypass::write_bypass;
+
+/// (tool, target, input, refused, why)
+const CASES: &[(&str, &str, &str, bool, &str)] = &[
+    (
+        "write",
+        ".git/hooks/pre-commit",
+        r##"{"content":"#!/bin/sh\nexit 0\n"}"##,
+        true,
+        "a no-op written over a hook",
+    ),
+    (
+        "write",
+        ".husky/pre-commit",
+        r#"{"content":""}"#,
+        true,
+        "an empty husky hook",
+    ),
+    (
+        "write",
+        ".git/hooks/pre-commit",
+        r##"{"content":"#!/bin/sh\nnpm test\n"}"##,
+        false,
+        "a hook installed",
+    ),
+    (
+        "edit",
+        ".git/hooks/pre-push",
+        r#"{"old_string":"npm test","new_string":"true"}"#,
+        true,
+        "a hook edited in place",
+    ),
+    (
+        "delete_file",
+        ".git/hooks/commit-msg",
+        r#"{"path":".git/hooks/commit-msg"}"#,
+        true,
+        "a hook deleted",
+    ),
+    (
+        "write",
+        ".git/hooks/pre-commit.sample",
+        r#"{"content":""}"#,
+        false,
+        "a sample is not a hook",
+    ),
+    (
+        "edit",
+        ".git/config",
+        r#"{"old_string":"[core]","new_string":"[core]\n\thooksPath = /tmp"}"#,
+        true,
+        "core.hooksPath written into git's configuration",
+    ),
+    (
+        "edit",
+        "/home/u/.gitconfig",
+        r#"{"old_string":"[user]","new_string":"[include]\n\tpath = /tmp/x"}"#,
+        true,
+        "an include written into git's configuration",
+    ),
+    (
+        "edit",
+        ".git/config",
+        r#"{"old_string":"url = a","new_string":"url = b"}"#,
+        false,
+        "a remote changed",
+    ),
+    (
+        "write",
+        "/home/u/.bashrc",
+        r#"{"content":"git commit --no-verify -m wip\n"}"#,
+        true,
+        "a bypass in a shell start-up file",
+    ),
+    (
+        "write",
+        "/home/u/.bashrc",
+        r#"{"content":"alias ll='ls -la'\n"}"#,
+        false,
+        "an alias in a shell start-up file",
+    ),
+    (
+        "write",
+        "src/main.rs",
+        r#"{"content":"fn main() {}"}"#,
+        false,
+        "ordinary code",
+    ),
+];
+
+#[test]
+fn writes_that_disarm_hooks_are_refused_and_others_pass() {
+    let mut wrong = Vec::new();
+    for &(tool, target, input, refused, why) in CASES {
+        let finding = write_bypass(tool, &[target.to_owned()], input);
+        if finding.is_some() != refused {
+            wrong.push(format!("{tool} {target} ({why}): {finding:?}"));
+        }
+        if let Some(finding) = finding {
+            assert!(
+                finding.to_string().contains("block-git-hook-bypass"),
+                "{finding}"
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "decided wrongly:\n{}", wrong.join("\n"));
+}
