@@ -1000,5 +1000,10 @@ fn the_default_registry_refuses_a_write_tool_that_empties_a_hook_and_passes_one_
         "block-git-hook-bypass: `write /work/repo/.git/hooks/pre-commit` swaps a no-op in for the repository's client-side git hooks, so commits and pushes skip them (block-git-hook-bypass). Leave the hooks in place and fix what they report.\n"
     );
     let installed = call("#!/bin/sh\nnpm test\n");
-    assert_eq!(installed.status.code(), Some(0), "{}", text(&installed.stderr));
+    assert_eq!(
+        installed.status.code(),
+        Some(0),
+        "{}",
+        text(&installed.stderr)
+    );
 }
