@@ -32,7 +32,9 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         args
     };
     match name {
-        _ if name.contains(UNKNOWN) => unknown_command(walker, name, args, call.stdin),
+        _ if !name.is_ascii() && name.contains(UNKNOWN) => {
+            unknown_command(walker, name, args, call.stdin)
+        }
         "cd" | "pushd" => {
             let target = operands(args, &[]).first().cloned();
             let folder = match target {
@@ -193,7 +195,13 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
 /// untracked files of the work tree it runs in, the working folder or `-C`'s.
 fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     let mut commands: Vec<String> = Vec::new();
-    for setting in option_values(args, &["-c"]) {
+    // Most git calls give no `-c` and run with no variable the command set.
+    let settings = if args.iter().any(|arg| arg.starts_with("-c")) {
+        option_values(args, &["-c"])
+    } else {
+        Vec::new()
+    };
+    for setting in settings {
         let Some((key, value)) = setting.split_once('=') else {
             continue;
         };
@@ -203,8 +211,10 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
             commands.push(value.trim_start_matches('!').to_owned());
         }
     }
-    for name in git_commands::VARIABLES {
-        commands.extend(walker.known(name));
+    if walker.assigns_variables() {
+        for name in git_commands::VARIABLES {
+            commands.extend(walker.known(name));
+        }
     }
     for command in commands {
         if shell::parse(&command).is_ok() {

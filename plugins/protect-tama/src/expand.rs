@@ -145,7 +145,10 @@ impl Walker<'_> {
                     // A file that holds what the list prints, when known:
                     // `source <(…)`, `bash <(…)` read it as a script.
                     let before = self.pipe_input.take();
-                    self.list(program, *list)?;
+                    let read_before = core::mem::replace(&mut self.output_read, true);
+                    let walked = self.list(program, *list);
+                    self.output_read = read_before;
+                    walked?;
                     let output = core::mem::replace(&mut self.pipe_input, before);
                     let path = self.process_substitution_file(output);
                     words.push(&path, true);

@@ -34,6 +34,10 @@ const PATHS: &[&str] = &[
 
 /// Whether `path`, resolved, is a shell start-up file.
 pub fn is_startup_file(path: &str) -> bool {
+    // Every one is a dot-file, in a dot-folder or under `/etc`.
+    if !path.contains("/.") && !path.starts_with("/etc/") && !path.starts_with('.') {
+        return false;
+    }
     let name = path.rsplit('/').next().unwrap_or(path);
     FILES.contains(&name) || PATHS.iter().any(|known| path.contains(known))
 }

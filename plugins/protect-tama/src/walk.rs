@@ -79,6 +79,9 @@ pub struct Walker<'h> {
     /// What the previous command of the pipeline printed, when known: the
     /// next one reads it.
     pub(crate) pipe_input: Option<String>,
+    /// Something reads what the command being walked prints: a later
+    /// command of its pipeline, or a process substitution's reader.
+    pub(crate) output_read: bool,
     /// Files the command has written, resolved, with what it wrote to them
     /// (unknown parts as [`UNKNOWN_TEXT`]): a script written, then run.
     written: Vec<(String, String)>,
@@ -111,6 +114,7 @@ impl<'h> Walker<'h> {
             variables: host_variables,
             piped: Vec::new(),
             pipe_input: None,
+            output_read: false,
             written: Vec::new(),
             aliases: Vec::new(),
             depth: 0,
@@ -132,13 +136,18 @@ impl<'h> Walker<'h> {
     }
 
     pub(crate) fn list(&mut self, program: &Program<'_>, list: List) -> Result<()> {
+        // Whatever reads this list's output reads its commands' too.
+        let read_after = self.output_read;
         for pipeline in program.pipelines(list) {
             self.piped.clear();
             self.pipe_input = None;
-            for command in &pipeline.commands {
+            let last = pipeline.commands.len().saturating_sub(1);
+            for (index, command) in pipeline.commands.iter().enumerate() {
+                self.output_read = index < last || read_after;
                 self.command(program, command)?;
             }
         }
+        self.output_read = read_after;
         Ok(())
     }
 
@@ -187,7 +196,11 @@ impl<'h> Walker<'h> {
                         stdin: stdin.as_deref(),
                     },
                 )?;
-                let output = crate::output::of(self, &argv, stdin.as_deref());
+                let output = if self.output_read || !targets.is_empty() {
+                    crate::output::of(self, &argv, stdin.as_deref())
+                } else {
+                    None
+                };
                 if targets.is_empty() {
                     self.pipe_input = output;
                 } else {
@@ -288,6 +301,11 @@ impl<'h> Walker<'h> {
         let text = output.unwrap_or_else(|| UNKNOWN_TEXT.to_owned());
         self.written.push((path.clone(), text));
         path
+    }
+
+    /// Whether the command has set a variable of its own.
+    pub fn assigns_variables(&self) -> bool {
+        self.variables.len() > self.host_variables
     }
 
     pub fn set_alias(&mut self, name: &str, value: &str) {

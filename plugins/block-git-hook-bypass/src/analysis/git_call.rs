@@ -76,7 +76,12 @@ impl Walker {
                 aliases.push((alias, value));
             }
         }
-        for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+        // Most git calls run with no variable the command set.
+        let variables_set = !env.assigned.is_empty() || self.variables.iter().next().is_some();
+        for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"]
+            .into_iter()
+            .filter(|_| variables_set)
+        {
             let file = self.environment_value(env, name);
             let sets_hooks_path = file
                 .as_deref()
@@ -88,7 +93,7 @@ impl Walker {
                 });
             }
         }
-        for name in git_commands::VARIABLES {
+        for name in git_commands::VARIABLES.iter().filter(|_| variables_set) {
             if let Some(command) = self.environment_value(env, name) {
                 self.check_command_setting(&command)?;
             }
