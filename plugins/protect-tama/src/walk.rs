@@ -91,6 +91,9 @@ pub struct Walker<'h> {
     steps: u32,
 }
 
+/// A file a redirection writes, resolved, and whether it is appended to.
+type Written = (String, bool);
+
 /// A command's expanded words and what its standard input holds, when known.
 pub struct Call<'c> {
     pub argv: &'c [String],
@@ -205,8 +208,8 @@ impl<'h> Walker<'h> {
                     self.pipe_input = output;
                 } else {
                     let text = output.unwrap_or_else(|| UNKNOWN_TEXT.to_owned());
-                    for target in targets {
-                        self.written.push((target, text.clone()));
+                    for (target, append) in targets {
+                        self.record_written(target, &text, append);
                     }
                 }
                 self.piped
@@ -247,12 +250,12 @@ impl<'h> Walker<'h> {
 
     /// Checks the files redirections write; returns what a here-document or
     /// here-string hands the command on its standard input, and the files
-    /// written, resolved.
+    /// written, resolved, each with whether it is appended to.
     fn redirects(
         &mut self,
         program: &Program<'_>,
         redirects: &[shell::Redirect<'_>],
-    ) -> Result<(Option<String>, Vec<String>)> {
+    ) -> Result<(Option<String>, Vec<Written>)> {
         let mut stdin = None;
         let mut targets = Vec::new();
         for redirect in redirects {
@@ -260,7 +263,8 @@ impl<'h> Walker<'h> {
                 RedirectKind::Write | RedirectKind::Append => {
                     let target = self.expand(program, &redirect.target)?;
                     self.changes(&target, Change::Write, "writes")?;
-                    targets.push(self.resolve(&target));
+                    let append = redirect.kind == RedirectKind::Append;
+                    targets.push((self.resolve(&target), append));
                 }
                 RedirectKind::Read => {
                     let target = self.expand(program, &redirect.target)?;
@@ -280,12 +284,21 @@ impl<'h> Walker<'h> {
         Ok((stdin, targets))
     }
 
+    /// Records `text` written to the resolved `path`, after what the command
+    /// wrote there before when it appends.
+    fn record_written(&mut self, path: String, text: &str, append: bool) {
+        match self.written.iter_mut().find(|(file, _)| *file == path) {
+            Some((_, content)) if append => content.push_str(text),
+            Some((_, content)) => *content = text.to_owned(),
+            None => self.written.push((path, text.to_owned())),
+        }
+    }
+
     /// What this command wrote to `path`, when it wrote it.
     pub fn written(&self, path: &str) -> Option<&str> {
         let resolved = self.resolve(path);
         self.written
             .iter()
-            .rev()
             .find(|(file, _)| *file == resolved)
             .map(|(_, text)| text.as_str())
     }
