@@ -68,7 +68,7 @@ mod wasm_runtime;
 mod writes;
 
 // The shell reader is shared with the other gates that read commands.
-use shell_reader::{braces, field, shell, values};
+use shell_reader::{braces, field, output, shell, values};
 
 wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 

@@ -4,7 +4,7 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::{git_commands, shell};
+use shell_reader::git_commands;
 
 use crate::interpreters;
 use crate::links;
@@ -217,9 +217,7 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         }
     }
     for command in commands {
-        if shell::parse(&command).is_ok() {
-            walker.source(&command)?;
-        }
+        walker.source_if_shell(&command)?;
     }
     let valued = [
         "-C",
@@ -571,35 +569,40 @@ fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result
 /// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked,
 /// a script file's when this command wrote it.
 fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
-    if let Some(text) = shell_script(args, stdin) {
-        return walker.source(text);
-    }
-    let script = args.iter().find(|a| !a.starts_with(['-', '+']));
-    match script
-        .and_then(|script| walker.written(script))
-        .map(str::to_owned)
-    {
-        Some(text) => walker.source(&text),
+    match shell_script(args, stdin) {
+        Some(Script::Text(text)) => walker.source(text),
+        Some(Script::File(file)) => match walker.written(file).map(str::to_owned) {
+            Some(text) => walker.source(&text),
+            None => Ok(()),
+        },
         None => Ok(()),
     }
 }
 
-/// The text a shell given `args` and `stdin` runs, when the gate can see it.
-fn shell_script<'a>(args: &'a [String], stdin: Option<&'a str>) -> Option<&'a str> {
+/// What a shell given some arguments runs.
+enum Script<'a> {
+    /// `-c TEXT`, or what it reads on standard input.
+    Text(&'a str),
+    /// A script file it is given.
+    File(&'a str),
+}
+
+/// What a shell given `args` and `stdin` runs, when the gate can see it.
+fn shell_script<'a>(args: &'a [String], stdin: Option<&'a str>) -> Option<Script<'a>> {
     let mut index = 0;
     while let Some(arg) = args.get(index) {
         if arg == "--" || !arg.starts_with(['-', '+']) {
             break;
         }
         if arg.starts_with('-') && !arg.starts_with("--") && arg.contains('c') {
-            return args.get(index + 1).map(String::as_str);
+            return args.get(index + 1).map(|text| Script::Text(text));
         }
         index += if arg == "-o" || arg == "+o" { 2 } else { 1 };
     }
     match args.get(index).filter(|a| *a != "--") {
-        None => stdin,
-        Some(script) if script == "-s" || script == "/dev/stdin" => stdin,
-        Some(_) => None,
+        None => stdin.map(Script::Text),
+        Some(script) if script == "-s" || script == "/dev/stdin" => stdin.map(Script::Text),
+        Some(script) => Some(Script::File(script)),
     }
 }
 
@@ -623,10 +626,8 @@ fn unknown_command(
         Change::Remove,
         "may delete, by a command of unknown name,",
     )?;
-    if let Some(script) = shell_script(args, stdin)
-        && shell::parse(script).is_ok()
-    {
-        walker.source(script)?;
+    if let Some(Script::Text(script)) = shell_script(args, stdin) {
+        walker.source_if_shell(script)?;
     }
     run(walker, &Call { argv: args, stdin })
 }

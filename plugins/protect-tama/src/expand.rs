@@ -7,9 +7,9 @@ use crate::prelude::*;
 use shell_reader::braces;
 use shell_reader::field::{Field, UNKNOWN_TEXT};
 use shell_reader::shell::{ParameterOperator, Part, Program, Word};
-use shell_reader::values::{FieldSplitter, Split, change_case, replace, trim};
+use shell_reader::values::{DEFAULT_IFS, FieldSplitter, Split, change_case, replace, trim};
 
-use crate::walk::{MAX_DEPTH, Result, Walker};
+use crate::walk::{Result, Walker};
 
 /// The words one shell word expands to, built part by part.
 struct Words<'o> {
@@ -30,11 +30,12 @@ impl Words<'_> {
             return;
         }
         for c in text.chars() {
-            let split = match self.splitter.as_mut() {
-                Some(splitter) => splitter.split(c, self.started),
-                None => Split::Keep,
-            };
-            match split {
+            let started = self.started;
+            let split = self
+                .splitter
+                .as_mut()
+                .map(|splitter| splitter.split(c, started));
+            match split.unwrap_or(Split::Keep) {
                 Split::Keep => {
                     self.current.push(c);
                     self.started = true;
@@ -131,14 +132,7 @@ impl Walker<'_> {
                     words.push(&value, *quoted);
                 }
                 Part::Substitution { list, .. } => {
-                    self.depth += 1;
-                    let walked = if self.depth > MAX_DEPTH {
-                        Err("the command nests substitutions too deep to follow".to_owned())
-                    } else {
-                        self.list(program, *list)
-                    };
-                    self.depth -= 1;
-                    walked?;
+                    self.walk_nested(program, *list)?;
                     words.push(UNKNOWN_TEXT, true);
                 }
                 Part::ProcessSubstitution { list } => {
@@ -146,7 +140,7 @@ impl Walker<'_> {
                     // `source <(…)`, `bash <(…)` read it as a script.
                     let before = self.pipe_input.take();
                     let read_before = core::mem::replace(&mut self.output_read, true);
-                    let walked = self.list(program, *list);
+                    let walked = self.walk_nested(program, *list);
                     self.output_read = read_before;
                     walked?;
                     let output = core::mem::replace(&mut self.pipe_input, before);
@@ -178,8 +172,7 @@ impl Walker<'_> {
         operator: &ParameterOperator<'_>,
     ) -> Result<String> {
         let value = match name {
-            // Shells set IFS at start-up rather than take it from the environment.
-            "IFS" => Some(self.known(name).unwrap_or_else(|| " \t\n".to_owned())),
+            "IFS" => Some(self.known(name).unwrap_or_else(|| DEFAULT_IFS.to_owned())),
             _ => self.known(name),
         };
         Ok(match (value, operator) {

@@ -132,8 +132,30 @@ impl<'h> Walker<'h> {
         }
         let program = shell::parse(text)
             .map_err(|error| format!("the command cannot be read as shell ({error})"))?;
+        self.walk_nested(&program, program.list)
+    }
+
+    /// Walks `text` when it reads as shell; other text (code for another
+    /// interpreter, a pager's options) runs nothing the gate can follow.
+    pub fn source_if_shell(&mut self, text: &str) -> Result<()> {
+        match shell::parse(text) {
+            Ok(_) if self.depth >= MAX_DEPTH => {
+                Err("the command nests shells too deep to follow".to_owned())
+            }
+            Ok(program) => self.walk_nested(&program, program.list),
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// Walks `list` one level deeper: a string read again as shell, or a
+    /// substitution. Refused past [`MAX_DEPTH`].
+    pub(crate) fn walk_nested(&mut self, program: &Program<'_>, list: List) -> Result<()> {
         self.depth += 1;
-        let walked = self.list(&program, program.list);
+        let walked = if self.depth > MAX_DEPTH {
+            Err("the command nests substitutions too deep to follow".to_owned())
+        } else {
+            self.list(program, list)
+        };
         self.depth -= 1;
         walked
     }
@@ -262,9 +284,8 @@ impl<'h> Walker<'h> {
             match redirect.kind {
                 RedirectKind::Write | RedirectKind::Append => {
                     let target = self.expand(program, &redirect.target)?;
-                    self.changes(&target, Change::Write, "writes")?;
-                    let append = redirect.kind == RedirectKind::Append;
-                    targets.push((self.resolve(&target), append));
+                    let resolved = self.checked_target(&target, Change::Write, "writes")?;
+                    targets.push((resolved, redirect.kind == RedirectKind::Append));
                 }
                 RedirectKind::Read => {
                     let target = self.expand(program, &redirect.target)?;
@@ -380,6 +401,11 @@ impl<'h> Walker<'h> {
     /// the path with that word in its place is refused when it lies inside
     /// a protected one.
     pub fn changes(&self, path: &str, change: Change, verb: &str) -> Result<()> {
+        self.checked_target(path, change, verb).map(drop)
+    }
+
+    /// [`Walker::changes`], returning the path resolved when it passes.
+    fn checked_target(&self, path: &str, change: Change, verb: &str) -> Result<String> {
         let resolved = self.resolve(path);
         self.changes_resolved(path, &resolved, change, verb)?;
         if change == Change::Write && startup::is_startup_file(&resolved) && self.names_tama() {
@@ -389,16 +415,16 @@ impl<'h> Walker<'h> {
             ));
         }
         if path.is_ascii() || !path.contains(UNKNOWN) {
-            return Ok(());
+            return Ok(resolved);
         }
         for word in spelled_words(self.command) {
             let candidate = self.resolve(&path.replace(UNKNOWN, word));
             if self.protected.hit(&candidate, Change::Write).is_some() {
                 let shown_as = format!("{} (which may be {candidate})", shown(path));
-                return self.changes_resolved(&shown_as, &candidate, Change::Write, verb);
+                self.changes_resolved(&shown_as, &candidate, Change::Write, verb)?;
             }
         }
-        Ok(())
+        Ok(resolved)
     }
 
     /// Whether the command, or a value it assigns, names Tama (the home

@@ -57,6 +57,12 @@ impl<'a> Field<'a> {
     }
 }
 
+impl AsRef<str> for Field<'_> {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
 /// Fields that outlive the command text they came from.
 pub fn owned(fields: &[Field<'_>]) -> Vec<Field<'static>> {
     fields

@@ -1,7 +1,8 @@
 //! The shell reader Tama's gates share: [`shell`] parses command text as a
 //! shell reads it, [`field`] is the value a word expands to, [`braces`]
 //! and [`values`] do what the shell does to a word's known text, and
-//! [`git_commands`] names where git runs commands of its own.
+//! [`git_commands`] names where git runs commands of its own; [`output`] is
+//! what `echo` and `printf` print.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.
@@ -13,6 +14,7 @@ extern crate alloc;
 pub mod braces;
 pub mod field;
 pub mod git_commands;
+pub mod output;
 mod prelude;
 pub mod shell;
 pub mod values;

@@ -173,6 +173,10 @@ pub fn replace(value: &str, pattern: &str, replacement: &str, at: ReplaceAt) -> 
     out
 }
 
+/// `IFS` as shells set it at start-up, rather than take it from the
+/// environment: blank, tab and newline.
+pub const DEFAULT_IFS: &str = " \t\n";
+
 /// What one character of an unquoted expansion does to the field being built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Split {

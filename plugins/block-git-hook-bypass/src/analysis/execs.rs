@@ -326,7 +326,7 @@ impl Walker {
                 if remote_shell_reads_stdin {
                     stdin.map(str::to_owned)
                 } else {
-                    Some(super::output::joined(remote))
+                    Some(crate::output::joined(remote))
                 }
             }
             // `npm pkg set scripts.name='command'` stores a command for later runs.

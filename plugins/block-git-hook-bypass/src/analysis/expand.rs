@@ -9,7 +9,7 @@ use super::{Frame, Result, Walker};
 use crate::braces;
 use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, UNKNOWN_TEXT};
 use crate::shell::{List, ParameterOperator, Part, Word};
-use crate::values::{FieldSplitter, Split, change_case, replace, trim};
+use crate::values::{DEFAULT_IFS, FieldSplitter, Split, change_case, replace, trim};
 
 /// Collects the fields a word expands to.
 struct Fields<'o, 'p> {
@@ -307,8 +307,7 @@ impl Walker {
                         .unwrap_or_default(),
                 )
             }
-            // Shells set IFS at start-up rather than take it from the environment.
-            "IFS" => Some(self.variable(name).unwrap_or(" \t\n").to_owned()),
+            "IFS" => Some(self.variable(name).unwrap_or(DEFAULT_IFS).to_owned()),
             _ => self.variable(name).map(str::to_owned),
         }
     }

@@ -5,11 +5,12 @@
 use crate::prelude::*;
 
 use super::simple::Env;
-use super::{Frame, Result, Walker, files, output};
+use super::{Frame, Result, Walker, files};
 use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::git::{self, ConfigArg, config};
 use crate::hook_env;
+use crate::output;
 use shell_reader::git_commands;
 
 /// Refuses an assignment that sets core.hooksPath through the environment
@@ -77,26 +78,8 @@ impl Walker {
             }
         }
         // Most git calls run with no variable the command set.
-        let variables_set = !env.assigned.is_empty() || self.variables.iter().next().is_some();
-        for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"]
-            .into_iter()
-            .filter(|_| variables_set)
-        {
-            let file = self.environment_value(env, name);
-            let sets_hooks_path = file
-                .as_deref()
-                .and_then(|file| self.file_content(file))
-                .is_some_and(|content| content.to_ascii_lowercase().contains("hookspath"));
-            if sets_hooks_path {
-                return Err(Finding::HooksPath {
-                    setting: format!("{name}={}", file.unwrap_or_default()),
-                });
-            }
-        }
-        for name in git_commands::VARIABLES.iter().filter(|_| variables_set) {
-            if let Some(command) = self.environment_value(env, name) {
-                self.check_command_setting(&command)?;
-            }
+        if !env.assigned.is_empty() || self.variables.iter().next().is_some() {
+            self.check_git_environment(env)?;
         }
         let Some(index) = globals.subcommand else {
             return Ok(None);
@@ -238,6 +221,29 @@ impl Walker {
     }
 
     /// A git alias whose definition holds a bypass is refused where it is defined.
+    /// What the command set in git's environment: a global or system
+    /// configuration it wrote with core.hooksPath, and commands git runs.
+    fn check_git_environment(&mut self, env: &Env) -> Result<()> {
+        for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+            let file = self.environment_value(env, name);
+            let sets_hooks_path = file
+                .as_deref()
+                .and_then(|file| self.file_content(file))
+                .is_some_and(|content| content.to_ascii_lowercase().contains("hookspath"));
+            if sets_hooks_path {
+                return Err(Finding::HooksPath {
+                    setting: format!("{name}={}", file.unwrap_or_default()),
+                });
+            }
+        }
+        for name in git_commands::VARIABLES {
+            if let Some(command) = self.environment_value(env, name) {
+                self.check_command_setting(&command)?;
+            }
+        }
+        Ok(())
+    }
+
     /// A variable as git sees it: assigned for this command, else set earlier.
     fn environment_value(&self, env: &Env, name: &str) -> Option<String> {
         let assigned = env
@@ -264,13 +270,11 @@ impl Walker {
             Some(shell) => shell.to_owned(),
             None => format!("git {definition}"),
         };
-        match self.child_source(&script, None) {
-            Ok(_) | Err(Finding::Unreadable { .. }) => Ok(()),
-            Err(inner) => Err(Finding::InAlias {
+        self.check_command_setting(&script)
+            .map_err(|inner| Finding::InAlias {
                 alias: alias.to_owned(),
                 inner: Box::new(inner),
-            }),
-        }
+            })
     }
 
     /// Refuses a hook manager's off switch in the environment of a git

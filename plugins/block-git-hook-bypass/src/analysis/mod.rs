@@ -9,7 +9,6 @@ mod execs;
 mod expand;
 pub(crate) mod files;
 mod git_call;
-mod output;
 mod run;
 mod simple;
 mod variables;

@@ -4,9 +4,10 @@
 use crate::prelude::*;
 
 use super::simple::Env;
-use super::{Frame, Result, Walker, commands, files, git_call, output, wrappers};
+use super::{Frame, Result, Walker, commands, files, git_call, wrappers};
 use crate::field::{Field, owned, shown};
 use crate::finding::Finding;
+use crate::output;
 
 pub(super) fn is_shell(name: &str) -> bool {
     matches!(

@@ -1,31 +1,31 @@
 //! What `echo` and `printf` print, for substitutions, pipes and files that
-//! later commands read.
+//! later commands read. The words are a gate's expanded words: fields, or
+//! plain text.
 
 use crate::prelude::*;
 
-use crate::field::Field;
 use crate::shell::decode_escapes;
 
-/// Fields joined by spaces, as `eval` and `ssh` join their arguments.
-pub fn joined(args: &[Field<'_>]) -> String {
-    let length: usize = args.iter().map(|arg| arg.text.len() + 1).sum();
+/// Words joined by spaces, as `eval` and `ssh` join their arguments.
+pub fn joined<W: AsRef<str>>(args: &[W]) -> String {
+    let length: usize = args.iter().map(|arg| arg.as_ref().len() + 1).sum();
     let mut out = String::with_capacity(length);
     for (index, arg) in args.iter().enumerate() {
         if index > 0 {
             out.push(' ');
         }
-        out.push_str(&arg.text);
+        out.push_str(arg.as_ref());
     }
     out
 }
 
 /// `echo [-neE] args…`.
-pub fn echo(args: &[Field<'_>]) -> String {
+pub fn echo<W: AsRef<str>>(args: &[W]) -> String {
     let mut newline = true;
     let mut escapes = false;
     let mut start = 0;
     for arg in args {
-        let Some(flags) = arg.text.strip_prefix('-') else {
+        let Some(flags) = arg.as_ref().strip_prefix('-') else {
             break;
         };
         if flags.is_empty() || !flags.bytes().all(|byte| b"neE".contains(&byte)) {
@@ -51,11 +51,11 @@ pub fn echo(args: &[Field<'_>]) -> String {
 
 /// `printf format [args…]`, for `%s`, `%b`, `%d` and `%%`; the format is
 /// reused while arguments remain, as printf does.
-pub fn printf(args: &[Field<'_>]) -> String {
+pub fn printf<W: AsRef<str>>(args: &[W]) -> String {
     let Some((format, mut rest)) = args.split_first() else {
         return String::new();
     };
-    let format = decode_escapes(&format.text);
+    let format = decode_escapes(format.as_ref());
     let mut out = String::new();
     for _ in 0..16 {
         let mut chars = format.chars();
@@ -72,7 +72,7 @@ pub fn printf(args: &[Field<'_>]) -> String {
             match conversion {
                 Some('%') => out.push('%'),
                 Some(kind) => {
-                    let value = rest.first().map_or("", |arg| &*arg.text);
+                    let value = rest.first().map_or("", AsRef::as_ref);
                     rest = rest.get(1..).unwrap_or_default();
                     consumed = true;
                     if kind == 'b' {
