@@ -45,6 +45,8 @@ pub enum Finding {
     CommitTree,
     /// A git or shell alias whose definition holds a bypass.
     InAlias { alias: String, inner: Box<Finding> },
+    /// Code for another interpreter (`python -c`) that runs a bypass.
+    InCode { code: String, inner: Box<Finding> },
     /// A bypass once the values the gate cannot know are read as empty.
     WithUnknownEmpty(Box<Finding>),
     /// The command is not readable shell.
@@ -123,6 +125,7 @@ impl fmt::Display for Finding {
                  and fix what the hooks report."
             ),
             Self::InAlias { alias, inner } => write!(f, "The alias `{alias}` hides this: {inner}"),
+            Self::InCode { code, inner } => write!(f, "{code} runs this command: {inner}"),
             Self::WithUnknownEmpty(inner) => write!(
                 f,
                 "Read with its unset variables empty, as the shell expands them, and the \

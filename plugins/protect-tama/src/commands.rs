@@ -77,10 +77,9 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         }
         "su" | "runuser" | "script" | "flock" if dash_c(args).is_some() => {
             let text = dash_c(args).cloned().unwrap_or_default();
-            walker.source(&text)
+            walker.in_child(|walker| walker.source(&text))
         }
         "parallel" => parallel(walker, args, call.stdin),
-        "awk" | "gawk" | "mawk" | "nawk" => interpreters::awk(walker, args),
         "tama" => tama(args),
         _ if is_tama_binary(walker, call.argv) => tama(args),
         "rm" | "unlink" | "rmdir" | "shred" | "srm" => {
@@ -127,7 +126,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         }
         "sed" | "gsed" => sed(walker, args),
         "perl" => {
-            interpreters::perl(walker, args, call.stdin)?;
+            interpreters::code(walker, name, args, call.stdin)?;
             if args
                 .iter()
                 .any(|a| short_flags(a).is_some_and(|f| f.contains('i')))
@@ -185,7 +184,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
                 "edits in place",
             )
         }
-        _ => interpreters::one_liner(walker, name, args, call.stdin),
+        _ => interpreters::code(walker, name, args, call.stdin),
     }
 }
 
@@ -217,7 +216,7 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         }
     }
     for command in commands {
-        walker.source_if_shell(&command)?;
+        walker.in_child(|walker| walker.source_if_shell(&command))?;
     }
     let valued = [
         "-C",
@@ -292,7 +291,7 @@ fn unwrap<'a>(
                     let text: Vec<&str> = core::iter::once(split.as_str())
                         .chain(rest.map(String::as_str))
                         .collect();
-                    walker.source(&text.join(" "))?;
+                    walker.in_child(|walker| walker.source(&text.join(" ")))?;
                     return Ok(None);
                 }
                 let mut index = option_count(
@@ -569,14 +568,14 @@ fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result
 /// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked,
 /// a script file's when this command wrote it.
 fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
-    match shell_script(args, stdin) {
-        Some(Script::Text(text)) => walker.source(text),
-        Some(Script::File(file)) => match walker.written(file).map(str::to_owned) {
-            Some(text) => walker.source(&text),
-            None => Ok(()),
-        },
-        None => Ok(()),
-    }
+    let script = match shell_script(args, stdin) {
+        Some(Script::Text(text)) => Some(text.to_owned()),
+        Some(Script::File(file)) => walker.written(file).map(str::to_owned),
+        None => None,
+    };
+    script.map_or(Ok(()), |text| {
+        walker.in_child(|walker| walker.source(&text))
+    })
 }
 
 /// What a shell given some arguments runs.
@@ -627,7 +626,7 @@ fn unknown_command(
         "may delete, by a command of unknown name,",
     )?;
     if let Some(Script::Text(script)) = shell_script(args, stdin) {
-        walker.source_if_shell(script)?;
+        walker.in_child(|walker| walker.source_if_shell(script))?;
     }
     run(walker, &Call { argv: args, stdin })
 }

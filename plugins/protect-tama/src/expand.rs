@@ -132,7 +132,7 @@ impl Walker<'_> {
                     words.push(&value, *quoted);
                 }
                 Part::Substitution { list, .. } => {
-                    self.walk_nested(program, *list)?;
+                    self.in_child(|walker| walker.walk_nested(program, *list))?;
                     words.push(UNKNOWN_TEXT, true);
                 }
                 Part::ProcessSubstitution { list } => {
@@ -140,7 +140,7 @@ impl Walker<'_> {
                     // `source <(…)`, `bash <(…)` read it as a script.
                     let before = self.pipe_input.take();
                     let read_before = core::mem::replace(&mut self.output_read, true);
-                    let walked = self.walk_nested(program, *list);
+                    let walked = self.in_child(|walker| walker.walk_nested(program, *list));
                     self.output_read = read_before;
                     walked?;
                     let output = core::mem::replace(&mut self.pipe_input, before);
@@ -148,7 +148,7 @@ impl Walker<'_> {
                     words.push(&path, true);
                 }
                 Part::Backquoted { source, .. } => {
-                    self.source(source)?;
+                    self.in_child(|walker| walker.source(source))?;
                     words.push(UNKNOWN_TEXT, true);
                 }
                 Part::Opaque { inner, .. } => {

@@ -1,9 +1,11 @@
-//! Interpreter one-liners (`python -c`, `node -e`, `perl -e`, `ruby -e`, and
-//! scripts handed to them on standard input): the code is not run, so it is
+//! Interpreter code (`python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`,
+//! awk programs, and scripts handed to them): the code is not run, so it is
 //! read for two things at once: an operation that changes files, and a
 //! spelling of a protected path. Both together refuse.
 
 use crate::prelude::*;
+
+use shell_reader::interpreters::{self, Language, Source};
 
 use crate::walk::{Result, Walker};
 
@@ -49,109 +51,48 @@ const CHANGES: &[&str] = &[
     "touch",
 ];
 
-/// Decides a command that may be an interpreter given code.
-pub fn one_liner(
+/// Decides `name args…` when it is an interpreter: the code it is given,
+/// the script it runs when this command wrote it, or what it reads on its
+/// standard input.
+pub fn code(
     walker: &mut Walker<'_>,
     name: &str,
     args: &[String],
     stdin: Option<&str>,
 ) -> Result<()> {
-    let flags: &[&str] = match interpreter(name) {
-        Some(Interpreter::Python) => &["-c"],
-        Some(Interpreter::Node) => &["-e", "--eval", "-p", "--print"],
-        Some(Interpreter::Ruby) => &["-e"],
-        Some(Interpreter::Php) => &["-r"],
-        None => return Ok(()),
+    let Some(language) = Language::of(name) else {
+        return Ok(());
     };
-    let mut code: Vec<&str> = Vec::new();
-    for (index, arg) in args.iter().enumerate() {
-        if flags.contains(&arg.as_str()) {
-            code.extend(args.get(index + 1).map(String::as_str));
-        } else if let Some(rest) = flags.iter().find_map(|f| {
-            arg.strip_prefix(f)
-                .filter(|r| f.len() == 2 && !r.is_empty() && !arg.starts_with("--"))
-        }) {
-            code.push(rest);
+    for source in interpreters::sources(language, args) {
+        let code = match source {
+            Source::Text(code) => Some(code),
+            Source::File(path) => walker.written(path),
+            Source::Stdin => stdin,
+        };
+        if let Some(code) = code.map(str::to_owned) {
+            read(walker, language, &code)?;
         }
-    }
-    let reads_stdin = code.is_empty() && args.iter().all(|a| a.starts_with('-'));
-    if reads_stdin {
-        code.extend(stdin);
-    }
-    // A script this command wrote, then runs.
-    let script = args.iter().find(|a| !a.starts_with('-'));
-    let written = script
-        .filter(|_| code.is_empty())
-        .and_then(|script| walker.written(script))
-        .map(str::to_owned);
-    code.extend(written.as_deref());
-    for text in code {
-        check(walker, text)?;
     }
     Ok(())
 }
 
-/// `awk PROGRAM`, `awk -f FILE`: the program may run commands (`system`)
-/// and write files (`print > "f"`), so it is read as a one-liner.
-pub fn awk(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
-    let mut index = 0;
-    let mut program = None;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-f" | "--file" => {
-                let file = args.get(index + 1);
-                program = file
-                    .and_then(|file| walker.written(file))
-                    .map(str::to_owned);
-                break;
-            }
-            "-F" | "-v" | "--assign" | "--field-separator" => index += 2,
-            _ if arg.starts_with('-') && arg.len() > 1 => index += 1,
-            _ => {
-                program = Some(arg.clone());
-                break;
-            }
+/// Checks `code` together with its strings, joined and decoded as the
+/// language does (`"~/.ta" + "ma"`, `"\x2etama"`); code that runs programs
+/// also has the commands in its strings walked as another process runs them.
+fn read(walker: &mut Walker<'_>, language: Language, code: &str) -> Result<()> {
+    let strings = interpreters::strings(code, language);
+    let mut text = code.to_owned();
+    for value in &strings.values {
+        text.push('\n');
+        text.push_str(value);
+    }
+    check(walker, &text)?;
+    if interpreters::runs_programs(code) {
+        for command in strings.commands() {
+            walker.in_child(|walker| walker.source_if_shell(&command))?;
         }
-    }
-    program.map_or(Ok(()), |code| check(walker, &code))
-}
-
-/// `perl -e CODE`: read as any one-liner.
-pub fn perl(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
-    let mut code: Vec<&str> = Vec::new();
-    for (index, arg) in args.iter().enumerate() {
-        if arg.starts_with('-')
-            && !arg.starts_with("--")
-            && (arg.ends_with('e') || arg.ends_with('E'))
-        {
-            code.extend(args.get(index + 1).map(String::as_str));
-        }
-    }
-    if code.is_empty() && args.iter().all(|a| a.starts_with('-')) {
-        code.extend(stdin);
-    }
-    for text in code {
-        check(walker, text)?;
     }
     Ok(())
-}
-
-enum Interpreter {
-    Python,
-    Node,
-    Ruby,
-    Php,
-}
-
-fn interpreter(name: &str) -> Option<Interpreter> {
-    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    match base {
-        "python" | "pypy" | "uv" => Some(Interpreter::Python),
-        "node" | "nodejs" | "bun" | "deno" => Some(Interpreter::Node),
-        "ruby" => Some(Interpreter::Ruby),
-        "php" => Some(Interpreter::Php),
-        _ => None,
-    }
 }
 
 /// Refuses `code` when it both changes files and spells a protected path.

@@ -5,7 +5,7 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::shell::{self, AssignedValue, Command, List, Program, RedirectKind};
+use shell_reader::shell::{self, AssignedValue, Command, Compound, List, Program, RedirectKind};
 
 use core::cell::OnceCell;
 
@@ -135,6 +135,18 @@ impl<'h> Walker<'h> {
         self.walk_nested(&program, program.list)
     }
 
+    /// Walks as a child process runs: the folder it `cd`s to and the
+    /// variables it assigns stay in it (`bash -c 'cd /tmp'`, `$(cd /tmp)`,
+    /// `( … )`), as they do for the shell that started it.
+    pub fn in_child(&mut self, walk: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let moved = self.moved.clone();
+        let variables = self.variables.len();
+        let walked = walk(self);
+        self.moved = moved;
+        self.variables.truncate(variables);
+        walked
+    }
+
     /// Walks `text` when it reads as shell; other text (code for another
     /// interpreter, a pager's options) runs nothing the gate can follow.
     pub fn source_if_shell(&mut self, text: &str) -> Result<()> {
@@ -169,7 +181,20 @@ impl<'h> Walker<'h> {
             let last = pipeline.commands.len().saturating_sub(1);
             for (index, command) in pipeline.commands.iter().enumerate() {
                 self.output_read = index < last || read_after;
-                self.command(program, command)?;
+                if index < last {
+                    // Each command of a pipeline but the last runs in a subshell.
+                    self.in_child(|walker| walker.command(program, command))?;
+                } else if last > 0 {
+                    // bash runs the last one in a subshell too, zsh in the
+                    // shell itself: after a `cd` there, the folder is unknown.
+                    let before = self.moved.clone();
+                    self.command(program, command)?;
+                    if self.moved != before {
+                        self.moved = Some(UNKNOWN_TEXT.to_owned());
+                    }
+                } else {
+                    self.command(program, command)?;
+                }
             }
         }
         self.output_read = read_after;
@@ -238,36 +263,39 @@ impl<'h> Walker<'h> {
                     .extend(argv.into_iter().skip(1).filter(|w| may_be_fed(w)));
                 Ok(())
             }
-            Command::Compound(compound) => {
-                let saved_cwd = compound.subshell.then(|| self.moved.clone());
-                let mut values = Vec::new();
-                for word in program.words(compound.words) {
-                    self.expand_words(program, word, &mut values)?;
-                }
-                self.check_key(&values)?;
-                self.redirects(program, &compound.redirects)?;
-                match compound.loop_variable {
-                    Some(name) if !values.is_empty() => {
-                        for value in values.iter().take(MAX_LOOP_VALUES) {
-                            self.set(name, value.clone());
-                            for &list in &compound.lists {
-                                self.list(program, list)?;
-                            }
-                        }
-                    }
-                    _ => {
-                        for &list in &compound.lists {
-                            self.list(program, list)?;
-                        }
-                    }
-                }
-                if let Some(moved) = saved_cwd {
-                    self.moved = moved;
-                }
-                Ok(())
+            Command::Compound(compound) if compound.subshell => {
+                self.in_child(|walker| walker.compound(program, compound))
             }
+            Command::Compound(compound) => self.compound(program, compound),
             Command::Function(function) => self.command(program, &function.body),
         }
+    }
+
+    /// A compound command's words, redirections and lists, in the shell
+    /// the walk is in.
+    fn compound(&mut self, program: &Program<'_>, compound: &Compound<'_>) -> Result<()> {
+        let mut values = Vec::new();
+        for word in program.words(compound.words) {
+            self.expand_words(program, word, &mut values)?;
+        }
+        self.check_key(&values)?;
+        self.redirects(program, &compound.redirects)?;
+        match compound.loop_variable {
+            Some(name) if !values.is_empty() => {
+                for value in values.iter().take(MAX_LOOP_VALUES) {
+                    self.set(name, value.clone());
+                    for &list in &compound.lists {
+                        self.list(program, list)?;
+                    }
+                }
+            }
+            _ => {
+                for &list in &compound.lists {
+                    self.list(program, list)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Checks the files redirections write; returns what a here-document or

@@ -2,7 +2,8 @@
 //! shell reads it, [`field`] is the value a word expands to, [`braces`]
 //! and [`values`] do what the shell does to a word's known text, and
 //! [`git_commands`] names where git runs commands of its own; [`output`] is
-//! what `echo` and `printf` print.
+//! what `echo` and `printf` print; [`interpreters`] reads the strings of code
+//! handed to python, node, perl, ruby, php or awk.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.
@@ -14,6 +15,7 @@ extern crate alloc;
 pub mod braces;
 pub mod field;
 pub mod git_commands;
+pub mod interpreters;
 pub mod output;
 mod prelude;
 pub mod shell;

@@ -5,6 +5,7 @@
 use super::execs::Runner;
 use super::files::FileTool;
 use super::wrappers::{Spec, spec};
+use shell_reader::interpreters::Language;
 
 /// What the walker knows a command to do. Most commands do one thing;
 /// `perl` both edits files in place and runs code.
@@ -122,8 +123,6 @@ pub(super) fn known(name: &str) -> Option<Known> {
         b"npm" => runner(Runner::Npm),
         b"su" | b"runuser" | b"script" => runner(Runner::CommandOption),
         b"nix-shell" => runner(Runner::NixShell),
-        b"python" | b"python3" | b"python2" | b"node" | b"nodejs" | b"ruby" | b"php" | b"deno"
-        | b"bun" | b"awk" | b"gawk" | b"mawk" | b"nawk" => runner(Runner::Interpreter),
         b":" | b"[" | b"ack" | b"ag" | b"apropos" | b"basename" | b"cat" | b"cmp" | b"cut"
         | b"date" | b"diff" | b"dirname" | b"echo" | b"egrep" | b"exit" | b"false" | b"fgrep"
         | b"file" | b"grep" | b"head" | b"help" | b"info" | b"jq" | b"less" | b"logger" | b"ls"
@@ -131,6 +130,6 @@ pub(super) fn known(name: &str) -> Option<Known> {
         | b"readlink" | b"realpath" | b"return" | b"rg" | b"shift" | b"sleep" | b"sort"
         | b"stat" | b"tail" | b"test" | b"touch" | b"tr" | b"true" | b"type" | b"uniq"
         | b"wait" | b"wc" | b"whatis" | b"whereis" | b"which" | b"yq" => INERT,
-        _ => return None,
+        _ => return Language::of(name).map(|_| runner(Runner::Interpreter)),
     })
 }

@@ -21,7 +21,7 @@ pub enum Runner {
     CommandOption,
     /// `nix-shell --run`.
     NixShell,
-    /// An interpreter whose `-c`/`-e` code may run git.
+    /// An interpreter whose code may run git.
     Interpreter,
 }
 
@@ -300,10 +300,10 @@ impl Walker {
 
     /// The shell code another program runs: `ssh host cmd`, `su -c`,
     /// `script -c`, `nix-shell --run`, an npm script being stored. Code for
-    /// other interpreters (`python -c`, `node -e`) is not shell: it is
-    /// refused when it runs programs and names git with `--no-verify`.
+    /// other interpreters (`python -c`, `node -e`) is not shell: the
+    /// commands in its strings are read in place (see `interpreters`).
     pub(super) fn code_run_by(
-        &self,
+        &mut self,
         runner: Runner,
         name: &str,
         argv: &[Field<'_>],
@@ -339,23 +339,7 @@ impl Walker {
             Runner::CommandOption => after(&["-c", "--command"]),
             Runner::NixShell => after(&["--run", "--command"]),
             Runner::Interpreter => {
-                let code = if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
-                    // awk's program is its first operand, after -F, -v and -f's values.
-                    let program = skip_options(args, "Fvf", &["--field-separator", "--assign"]);
-                    args.get(program).map(|code| code.text.to_string())
-                } else {
-                    after(&["-c", "-e", "--eval", "-E", "-p", "--print"])
-                }
-                .unwrap_or_default();
-                let runs_programs = ["subprocess", "system", "popen", "exec", "spawn", "`"]
-                    .iter()
-                    .any(|call| code.contains(call));
-                if runs_programs && code.contains("git") && code.contains("--no-verify") {
-                    return Err(Finding::Embedded {
-                        program: format!("{name} {}", args.first().map_or("", |arg| &*arg.text)),
-                        option: "--no-verify",
-                    });
-                }
+                self.interpreter(name, args, stdin)?;
                 None
             }
         })

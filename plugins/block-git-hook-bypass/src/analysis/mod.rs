@@ -9,6 +9,7 @@ mod execs;
 mod expand;
 pub(crate) mod files;
 mod git_call;
+mod interpreters;
 mod run;
 mod simple;
 mod variables;
@@ -194,7 +195,21 @@ impl Walker {
         let mut piped = None;
         let last = pipeline.commands.len().saturating_sub(1);
         for (index, command) in pipeline.commands.iter().enumerate() {
-            piped = self.command(frame, command, piped.as_deref(), unread && index == last)?;
+            if index < last {
+                // Each command of a pipeline but the last runs in a subshell.
+                let saved = self.snapshot();
+                let output = self.command(frame, command, piped.as_deref(), false);
+                self.restore(saved);
+                piped = output?;
+            } else {
+                // bash runs the last one in a subshell too, zsh in the shell
+                // itself: the hooks directory either left counts.
+                let before = self.hooks_dir.clone();
+                piped = self.command(frame, command, piped.as_deref(), unread)?;
+                if self.hooks_dir.is_none() {
+                    self.hooks_dir = before;
+                }
+            }
         }
         Ok(piped)
     }

@@ -237,7 +237,8 @@ impl Walker {
     }
 
     /// For commands not modelled here (`docker exec c git …`, `uv run git …`):
-    /// runs from the first argument that names git or a shell with `-c`.
+    /// runs from the first argument that names git, a shell with `-c` or an
+    /// interpreter.
     fn scan_arguments(
         &mut self,
         frame: &mut Frame<'_>,
@@ -253,7 +254,8 @@ impl Walker {
                 && args
                     .get(index + 1)
                     .is_some_and(|next| next.text.starts_with('-') && next.text.contains('c'));
-            if matches!(name, "git" | "hub" | "env") || shell_string {
+            let interpreter = shell_reader::interpreters::Language::of(name).is_some();
+            if matches!(name, "git" | "hub" | "env") || shell_string || interpreter {
                 return self.run(frame, args.get(index..).unwrap_or_default(), env, None);
             }
         }

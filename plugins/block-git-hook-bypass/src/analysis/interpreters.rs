@@ -1,0 +1,77 @@
+//! Code for other interpreters (`python -c`, `node -e`, `perl -e`,
+//! `ruby -e`, `php -r`, awk programs, and scripts they read from a file this
+//! command wrote or from standard input). Code that runs programs has each
+//! of its strings, and each run of strings an `exec` would take as its
+//! arguments, read as a command, with the hook switches the code sets in
+//! its environment exported first.
+
+use crate::prelude::*;
+
+use shell_reader::interpreters::{self, Language, Source};
+
+use super::{Result, Walker};
+use crate::field::Field;
+use crate::finding::Finding;
+use crate::hook_env;
+
+impl Walker {
+    /// Reads the code `name args…` runs, if `name` is an interpreter.
+    pub(super) fn interpreter(
+        &mut self,
+        name: &str,
+        args: &[Field<'_>],
+        stdin: Option<&str>,
+    ) -> Result<()> {
+        let Some(language) = Language::of(name) else {
+            return Ok(());
+        };
+        let program = format!("{name} {}", args.first().map_or("", |arg| &*arg.text));
+        for source in interpreters::sources(language, args) {
+            let (code, label) = match source {
+                Source::Text(code) => (Some(code), format!("The code given to `{name}`")),
+                Source::File(path) => (
+                    self.file_content(path),
+                    format!("The script `{path}` that `{name}` runs"),
+                ),
+                Source::Stdin => (stdin, format!("The code `{name}` reads on its input")),
+            };
+            if let Some(code) = code.map(str::to_owned) {
+                self.code(&program, &label, language, &code)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `program` names the command for the old form of refusal, `label`
+    /// the code for a command found in its strings.
+    fn code(&mut self, program: &str, label: &str, language: Language, code: &str) -> Result<()> {
+        if !interpreters::runs_programs(code) {
+            return Ok(());
+        }
+        if code.contains("git") && code.contains("--no-verify") {
+            return Err(Finding::Embedded {
+                program: program.to_owned(),
+                option: "--no-verify",
+            });
+        }
+        let strings = interpreters::strings(code, language);
+        let mut environment = String::new();
+        for (name, value) in &strings.pairs {
+            if name.starts_with("GIT_") || hook_env::switched_off_by(name, value).is_some() {
+                environment.push_str(&format!("export {name}={}; ", interpreters::quoted(value)));
+            }
+        }
+        for command in strings.commands() {
+            match self.child_source(&format!("{environment}{command}"), None) {
+                Ok(_) | Err(Finding::Unreadable { .. }) => {}
+                Err(inner) => {
+                    return Err(Finding::InCode {
+                        code: label.to_owned(),
+                        inner: Box::new(inner),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}

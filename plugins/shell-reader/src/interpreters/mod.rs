@@ -1,0 +1,170 @@
+//! Code for interpreters other than the shell (`python -c`, `node -e`,
+//! `perl -e`, `ruby -e`, `php -r`, awk programs): where a command takes its
+//! code from, and what the code's string literals hold once joined and
+//! filled in. The code is never run; a gate reads the strings it could hand
+//! to a shell or to `exec`.
+//!
+//! Written here rather than taken from a crate: the gates are built without
+//! `std`, and what is needed is not a parser for five languages but their
+//! common ground, quotes, escapes, `+`/`.` joins and plain assignments, read
+//! the same way whatever the language.
+
+use crate::prelude::*;
+
+mod strings;
+#[cfg(test)]
+mod tests;
+
+pub use strings::{Strings, quoted, strings};
+
+/// A language whose code a command runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Language {
+    Python,
+    JavaScript,
+    Ruby,
+    Perl,
+    Php,
+    Awk,
+}
+
+impl Language {
+    /// The language `command` runs code in: `python3.12`, `/usr/bin/node`, `gawk`.
+    pub fn of(command: &str) -> Option<Self> {
+        let base = command.rsplit('/').next().unwrap_or(command);
+        let base = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        Some(match base {
+            "python" | "pypy" | "uv" => Self::Python,
+            "node" | "nodejs" | "bun" | "deno" => Self::JavaScript,
+            "ruby" => Self::Ruby,
+            "perl" => Self::Perl,
+            "php" => Self::Php,
+            "awk" | "gawk" | "mawk" | "nawk" => Self::Awk,
+            _ => return None,
+        })
+    }
+
+    /// The options whose value is code, and those whose value is something else.
+    fn options(self) -> (&'static [&'static str], &'static [&'static str]) {
+        match self {
+            Self::Python => (&["-c"], &["-W", "-X", "-Q"]),
+            Self::JavaScript => (
+                &["-e", "--eval", "-p", "--print", "eval"],
+                &["-r", "--require", "--import", "--loader"],
+            ),
+            Self::Ruby => (&["-e"], &["-I", "-r", "-C"]),
+            Self::Perl => (&["-e", "-E"], &["-I", "-M", "-m"]),
+            Self::Php => (&["-r"], &["-c", "-d", "-z"]),
+            Self::Awk => (&[], &["-F", "-v", "--field-separator", "--assign"]),
+        }
+    }
+
+    fn comment_starts(self, rest: &str) -> bool {
+        match self {
+            Self::JavaScript => rest.starts_with("//"),
+            Self::Php => rest.starts_with("//") || rest.starts_with('#'),
+            _ => rest.starts_with('#'),
+        }
+    }
+}
+
+/// Where a command takes its code from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Source<'a> {
+    /// Given on the command line (`-c`, `-e`, awk's program).
+    Text(&'a str),
+    /// A script file.
+    File(&'a str),
+    /// Standard input: no script named, or `-`.
+    Stdin,
+}
+
+/// Where `args` (after the command's name) have `language` take its code.
+/// Code options count wherever they stand (`uv run python -c …`); without
+/// one, the first operand is the script.
+pub fn sources<W: AsRef<str>>(language: Language, args: &[W]) -> Vec<Source<'_>> {
+    let (code_options, value_options) = language.options();
+    let mut found = Vec::new();
+    let mut operand = None;
+    let mut index = 0;
+    while let Some(arg) = args.get(index).map(AsRef::as_ref) {
+        index += 1;
+        let next = args.get(index).map(AsRef::as_ref);
+        if code_options.contains(&arg) || perl_code_cluster(language, arg) {
+            found.extend(next.map(Source::Text));
+            index += 1;
+        } else if let Some(code) = attached(arg, code_options) {
+            found.push(Source::Text(code));
+        } else if value_options.contains(&arg)
+            || (language == Language::Awk && matches!(arg, "-f" | "--file"))
+        {
+            if language == Language::Awk && matches!(arg, "-f" | "--file") {
+                found.extend(next.map(Source::File));
+            }
+            index += 1;
+        } else if language == Language::Python && arg == "-m" {
+            // A module runs, not code the command gives.
+            return found;
+        } else if operand.is_none()
+            && (arg == "-" || !arg.starts_with('-'))
+            && !(language == Language::JavaScript && arg == "run")
+        {
+            operand = Some(arg);
+        }
+    }
+    if found.is_empty() {
+        found.push(match operand {
+            Some(program) if language == Language::Awk => Source::Text(program),
+            None | Some("-") => Source::Stdin,
+            Some(file) => Source::File(file),
+        });
+    }
+    found
+}
+
+/// perl's `-ne`, `-pe`, `-lane`: single-letter switches ending in `-e`.
+fn perl_code_cluster(language: Language, arg: &str) -> bool {
+    language == Language::Perl
+        && arg.len() > 2
+        && arg.starts_with('-')
+        && !arg.starts_with("--")
+        && arg.bytes().skip(1).all(|byte| byte.is_ascii_alphabetic())
+        && (arg.ends_with('e') || arg.ends_with('E'))
+}
+
+/// `-cCODE`, `--eval=CODE`.
+fn attached<'a>(arg: &'a str, options: &[&str]) -> Option<&'a str> {
+    options.iter().find_map(|option| {
+        if option.starts_with("--") {
+            arg.strip_prefix(option)?.strip_prefix('=')
+        } else if option.len() == 2 && !arg.starts_with("--") {
+            arg.strip_prefix(option).filter(|rest| !rest.is_empty())
+        } else {
+            None
+        }
+    })
+}
+
+/// Whether code calls out to other programs, by the names of the calls
+/// that do in each language.
+pub fn runs_programs(code: &str) -> bool {
+    const CALLS: &[&str] = &[
+        "subprocess",
+        "system",
+        "popen",
+        "exec",
+        "spawn",
+        "`",
+        "getoutput",
+        "check_output",
+        "shell_exec",
+        "passthru",
+        "proc_open",
+        "Command(",
+        "%x",
+        "$(",
+        "open(\"|",
+        "open('|",
+    ];
+    CALLS.iter().any(|call| code.contains(call))
+}

@@ -1,0 +1,122 @@
+use super::*;
+
+fn values(code: &str, language: Language) -> Vec<String> {
+    strings(code, language).values
+}
+
+#[test]
+fn languages_are_known_by_name_and_version() {
+    assert_eq!(Language::of("/usr/bin/python3.12"), Some(Language::Python));
+    assert_eq!(Language::of("nodejs"), Some(Language::JavaScript));
+    assert_eq!(Language::of("gawk"), Some(Language::Awk));
+    assert_eq!(Language::of("git"), None);
+}
+
+#[test]
+fn code_comes_from_options_scripts_or_standard_input() {
+    use Source::*;
+    assert_eq!(sources(Language::Python, &["-c", "x"]), [Text("x")]);
+    assert_eq!(sources(Language::Python, &["-cx"]), [Text("x")]);
+    assert_eq!(
+        sources(Language::Python, &["-W", "ignore", "s.py", "-c"]),
+        [File("s.py")]
+    );
+    assert_eq!(sources(Language::Python, &["-"]), [Stdin]);
+    assert_eq!(sources(Language::Python, &["-u"]), [Stdin]);
+    assert_eq!(sources(Language::Python, &["-m", "pip"]), []);
+    assert_eq!(
+        sources(Language::Python, &["run", "python", "-c", "x"]),
+        [Text("x")]
+    );
+    assert_eq!(sources(Language::JavaScript, &["--eval=x"]), [Text("x")]);
+    assert_eq!(
+        sources(Language::JavaScript, &["run", "a.ts"]),
+        [File("a.ts")]
+    );
+    assert_eq!(
+        sources(Language::Perl, &["-lne", "x", "-e", "y"]),
+        [Text("x"), Text("y")]
+    );
+    assert_eq!(
+        sources(Language::Awk, &["-F", ":", "{print}", "f"]),
+        [Text("{print}")]
+    );
+    assert_eq!(
+        sources(Language::Awk, &["-f", "prog.awk", "f"]),
+        [File("prog.awk")]
+    );
+}
+
+#[test]
+fn literals_are_joined_and_decoded() {
+    assert_eq!(
+        values(
+            r#"os.system("git commit --no-" + "verify")"#,
+            Language::Python
+        ),
+        ["git commit --no-verify"]
+    );
+    assert_eq!(values(r#"'a' "b" '''c'''"#, Language::Python), ["abc"]);
+    assert_eq!(values(r#""\x67it" . 'x\n'"#, Language::Perl), ["gitx\\n"]);
+    assert_eq!(values(r#"r"\x67""#, Language::Python), [r"\x67"]);
+    assert_eq!(
+        values("`git ${'x'}` // \"not\"", Language::JavaScript),
+        ["git "]
+    );
+    assert_eq!(values("print(\"a\") # don't", Language::Python), ["a"]);
+}
+
+#[test]
+fn names_assigned_strings_are_filled_in() {
+    let code = r#"f = "-n"; f += "o"; os.system(f"git commit {f}" + " " + f)"#;
+    assert_eq!(
+        values(code, Language::Python).last().unwrap(),
+        "git commit -no -no"
+    );
+    let code = r#"my $o = "--no-verify"; system("git commit $o"); system("x ${o}")"#;
+    assert_eq!(
+        values(code, Language::Perl)[1..],
+        ["git commit --no-verify", "x --no-verify"]
+    );
+    let code = "const o = '-n'; execSync(`git commit ${o} ${unknown}`)";
+    assert_eq!(values(code, Language::JavaScript)[1], "git commit -n ");
+    assert_eq!(values(r##"x = "#{y}""##, Language::Ruby), [""]);
+}
+
+#[test]
+fn runs_of_values_are_argument_vectors() {
+    let read = strings(
+        r#"subprocess.run(["git", "commit", "-n"], check=True); os.execvp("git", ["git", "push"])"#,
+        Language::Python,
+    );
+    assert!(
+        read.lists
+            .contains(&vec!["git".into(), "commit".into(), "-n".into()])
+    );
+    assert!(read.lists.contains(&vec!["git".into(), "push".into()]));
+}
+
+#[test]
+fn names_set_to_values_are_pairs() {
+    for (code, language) in [
+        (r#"os.environ["HUSKY"] = "0""#, Language::Python),
+        (r#"run(env={**os.environ, "HUSKY": "0"})"#, Language::Python),
+        ("process.env.HUSKY = '0'", Language::JavaScript),
+        ("$ENV{HUSKY}=0; system('git commit')", Language::Perl),
+        (r#"ENV["HUSKY"] = "0""#, Language::Ruby),
+        (r#"putenv("HUSKY=0"); putenv("HUSKY", "0")"#, Language::Php),
+    ] {
+        let pairs = strings(code, language).pairs;
+        assert!(
+            pairs.contains(&("HUSKY".into(), "0".into())),
+            "{code}: {pairs:?}"
+        );
+    }
+}
+
+#[test]
+fn code_that_runs_programs_is_told_apart() {
+    assert!(runs_programs("import os; os.system('x')"));
+    assert!(runs_programs("require('child_process').execSync('x')"));
+    assert!(!runs_programs("print(open('f').read())"));
+}
