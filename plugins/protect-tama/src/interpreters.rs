@@ -70,16 +70,20 @@ pub fn code(
             Source::Stdin => stdin,
         };
         if let Some(code) = code.map(str::to_owned) {
-            read(walker, language, &code)?;
+            read(walker, language, &code, 0)?;
         }
     }
     Ok(())
 }
 
+/// How many times a string of code is read again as code.
+const MAX_CODE_DEPTH: u32 = 3;
+
 /// Checks `code` together with its strings, joined and decoded as the
-/// language does (`"~/.ta" + "ma"`, `"\x2etama"`); code that runs programs
-/// also has the commands in its strings walked as another process runs them.
-fn read(walker: &mut Walker<'_>, language: Language, code: &str) -> Result<()> {
+/// language does (`"~/.ta" + "ma"`, `"\x2etama"`, base64); code that runs
+/// programs also has the commands in its strings walked as another process
+/// runs them, and strings that are code themselves read again.
+fn read(walker: &mut Walker<'_>, language: Language, code: &str, depth: u32) -> Result<()> {
     let strings = interpreters::strings(code, language);
     let mut text = code.to_owned();
     for value in &strings.values {
@@ -87,9 +91,15 @@ fn read(walker: &mut Walker<'_>, language: Language, code: &str) -> Result<()> {
         text.push_str(value);
     }
     check(walker, &text)?;
-    if interpreters::runs_programs(code) {
-        for command in strings.commands() {
-            walker.in_child(|walker| walker.source_if_shell(&command))?;
+    if !strings.runs_programs {
+        return Ok(());
+    }
+    for command in strings.commands() {
+        walker.in_child(|walker| walker.source_if_shell(&command))?;
+    }
+    if depth < MAX_CODE_DEPTH {
+        for nested in strings.nested_code().filter(|nested| *nested != code) {
+            read(walker, language, nested, depth + 1)?;
         }
     }
     Ok(())

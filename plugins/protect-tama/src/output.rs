@@ -10,8 +10,9 @@ use crate::commands::basename;
 use crate::walk::Walker;
 
 /// What `argv`, reading `stdin`, prints: `echo` and `printf` (as the shell
-/// reader works them out) and `cat` of its input or of files this command
-/// wrote; `None` for anything else.
+/// reader works them out), `cat` of its input or of files this command
+/// wrote, and the filters that decode or reverse their input; `None` for
+/// anything else.
 pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<String> {
     let (name, args) = argv.split_first()?;
     match basename(name) {
@@ -24,6 +25,6 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
             }
             files.iter().map(|file| walker.written(file)).collect()
         }
-        _ => None,
+        name => output::filtered(name, args, stdin?),
     }
 }

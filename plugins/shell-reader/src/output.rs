@@ -90,3 +90,115 @@ pub fn printf<W: AsRef<str>>(args: &[W]) -> String {
     }
     out
 }
+
+/// What a filter that only transforms its input prints for `stdin`:
+/// `base64 -d`, `xxd -r -p`, `rev` and `tr`, the ways to hide a command's
+/// text on its way into a shell. `None` for anything else, or a file operand.
+pub fn filtered<W: AsRef<str>>(name: &str, args: &[W], stdin: &str) -> Option<String> {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let has = |flags: &[&str]| args.iter().any(|arg| flags.contains(arg));
+    let operands = args.iter().filter(|arg| !arg.starts_with('-')).count();
+    let text_of = |bytes: Vec<u8>| String::from_utf8(bytes).ok();
+    match name {
+        "base64" if has(&["-d", "--decode", "-D", "-di", "-id"]) && operands == 0 => {
+            use base64::Engine as _;
+            let compact: String = stdin.split_whitespace().collect();
+            text_of(
+                base64::engine::general_purpose::STANDARD
+                    .decode(compact)
+                    .ok()?,
+            )
+        }
+        "xxd" if has(&["-r"]) && has(&["-p", "-ps", "-plain"]) && operands == 0 => {
+            let compact: String = stdin.split_whitespace().collect();
+            text_of(hex::decode(compact).ok()?)
+        }
+        "rev" if args.is_empty() => Some(
+            stdin
+                .split_inclusive('\n')
+                .map(|line| {
+                    let (text, end) = line
+                        .strip_suffix('\n')
+                        .map_or((line, ""), |text| (text, "\n"));
+                    let mut reversed: String = text.chars().rev().collect();
+                    reversed.push_str(end);
+                    reversed
+                })
+                .collect(),
+        ),
+        "tr" => translated(&args, stdin),
+        _ => None,
+    }
+}
+
+/// `tr SET1 SET2` and `tr -d SET1`, with ranges (`a-z`) and escapes; other
+/// options are not followed.
+fn translated(args: &[&str], stdin: &str) -> Option<String> {
+    let (delete, sets) = match args {
+        ["-d", set] => (true, [*set, ""]),
+        [from, to] if !from.starts_with('-') => (false, [*from, *to]),
+        _ => return None,
+    };
+    let from = tr_set(sets[0]);
+    let to = tr_set(sets[1]);
+    Some(
+        stdin
+            .chars()
+            .filter_map(|c| match from.iter().position(|&f| f == c) {
+                Some(_) if delete => None,
+                Some(at) => Some(to.get(at).or(to.last()).copied().unwrap_or(c)),
+                None => Some(c),
+            })
+            .collect(),
+    )
+}
+
+/// The characters a `tr` set names.
+fn tr_set(set: &str) -> Vec<char> {
+    let chars: Vec<char> = decode_escapes(set).chars().collect();
+    let mut out = Vec::new();
+    let mut index = 0;
+    while let Some(&c) = chars.get(index) {
+        match (chars.get(index + 1), chars.get(index + 2)) {
+            (Some('-'), Some(&end)) if c <= end => {
+                out.extend((c..=end).take(1 << 12));
+                index += 3;
+            }
+            _ => {
+                out.push(c);
+                index += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_decode_reverse_and_translate_their_input() {
+        let none: [&str; 0] = [];
+        assert_eq!(
+            filtered("base64", &["-d"], "Z2l0\nIHN0YXR1cw==\n").as_deref(),
+            Some("git status")
+        );
+        assert_eq!(filtered("base64", &["-d", "file"], "Z2l0").as_deref(), None);
+        assert_eq!(
+            filtered("xxd", &["-r", "-p"], "676974\n").as_deref(),
+            Some("git")
+        );
+        assert_eq!(
+            filtered("rev", &none, "tig\nsutats\n").as_deref(),
+            Some("git\nstatus\n")
+        );
+        assert_eq!(
+            filtered("tr", &["A-Za-z", "N-ZA-Mn-za-m"], "tvg fgnghf").as_deref(),
+            Some("git status")
+        );
+        assert_eq!(filtered("tr", &["-d", "_"], "g_it").as_deref(), Some("git"));
+        assert_eq!(filtered("tr", &["a-z", "x"], "ab-").as_deref(), Some("xx-"));
+        assert_eq!(filtered("sort", &none, "b\na\n"), None);
+    }
+}

@@ -14,6 +14,9 @@ use crate::field::Field;
 use crate::finding::Finding;
 use crate::hook_env;
 
+/// How many times a string of code is read again as code.
+const MAX_CODE_DEPTH: u32 = 3;
+
 impl Walker {
     /// Reads the code `name args…` runs, if `name` is an interpreter.
     pub(super) fn interpreter(
@@ -36,16 +39,25 @@ impl Walker {
                 Source::Stdin => (stdin, format!("The code `{name}` reads on its input")),
             };
             if let Some(code) = code.map(str::to_owned) {
-                self.code(&program, &label, language, &code)?;
+                self.code(&program, &label, language, &code, 0)?;
             }
         }
         Ok(())
     }
 
     /// `program` names the command for the old form of refusal, `label`
-    /// the code for a command found in its strings.
-    fn code(&mut self, program: &str, label: &str, language: Language, code: &str) -> Result<()> {
-        if !interpreters::runs_programs(code) {
+    /// the code for a command found in its strings. Strings that are code
+    /// themselves (`exec("…")`) are read again, `depth` levels deep at most.
+    fn code(
+        &mut self,
+        program: &str,
+        label: &str,
+        language: Language,
+        code: &str,
+        depth: u32,
+    ) -> Result<()> {
+        let strings = interpreters::strings(code, language);
+        if !strings.runs_programs {
             return Ok(());
         }
         if code.contains("git") && code.contains("--no-verify") {
@@ -54,7 +66,6 @@ impl Walker {
                 option: "--no-verify",
             });
         }
-        let strings = interpreters::strings(code, language);
         let mut environment = String::new();
         for (name, value) in &strings.pairs {
             if name.starts_with("GIT_") || hook_env::switched_off_by(name, value).is_some() {
@@ -70,6 +81,11 @@ impl Walker {
                         inner: Box::new(inner),
                     });
                 }
+            }
+        }
+        if depth < MAX_CODE_DEPTH {
+            for nested in strings.nested_code().filter(|nested| *nested != code) {
+                self.code(program, label, language, nested, depth + 1)?;
             }
         }
         Ok(())

@@ -76,6 +76,9 @@ impl Walker {
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
             "cat" => Ok(self.cat(args, stdin)),
+            "base64" | "xxd" | "rev" | "tr" if !unread => {
+                Ok(stdin.and_then(|stdin| output::filtered(name, args, stdin)))
+            }
             ":" | "true" => done,
             // Outside a function bash refuses `local` and sets nothing.
             "local" if self.in_function == 0 => done,

@@ -19,9 +19,20 @@ pub struct Strings {
     /// `NAME` and its value where code sets one to the other
     /// (`os.environ["NAME"] = "1"`, `{NAME: "1"}`, `$ENV{NAME} = 1`).
     pub pairs: Vec<(String, String)>,
+    /// The code, or one of its values, calls out to other programs.
+    pub runs_programs: bool,
 }
 
 impl Strings {
+    /// Values that are code which runs programs themselves (`exec("…")`,
+    /// `eval`), to be read as code again.
+    pub fn nested_code(&self) -> impl Iterator<Item = &str> + '_ {
+        self.values
+            .iter()
+            .map(String::as_str)
+            .filter(|value| super::runs_programs(value))
+    }
+
     /// What the code may hand a shell or `exec`, as shell text: each value,
     /// and each argument run with its words quoted.
     pub fn commands(&self) -> impl Iterator<Item = String> + '_ {
@@ -38,14 +49,63 @@ pub fn quoted(word: &str) -> String {
     format!("'{}'", word.replace('\'', r"'\''"))
 }
 
-/// Reads the strings of `code` in `language`.
+/// The longest value kept: joins and `+=` can double a value at each step.
+const MAX_VALUE: usize = 1 << 16;
+
+/// Reads the strings of `code` in `language`. A value that is base64 or
+/// hex of text (`b64decode("Z2l0…")`, `bytes.fromhex("67…")`) is followed by
+/// that text.
 pub fn strings(code: &str, language: Language) -> Strings {
     let tokens = Lexer {
         rest: code,
         language,
     }
     .tokens();
-    fold(&tokens)
+    let mut strings = fold(&tokens);
+    let decoded: Vec<String> = strings
+        .values
+        .iter()
+        .filter_map(|value| decoded(value))
+        .collect();
+    strings.values.extend(decoded);
+    strings.runs_programs = super::runs_programs(code)
+        || strings
+            .values
+            .iter()
+            .any(|value| super::runs_programs(value));
+    strings
+}
+
+/// The text `value` encodes in base64 or hex, when it is text.
+fn decoded(value: &str) -> Option<String> {
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const BASE64: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    let value = value.trim();
+    if value.len() < 8 || value.contains(char::is_whitespace) {
+        return None;
+    }
+    let bytes = hex::decode(value)
+        .ok()
+        .or_else(|| BASE64.decode(value).ok())?;
+    let text = String::from_utf8(bytes).ok()?;
+    let printable = text.chars().all(|c| !c.is_control() || c.is_whitespace());
+    printable.then_some(text)
+}
+
+/// `value` cut to [`MAX_VALUE`] bytes, on a character boundary.
+fn capped(mut value: String) -> String {
+    if value.len() > MAX_VALUE {
+        let mut end = MAX_VALUE;
+        while !value.is_char_boundary(end) {
+            end -= 1;
+        }
+        value.truncate(end);
+    }
+    value
 }
 
 /// One piece of a string literal.
@@ -278,7 +338,7 @@ fn fold(tokens: &[Token]) -> Strings {
                 && matches!(operator.as_str(), "=" | "+=" | ".=")
             {
                 let earlier = lookup(&variables, name).filter(|_| operator != "=");
-                let value = format!("{}{value}", earlier.unwrap_or_default());
+                let value = capped(format!("{}{value}", earlier.unwrap_or_default()));
                 variables.push((name.clone(), value));
             }
             items.push(Item::Value(value));
@@ -327,6 +387,9 @@ fn chain(
             _ => break,
         }
         index += 1;
+        if value.len() > MAX_VALUE {
+            value = capped(value);
+        }
         match tokens.get(index) {
             Some(Token::Operator(op)) if op == "+" || op == "." => index += 1,
             Some(Token::Literal(_)) => {}

@@ -120,3 +120,38 @@ fn code_that_runs_programs_is_told_apart() {
     assert!(runs_programs("require('child_process').execSync('x')"));
     assert!(!runs_programs("print(open('f').read())"));
 }
+
+#[test]
+fn base64_and_hex_values_are_followed_by_their_text() {
+    let read = strings(
+        r#"exec(b64decode("Z2l0IHN0YXR1cw==")); x = bytes.fromhex("67697420737461747573")"#,
+        Language::Python,
+    );
+    assert_eq!(
+        read.values
+            .iter()
+            .filter(|value| *value == "git status")
+            .count(),
+        2
+    );
+    assert!(!read.values.iter().any(|value| value.contains('\u{0}')));
+}
+
+#[test]
+fn strings_that_are_code_are_read_again() {
+    let read = strings(r#"exec("import os; os.system('x')")"#, Language::Python);
+    assert!(read.runs_programs);
+    assert_eq!(
+        read.nested_code().collect::<Vec<_>>(),
+        ["import os; os.system('x')"]
+    );
+    let joined = strings(r#"getattr(os, "sys" + "tem")("x")"#, Language::Python);
+    assert!(joined.runs_programs);
+}
+
+#[test]
+fn values_doubled_by_assignment_stay_bounded() {
+    let code = format!("a = 'xx'\n{}print(a)", "a += a\n".repeat(64));
+    let read = strings(&code, Language::Python);
+    assert!(read.values.iter().all(|value| value.len() <= 1 << 16));
+}
