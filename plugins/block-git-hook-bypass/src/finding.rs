@@ -20,6 +20,8 @@ pub enum Finding {
     },
     /// core.hooksPath set for one command or for good.
     HooksPath { setting: String },
+    /// core.hooksPath removed, which sends git back to `.git/hooks`.
+    HooksPathRemoved { setting: String },
     /// Configuration read from a file the gate cannot see, which may set
     /// core.hooksPath.
     ConfigInclude { setting: String },
@@ -85,6 +87,13 @@ impl fmt::Display for Finding {
                 f,
                 "`{setting}` sets core.hooksPath, so git looks for hooks elsewhere and skips \
                  the repository's client-side hooks ({GATE}). Leave core.hooksPath as the \
+                 repository configured it and fix what the hooks report."
+            ),
+            Self::HooksPathRemoved { setting } => write!(
+                f,
+                "`{setting}` removes core.hooksPath, so git looks for hooks in .git/hooks \
+                 instead of where the repository installed them (husky's .husky/_, a \
+                 .githooks folder) and skips those ({GATE}). Leave core.hooksPath as the \
                  repository configured it and fix what the hooks report."
             ),
             Self::ConfigInclude { setting } => write!(

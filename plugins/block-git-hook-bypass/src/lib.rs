@@ -21,7 +21,9 @@
 //! - Setting core.hooksPath to any value is refused (`-c`, `--config-env`,
 //!   `git config`, `GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`, writing it
 //!   into a config file, `sed -i` or an interpreter editing one with it);
-//!   reading or unsetting it passes. Setting `include.path` or
+//!   so is removing it (`--unset`, `unset`, the `core` section removed):
+//!   hooks installed where it points (husky's `.husky/_`) would then be
+//!   skipped for an empty `.git/hooks`. Reading it passes. Setting `include.path` or
 //!   `includeIf.*.path` is refused too: the file it names, which the gate
 //!   cannot see, may set core.hooksPath. `GIT_CONFIG_GLOBAL` and kin pass,
 //!   since they isolate configuration, unless they name a file this command

@@ -4,7 +4,7 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::git_commands;
+use shell_reader::{git_commands, runners};
 
 use crate::interpreters;
 use crate::links;
@@ -184,7 +184,10 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
                 "edits in place",
             )
         }
-        _ => interpreters::code(walker, name, args, call.stdin),
+        _ => {
+            handed_to_shell(walker, name, args, call.stdin)?;
+            interpreters::code(walker, name, args, call.stdin)
+        }
     }
 }
 
@@ -576,6 +579,21 @@ fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Resul
     script.map_or(Ok(()), |text| {
         walker.in_child(|walker| walker.source(&text))
     })
+}
+
+/// What `tmux`, `screen -X`, `at`, `crontab`, `make`, `expect` or
+/// PowerShell hand a shell, walked as a child process runs it.
+fn handed_to_shell(
+    walker: &mut Walker<'_>,
+    name: &str,
+    args: &[String],
+    stdin: Option<&str>,
+) -> Result<()> {
+    let texts = runners::shell_texts(name, args, stdin, |path| walker.written(path));
+    for text in texts {
+        walker.in_child(|walker| walker.source_if_shell(&text))?;
+    }
+    Ok(())
 }
 
 /// What a shell given some arguments runs.

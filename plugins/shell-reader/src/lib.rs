@@ -3,7 +3,8 @@
 //! and [`values`] do what the shell does to a word's known text, and
 //! [`git_commands`] names where git runs commands of its own; [`output`] is
 //! what `echo` and `printf` print; [`interpreters`] reads the strings of code
-//! handed to python, node, perl, ruby, php or awk.
+//! handed to python, node, perl, ruby, php or awk; [`runners`] what programs
+//! such as `tmux`, `at` and `make` hand a shell.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.
@@ -18,5 +19,6 @@ pub mod git_commands;
 pub mod interpreters;
 pub mod output;
 mod prelude;
+pub mod runners;
 pub mod shell;
 pub mod values;

@@ -9,6 +9,7 @@ use super::wrappers::{skip_options, split_assignment};
 use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
+use shell_reader::runners;
 
 /// Programs that run code given in their arguments or input.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -296,6 +297,30 @@ impl Walker {
             });
         }
         Some(out)
+    }
+
+    /// What `tmux`, `screen -X`, `at`, `crontab`, `make`, `expect` or
+    /// PowerShell hand a shell, read as commands; text that is not shell
+    /// is let be.
+    pub(super) fn handed_to_shell(
+        &mut self,
+        name: &str,
+        args: &[Field<'_>],
+        stdin: Option<&str>,
+    ) -> Result<()> {
+        let texts = runners::shell_texts(name, args, stdin, |path| self.file_content(path));
+        for text in texts {
+            match self.child_source(&text, None) {
+                Ok(_) | Err(Finding::Unreadable { .. }) => {}
+                Err(inner) => {
+                    return Err(Finding::InCode {
+                        code: format!("What `{name}` hands a shell"),
+                        inner: Box::new(inner),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The shell code another program runs: `ssh host cmd`, `su -c`,

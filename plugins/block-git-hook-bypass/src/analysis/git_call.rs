@@ -196,6 +196,11 @@ impl Walker {
 
     fn git_config(&mut self, args: &[Field<'_>]) -> Result<Option<String>> {
         let Some(write) = config::config_write(args) else {
+            if config::removes_hooks_path(args) {
+                return Err(Finding::HooksPathRemoved {
+                    setting: format!("git config {}", shown(args)),
+                });
+            }
             let reads_hooks_path = args.iter().any(|arg| config::is_hooks_path(&arg.text));
             return Ok(reads_hooks_path.then(|| ".git/hooks".to_owned()));
         };

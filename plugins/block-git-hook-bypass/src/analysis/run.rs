@@ -166,6 +166,7 @@ impl Walker {
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
         let Some(known) = commands::known(name) else {
+            self.handed_to_shell(name, args, stdin)?;
             return self.scan_arguments(frame, args, env);
         };
         if let Some(spec) = &known.wrapper {

@@ -32,6 +32,30 @@ pub struct ConfigWrite<'f> {
     pub value: Option<&'f Field<'f>>,
 }
 
+/// Whether `git config ARGS` removes core.hooksPath: `--unset`, `unset`,
+/// or the whole `core` section removed or renamed. A repository whose hooks
+/// live where core.hooksPath points (husky's `.husky/_`) then has git look
+/// in `.git/hooks`, where there are none.
+pub fn removes_hooks_path(args: &[Field<'_>]) -> bool {
+    let mut removes = false;
+    let mut names = false;
+    for arg in args {
+        let text = &*arg.text;
+        removes |= matches!(
+            text,
+            "--unset"
+                | "--unset-all"
+                | "unset"
+                | "--remove-section"
+                | "remove-section"
+                | "--rename-section"
+                | "rename-section"
+        );
+        names |= is_hooks_path(text) || text.eq_ignore_ascii_case("core");
+    }
+    removes && names
+}
+
 /// What `git config ARGS` writes, if it writes a value; reads, `--unset`
 /// and the like write nothing a hook depends on.
 pub fn config_write<'f>(args: &'f [Field<'f>]) -> Option<ConfigWrite<'f>> {
