@@ -124,7 +124,9 @@ impl Protected {
         }
         let project = (code.contains(".claude") && code.contains("settings"))
             || (code.contains(".codex")
-                && (code.contains("hooks.json") || code.contains("config.toml")));
+                && (code.contains("hooks.json") || code.contains("config.toml")))
+            || (code.contains(".omp")
+                && (code.contains("settings") || code.contains("extensions")));
         project.then(|| "a project's hook settings".to_owned())
     }
 
@@ -134,19 +136,33 @@ impl Protected {
     }
 }
 
-/// A project's `.claude/settings*.json` (and Codex's project hook files),
-/// wherever the project is.
+/// A project's `.claude/settings*.json`, Codex's project hook files, and
+/// oh-my-pi's project settings and extensions, wherever the project is.
+/// oh-my-pi loads a project's extensions before the user's, with no trust
+/// prompt, so one there runs before Tama's adapter and can unhook it; its
+/// project settings can disable the adapter (`disabledExtensions`).
 fn project_settings(path: &str, change: Change) -> Option<String> {
     let mut components = path.rsplit('/');
     let last = components.next().unwrap_or("");
     let parent = components.next().unwrap_or("");
+    let grandparent = components.next().unwrap_or("");
+    let settings_json = last.starts_with("settings") && last.ends_with(".json");
     let settings = match parent {
-        ".claude" => last.starts_with("settings") && last.ends_with(".json") || last.contains('*'),
+        ".claude" => settings_json || last.contains('*'),
         ".codex" => matches!(last, "hooks.json" | "config.toml") || last.contains('*'),
+        ".omp" => {
+            settings_json
+                || matches!(last, "config.yml" | "config.yaml" | "extensions")
+                || last.contains('*')
+        }
         _ => false,
     };
-    let removed = change == Change::Remove && matches!(last, ".claude" | ".codex");
-    (settings || removed).then(|| format!("a project's hook settings ({path})"))
+    let extension = parent == "extensions" && grandparent == ".omp";
+    let removed = change == Change::Remove && matches!(last, ".claude" | ".codex" | ".omp");
+    (settings || extension || removed).then(|| {
+        let path = crate::walk::shown(path);
+        format!("a project's hook settings ({path})")
+    })
 }
 
 fn entry(path: String, what: &'static str) -> Entry {
