@@ -81,6 +81,14 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         }
         "parallel" => parallel(walker, args, call.stdin),
         "tama" => tama(args),
+        "systemctl" | "launchctl" | "dbus-update-activation-environment" | "initctl"
+            if sets_session_environment(name, args) && walker.names_tama() =>
+        {
+            Err(format!(
+                "`{}` sets a variable that names Tama in the environment later sessions start with; a `TAMA_` variable there reaches the harness and changes Tama's policy, which is the operator's act, not the agent's",
+                shown(&call.argv.join(" "))
+            ))
+        }
         _ if is_tama_binary(walker, call.argv) => tama(args),
         "rm" | "unlink" | "rmdir" | "shred" | "srm" => {
             each(walker, &operands(args, &[]), Change::Remove, "deletes")
@@ -237,6 +245,12 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     match operands(args, &valued).as_slice() {
         [clone, _source, destination, ..] if clone == "clone" => {
             walker.changes(destination, Change::Remove, "clones into")
+        }
+        // Files git writes back from its history or removes.
+        [subcommand, paths @ ..]
+            if matches!(subcommand.as_str(), "checkout" | "restore" | "rm" | "mv") =>
+        {
+            each(walker, paths, Change::Write, "has git rewrite")
         }
         [clean, ..]
             if clean == "clean"
@@ -579,6 +593,19 @@ fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Resul
     script.map_or(Ok(()), |text| {
         walker.in_child(|walker| walker.source(&text))
     })
+}
+
+/// Whether `name args…` sets the environment of the user's later sessions
+/// and services (`systemctl --user set-environment`, `launchctl setenv`).
+fn sets_session_environment(name: &str, args: &[String]) -> bool {
+    match name {
+        "systemctl" => args
+            .iter()
+            .any(|arg| matches!(arg.as_str(), "set-environment" | "import-environment")),
+        "launchctl" => args.iter().any(|arg| arg == "setenv"),
+        "initctl" => args.iter().any(|arg| arg == "set-env"),
+        _ => true,
+    }
 }
 
 /// What `tmux`, `screen -X`, `at`, `crontab`, `make`, `expect` or

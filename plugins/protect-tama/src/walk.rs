@@ -457,7 +457,7 @@ impl<'h> Walker<'h> {
 
     /// Whether the command, or a value it assigns, names Tama (the home
     /// folder aside: a user may be called Tamara).
-    fn names_tama(&self) -> bool {
+    pub(crate) fn names_tama(&self) -> bool {
         let assigned: String = self
             .variables
             .iter()
