@@ -226,9 +226,6 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
             commands.extend(walker.known(name));
         }
     }
-    for command in commands {
-        walker.in_child(|walker| walker.source_if_shell(&command))?;
-    }
     let valued = [
         "-C",
         "-c",
@@ -242,7 +239,21 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         "-e",
         "--exclude",
     ];
-    match operands(args, &valued).as_slice() {
+    let operands = operands(args, &valued);
+    if let Some(subcommand) = operands.first() {
+        commands.extend(git_commands::option_commands(subcommand, args));
+    }
+    // A command stored for git to run later (`git config core.pager …`).
+    if let [config, key, value, ..] = operands.as_slice()
+        && config == "config"
+        && git_commands::runs_setting(key)
+    {
+        commands.push(value.trim_start_matches('!').to_owned());
+    }
+    for command in commands {
+        walker.in_child(|walker| walker.source_if_shell(&command))?;
+    }
+    match operands.as_slice() {
         [clone, _source, destination, ..] if clone == "clone" => {
             walker.changes(destination, Change::Remove, "clones into")
         }

@@ -1,33 +1,171 @@
-//! Where git runs shell commands of its own: the settings and variables
+//! Where git runs commands of its own: the settings, variables and options
 //! whose values it runs, which both gates read as the commands they are.
 
-/// Whether git runs a setting's value as a shell command: pagers, editors,
-/// the ssh command, external diff, credential helpers, the fsmonitor.
+use crate::prelude::*;
+
+use crate::interpreters::quoted;
+
+/// Whether git runs a setting's value as a command: pagers, editors, the
+/// ssh command, external diff and diff drivers, credential helpers, the
+/// fsmonitor, signing programs, clean/smudge filters, merge drivers, diff
+/// and merge tools, a remote's upload and receive programs.
 pub fn runs_setting(key: &str) -> bool {
-    const KEYS: &[&str] = &[
-        "core.pager",
-        "core.editor",
-        "core.sshCommand",
-        "core.fsmonitor",
-        "sequence.editor",
-        "diff.external",
-        "credential.helper",
-        "gpg.program",
-    ];
-    KEYS.iter().any(|known| known.eq_ignore_ascii_case(key))
-        || key
-            .get(..6)
-            .is_some_and(|section| section.eq_ignore_ascii_case("pager."))
+    let key = key.to_ascii_lowercase();
+    let section = key.split('.').next().unwrap_or("");
+    let variable = key.rsplit('.').next().unwrap_or("");
+    match section {
+        "pager" => true,
+        "core" => matches!(
+            variable,
+            "pager" | "editor" | "sshcommand" | "fsmonitor" | "askpass" | "gitproxy"
+        ),
+        "sequence" => variable == "editor",
+        "diff" => matches!(variable, "external" | "command" | "textconv"),
+        "credential" => variable == "helper",
+        "gpg" => matches!(variable, "program" | "defaultkeycommand"),
+        "filter" => matches!(variable, "clean" | "smudge" | "process"),
+        "merge" => variable == "driver",
+        "difftool" | "mergetool" | "browser" | "man" => variable == "cmd",
+        "trailer" => matches!(variable, "command" | "cmd"),
+        "remote" => matches!(variable, "uploadpack" | "receivepack"),
+        "interactive" => variable == "difffilter",
+        "uploadpack" => variable == "packobjectshook",
+        "sendemail" => matches!(variable, "sendmailcmd" | "tocmd" | "cccmd" | "headercmd"),
+        _ => false,
+    }
 }
 
-/// Variables whose value git runs as a shell command.
+/// Variables whose value git runs as a command.
 pub const VARIABLES: &[&str] = &[
     "GIT_PAGER",
     "GIT_EDITOR",
     "GIT_SEQUENCE_EDITOR",
     "GIT_SSH_COMMAND",
+    "GIT_SSH",
     "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "GIT_PROXY_COMMAND",
     "PAGER",
     "EDITOR",
     "VISUAL",
 ];
+
+/// The commands, as shell text, that the options of `git <subcommand>`
+/// have git run: `difftool -x`, `fetch --upload-pack`, `push
+/// --receive-pack`, `filter-branch --tree-filter`, `send-email --to-cmd`,
+/// and an `ext::` remote's program.
+pub fn option_commands<W: AsRef<str>>(subcommand: &str, args: &[W]) -> Vec<String> {
+    let options: &[&str] = match subcommand {
+        "difftool" => &["-x", "--extcmd"],
+        "fetch" | "pull" | "ls-remote" => &["--upload-pack"],
+        "clone" => &["-u", "--upload-pack"],
+        "push" => &["--receive-pack", "--exec"],
+        "archive" => &["--exec"],
+        "filter-branch" => &[
+            "--env-filter",
+            "--tree-filter",
+            "--index-filter",
+            "--parent-filter",
+            "--msg-filter",
+            "--commit-filter",
+            "--tag-name-filter",
+        ],
+        "send-email" => &["--to-cmd", "--cc-cmd", "--sendmail-cmd", "--header-cmd"],
+        _ => return Vec::new(),
+    };
+    let mut commands = Vec::new();
+    let mut index = 0;
+    while let Some(arg) = args.get(index).map(AsRef::as_ref) {
+        index += 1;
+        if options.contains(&arg) {
+            commands.extend(args.get(index).map(|value| value.as_ref().to_owned()));
+            index += 1;
+        } else if let Some(value) = options.iter().find_map(|option| {
+            let rest = arg.strip_prefix(option)?;
+            if option.starts_with("--") {
+                rest.strip_prefix('=')
+            } else {
+                Some(rest).filter(|rest| !rest.is_empty())
+            }
+        }) {
+            commands.push(value.to_owned());
+        } else if let Some(remote) = arg.strip_prefix("ext::") {
+            commands.push(ext_command(remote));
+        }
+    }
+    commands
+}
+
+/// An `ext::` remote's program and arguments, as shell text: unescaped
+/// spaces split arguments, `% ` is a space and `%%` a percent sign.
+fn ext_command(remote: &str) -> String {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut chars = remote.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(' ') => word.push(' '),
+                Some('%') => word.push('%'),
+                Some(other) => {
+                    word.push('%');
+                    word.push(other);
+                }
+                None => word.push('%'),
+            },
+            ' ' => words.push(quoted(&core::mem::take(&mut word))),
+            _ => word.push(c),
+        }
+    }
+    words.push(quoted(&word));
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_that_run_commands_are_known_by_section_and_name() {
+        for key in [
+            "core.pager",
+            "pager.log",
+            "filter.lfs.clean",
+            "merge.ours.driver",
+            "diff.pdf.textconv",
+            "credential.https://x.helper",
+            "difftool.vim.cmd",
+            "remote.origin.uploadpack",
+            "Core.FsMonitor",
+        ] {
+            assert!(runs_setting(key), "{key}");
+        }
+        for key in [
+            "core.autocrlf",
+            "user.name",
+            "filter.lfs.required",
+            "merge.ff",
+        ] {
+            assert!(!runs_setting(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn options_that_run_commands_are_read() {
+        assert_eq!(option_commands("difftool", &["-x", "a b"]), ["a b"]);
+        assert_eq!(
+            option_commands("push", &["--receive-pack=x", "origin"]),
+            ["x"]
+        );
+        assert_eq!(option_commands("fetch", &["-u", "x"]), Vec::<String>::new());
+        assert_eq!(
+            option_commands("filter-branch", &["--tree-filter", "t", "HEAD"]),
+            ["t"]
+        );
+        assert_eq!(
+            option_commands("fetch", &["ext::sh -c git% commit% -n"]),
+            ["'sh' '-c' 'git commit -n'"]
+        );
+    }
+}

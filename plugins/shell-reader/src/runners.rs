@@ -13,6 +13,23 @@ pub fn shell_texts<'a, W: AsRef<str>>(
     stdin: Option<&str>,
     file: impl Fn(&str) -> Option<&'a str>,
 ) -> Vec<String> {
+    const RUNNERS: &[&str] = &[
+        "tmux",
+        "screen",
+        "at",
+        "batch",
+        "crontab",
+        "make",
+        "gmake",
+        "expect",
+        "pwsh",
+        "powershell",
+        "powershell.exe",
+        "pwsh.exe",
+    ];
+    if !RUNNERS.contains(&name) {
+        return Vec::new();
+    }
     let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let option_value = |names: &[&str]| {
         args.iter()

@@ -108,6 +108,9 @@ impl Walker {
         args: &[Field<'_>],
         env: &Env,
     ) -> Result<Option<String>> {
+        for command in git_commands::option_commands(subcommand, args) {
+            self.check_command_setting(&command)?;
+        }
         if git::runs_hooks(subcommand) {
             self.check_hook_environment(subcommand, env)?;
             let options = git::hook_options(subcommand, args);
@@ -221,6 +224,12 @@ impl Walker {
             && let Some(value) = write.value.and_then(Field::exact)
         {
             self.check_alias(alias, value)?;
+        }
+        // A command stored for git to run later (`core.pager`, a filter).
+        if git_commands::runs_setting(key)
+            && let Some(value) = write.value
+        {
+            self.check_command_setting(value.text.trim_start_matches('!'))?;
         }
         Ok(None)
     }
