@@ -155,3 +155,30 @@ fn values_doubled_by_assignment_stay_bounded() {
     let read = strings(&code, Language::Python);
     assert!(read.values.iter().all(|value| value.len() <= 1 << 16));
 }
+
+#[test]
+fn any_cut_of_tricky_code_is_read_without_panicking() {
+    let snippets = [
+        r#"f"{x}{{" + '\x67é' """a"b""" r'\'' `${a}` "#,
+        r#"my $x = "$y${z}@w"; system("git", "commit") # c"#,
+        r##"%x(ls) "#{a}" '\\' "\u00e9\U0001F600" /* "##,
+        "a += a\nb = 'Z2l0IHN0YXR1cw==' . \"\\",
+    ];
+    let languages = [
+        Language::Python,
+        Language::JavaScript,
+        Language::Ruby,
+        Language::Perl,
+        Language::Php,
+        Language::Awk,
+    ];
+    for snippet in snippets {
+        for (end, _) in snippet.char_indices().chain([(snippet.len(), ' ')]) {
+            for language in languages {
+                let read = strings(&snippet[..end], language);
+                let _ = read.commands().count();
+                let _ = sources(language, &[&snippet[..end]]);
+            }
+        }
+    }
+}
