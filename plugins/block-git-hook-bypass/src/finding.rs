@@ -51,8 +51,10 @@ pub enum Finding {
     InCode { code: String, inner: Box<Finding> },
     /// A bypass once the values the gate cannot know are read as empty.
     WithUnknownEmpty(Box<Finding>),
-    /// The command is not readable shell.
-    Unreadable { problem: String },
+    /// The command is not readable shell (`syntax`), or goes past the
+    /// gate's limits. Text that may not be shell at all (a string in
+    /// python code, a pager setting) is let be only for the first.
+    Unreadable { problem: String, syntax: bool },
 }
 
 impl fmt::Display for Finding {
@@ -140,11 +142,15 @@ impl fmt::Display for Finding {
                 "Read with its unset variables empty, as the shell expands them, and the \
                  output the gate cannot predict empty too, the command hides a bypass: {inner}"
             ),
-            Self::Unreadable { problem } => write!(
+            Self::Unreadable { problem, syntax } => write!(
                 f,
                 "The command could not be read as shell ({problem}), so {GATE} cannot tell \
-                 whether it skips the repository's git hooks. Fix the command's syntax and \
-                 run it again."
+                 whether it skips the repository's git hooks. {}",
+                if *syntax {
+                    "Fix the command's syntax and run it again."
+                } else {
+                    "Split it into smaller commands and run them one at a time."
+                }
             ),
         }
     }

@@ -165,6 +165,23 @@ fn multiplying_loops_and_calls_stay_bounded() {
 }
 
 #[test]
+fn a_bypass_after_more_strings_than_the_gate_follows_is_refused() {
+    // Each string of code that runs programs is read as a command; past the
+    // gate's limit the rest is not let through unread.
+    let code = format!(
+        "import os\n{}os.system('git commit -n -m x')",
+        "x = \"a\"\n".repeat(25_000)
+    );
+    let command = format!("python3 - <<'PY'\n{code}\nPY");
+    assert!(refusal_reason(&command).is_some_and(|reason| reason.contains("could not be read")));
+    let small = format!(
+        "python3 - <<'PY'\n{}os.system('ls')\nPY",
+        "x = \"a\"\n".repeat(100)
+    );
+    assert_eq!(refusal_reason(&small), None);
+}
+
+#[test]
 fn recursive_functions_terminate() {
     assert_eq!(refusal_reason("f() { f; }; f"), None);
     assert_eq!(refusal_reason("f() { g; }; g() { f; }; f"), None);

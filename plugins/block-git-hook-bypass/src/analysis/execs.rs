@@ -311,7 +311,7 @@ impl Walker {
         let texts = runners::shell_texts(name, args, stdin, |path| self.file_content(path));
         for text in texts {
             match self.child_source(&text, None) {
-                Ok(_) | Err(Finding::Unreadable { .. }) => {}
+                Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => {}
                 Err(inner) => {
                     return Err(Finding::InCode {
                         code: format!("What `{name}` hands a shell"),

@@ -274,7 +274,7 @@ impl Walker {
     /// `GIT_EDITOR=…`), walked as shell.
     fn check_command_setting(&mut self, command: &str) -> Result<()> {
         match self.child_source(command, None) {
-            Ok(_) | Err(Finding::Unreadable { .. }) => Ok(()),
+            Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => Ok(()),
             Err(finding) => Err(finding),
         }
     }

@@ -74,7 +74,7 @@ impl Walker {
         }
         for command in strings.commands() {
             match self.child_source(&format!("{environment}{command}"), None) {
-                Ok(_) | Err(Finding::Unreadable { .. }) => {}
+                Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => {}
                 Err(inner) => {
                     return Err(Finding::InCode {
                         code: label.to_owned(),

@@ -128,7 +128,10 @@ impl Walker {
                     leave_outermost(program, self.depth);
                     output
                 }
-                Err(error) => Err(unreadable(&error.to_string())),
+                Err(error) => Err(Finding::Unreadable {
+                    problem: error.to_string(),
+                    syntax: true,
+                }),
             }
         };
         self.depth -= 1;
@@ -382,9 +385,11 @@ fn leave_outermost(program: shell::Program<'_>, depth: u32) {
     }
 }
 
+/// A command past the gate's limits.
 fn unreadable(problem: &str) -> Finding {
     Finding::Unreadable {
         problem: problem.to_owned(),
+        syntax: false,
     }
 }
 

@@ -300,7 +300,7 @@ impl Walker {
             };
             self.aliases.push((name.to_owned(), value.to_owned()));
             match self.child_source(value, None) {
-                Err(Finding::Unreadable { .. }) | Ok(_) => {}
+                Err(Finding::Unreadable { syntax: true, .. }) | Ok(_) => {}
                 Err(inner) => {
                     return Err(Finding::InAlias {
                         alias: name.to_owned(),

@@ -181,7 +181,7 @@ impl Walker {
                 && let Some(script) = output
             {
                 match self.child_source(script, None) {
-                    Ok(_) | Err(Finding::Unreadable { .. }) => {}
+                    Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => {}
                     Err(finding) => return Err(finding),
                 }
             }
