@@ -31,6 +31,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     } else {
         args
     };
+    crate::key_reads::check(walker, name, args)?;
     match name {
         _ if !name.is_ascii() && name.contains(UNKNOWN) => {
             unknown_command(walker, name, args, call.stdin)
@@ -391,7 +392,7 @@ pub(crate) fn operands(args: &[String], valued: &[&str]) -> Vec<String> {
 }
 
 /// The letters of a short-option cluster (`-pi` gives `pi`).
-fn short_flags(arg: &str) -> Option<&str> {
+pub(crate) fn short_flags(arg: &str) -> Option<&str> {
     arg.strip_prefix('-')
         .filter(|rest| !rest.starts_with('-') && !rest.is_empty())
 }

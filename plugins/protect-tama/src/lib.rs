@@ -50,6 +50,7 @@ extern crate alloc;
 mod commands;
 mod expand;
 mod interpreters;
+mod key_reads;
 mod links;
 mod output;
 mod paths;

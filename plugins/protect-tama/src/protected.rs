@@ -130,6 +130,12 @@ impl Protected {
         project.then(|| "a project's hook settings".to_owned())
     }
 
+    /// Whether `path` (resolved, perhaps a glob) names a folder that holds
+    /// the key file.
+    pub fn holds_key(&self, path: &str) -> bool {
+        !self.tama_home.is_empty() && meet(path, &self.key).ancestor
+    }
+
     /// Whether `path` (resolved, perhaps a glob) names the key file.
     pub fn names_key(&self, path: &str) -> bool {
         !self.tama_home.is_empty() && meet(path, &self.key).inside
