@@ -345,6 +345,10 @@ impl<'h> Walker<'h> {
 
     /// What this command wrote to `path`, when it wrote it.
     pub fn written(&self, path: &str) -> Option<&str> {
+        // Most commands write no file.
+        if self.written.is_empty() {
+            return None;
+        }
         let resolved = self.resolve(path);
         self.written
             .iter()

@@ -30,6 +30,19 @@ pub fn shell_texts<'a, W: AsRef<str>>(
     if !RUNNERS.contains(&name) {
         return Vec::new();
     }
+    // Most runs of make read a makefile this command did not write.
+    let makefile_option = |arg: &W| {
+        let arg = arg.as_ref();
+        arg.starts_with("-f") || arg.starts_with("--file") || arg.starts_with("--makefile")
+    };
+    let plain_make = matches!(name, "make" | "gmake")
+        && !args.iter().any(makefile_option)
+        && ["GNUmakefile", "makefile", "Makefile"]
+            .iter()
+            .all(|makefile| file(makefile).is_none());
+    if plain_make {
+        return Vec::new();
+    }
     let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let option_value = |names: &[&str]| {
         args.iter()

@@ -212,6 +212,10 @@ impl Walker {
         if path == "/dev/null" {
             return Some("");
         }
+        // Most commands write no file.
+        if self.written_files.is_empty() {
+            return None;
+        }
         let path = files::normalize(path);
         self.written_files
             .iter()

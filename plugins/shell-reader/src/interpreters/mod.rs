@@ -29,17 +29,24 @@ pub enum Language {
 }
 
 impl Language {
-    /// The language `command` runs code in: `python3.12`, `/usr/bin/node`, `gawk`.
+    /// The language `command` runs code in: `python3.12`, `/usr/bin/node`,
+    /// `gawk`. Looked up for every command a gate reads, so matched as
+    /// bytes, which compiles to a tree of compares.
     pub fn of(command: &str) -> Option<Self> {
-        let base = command.rsplit('/').next().unwrap_or(command);
-        let base = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-        Some(match base {
-            "python" | "pypy" | "uv" => Self::Python,
-            "node" | "nodejs" | "bun" | "deno" => Self::JavaScript,
-            "ruby" => Self::Ruby,
-            "perl" => Self::Perl,
-            "php" => Self::Php,
-            "awk" | "gawk" | "mawk" | "nawk" => Self::Awk,
+        let base = command.rsplit_once('/').map_or(command, |(_, base)| base);
+        let bytes = base.as_bytes();
+        let version = bytes
+            .iter()
+            .rev()
+            .take_while(|byte| byte.is_ascii_digit() || **byte == b'.')
+            .count();
+        Some(match bytes.get(..bytes.len() - version)? {
+            b"python" | b"pypy" | b"uv" => Self::Python,
+            b"node" | b"nodejs" | b"bun" | b"deno" => Self::JavaScript,
+            b"ruby" => Self::Ruby,
+            b"perl" => Self::Perl,
+            b"php" => Self::Php,
+            b"awk" | b"gawk" | b"mawk" | b"nawk" => Self::Awk,
             _ => return None,
         })
     }

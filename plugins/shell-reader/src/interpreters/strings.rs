@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use alloc::borrow::Cow;
+
 use super::Language;
 use crate::shell::decode_escapes;
 
@@ -16,8 +18,9 @@ pub struct Strings {
     /// Runs of string values given one after another (`["git", "commit"]`,
     /// `system("git", "commit")`): the argument vectors an `exec` would get.
     pub lists: Vec<Vec<String>>,
-    /// `NAME` and its value where code sets one to the other
-    /// (`os.environ["NAME"] = "1"`, `{NAME: "1"}`, `$ENV{NAME} = 1`).
+    /// An environment variable's `NAME` and its value where code sets one
+    /// to the other (`os.environ["NAME"] = "1"`, `{NAME: "1"}`,
+    /// `$ENV{NAME} = 1`).
     pub pairs: Vec<(String, String)>,
     /// The code, or one of its values, calls out to other programs.
     pub runs_programs: bool,
@@ -110,17 +113,18 @@ fn capped(mut value: String) -> String {
 
 /// One piece of a string literal.
 #[derive(Debug)]
-enum Piece {
-    Text(String),
+enum Piece<'a> {
+    Text(Cow<'a, str>),
     /// An interpolated name (`${x}`, `{x}`, `#{x}`, `$x`).
-    Name(String),
+    Name(Cow<'a, str>),
 }
 
+/// A token of the code, borrowed from it where it can be.
 #[derive(Debug)]
-enum Token {
-    Literal(Vec<Piece>),
-    Word(String),
-    Operator(String),
+enum Token<'a> {
+    Literal(Vec<Piece<'a>>),
+    Word(&'a str),
+    Operator(&'a str),
 }
 
 struct Lexer<'a> {
@@ -128,8 +132,8 @@ struct Lexer<'a> {
     language: Language,
 }
 
-impl Lexer<'_> {
-    fn tokens(mut self) -> Vec<Token> {
+impl<'a> Lexer<'a> {
+    fn tokens(mut self) -> Vec<Token<'a>> {
         let mut tokens = Vec::new();
         while let Some(c) = self.rest.chars().next() {
             if c.is_whitespace() {
@@ -148,21 +152,22 @@ impl Lexer<'_> {
                     .rest
                     .find(|c: char| !is_word_char(c))
                     .unwrap_or(self.rest.len());
-                let word = &self.rest[..length];
+                let word: &'a str = &self.rest[..length];
                 self.advance(length);
                 match Prefix::of(self.language, word).zip(self.quote_at(0)) {
                     Some((prefix, quote)) => {
                         let literal = self.literal(quote, prefix);
                         tokens.push(Token::Literal(literal));
                     }
-                    None => tokens.push(Token::Word(word.to_owned())),
+                    None => tokens.push(Token::Word(word)),
                 }
             } else {
                 let length = ["==", "=>", "=~", "!=", "+=", ".=", "<=", ">="]
                     .iter()
                     .find(|op| self.rest.starts_with(*op))
                     .map_or(c.len_utf8(), |op| op.len());
-                tokens.push(Token::Operator(self.rest[..length].to_owned()));
+                let operator: &'a str = &self.rest[..length];
+                tokens.push(Token::Operator(operator));
                 self.advance(length);
             }
         }
@@ -201,7 +206,7 @@ impl Lexer<'_> {
 
     /// The literal opened by `quote`, its escapes decoded as the language
     /// decodes them and its interpolations named.
-    fn literal(&mut self, quote: &str, prefix: Prefix) -> Vec<Piece> {
+    fn literal(&mut self, quote: &str, prefix: Prefix) -> Vec<Piece<'a>> {
         self.advance(quote.len());
         let mut raw_end = self.rest.len();
         let mut escaped = false;
@@ -215,7 +220,7 @@ impl Lexer<'_> {
                 break;
             }
         }
-        let raw = &self.rest[..raw_end];
+        let raw: &'a str = &self.rest[..raw_end];
         self.advance(raw_end + quote.len());
         let single = quote.starts_with('\'');
         let interpolates = prefix.format
@@ -224,63 +229,62 @@ impl Lexer<'_> {
                 Language::JavaScript => quote == "`",
                 _ => !single,
             };
+        let decode = |text: &'a str| self.decode(text, single, prefix.raw);
         let mut pieces = Vec::new();
-        let mut text = String::new();
-        let mut rest = raw;
-        while !rest.is_empty() {
+        let (mut start, mut at) = (0, 0);
+        while let Some(rest) = raw.get(at..).filter(|rest| !rest.is_empty()) {
             if interpolates && let Some((name, length)) = self.interpolation(rest) {
-                pieces.push(Piece::Text(core::mem::take(&mut text)));
+                pieces.push(Piece::Text(decode(&raw[start..at])));
                 pieces.push(Piece::Name(name));
-                rest = &rest[length..];
+                at += length;
+                start = at;
                 continue;
             }
-            let next = rest.chars().next().map_or(1, char::len_utf8);
+            let mut chars = rest.chars();
+            let first = chars.next().map_or(1, char::len_utf8);
             // An escaped character, or Python's `{{`, is never an interpolation.
-            let next = if rest.starts_with('\\') || rest.starts_with("{{") {
-                next + rest[1..].chars().next().map_or(0, char::len_utf8)
-            } else {
-                next
-            };
-            let chunk_end = if interpolates { next } else { rest.len() };
-            text.push_str(&rest[..chunk_end]);
-            rest = &rest[chunk_end..];
+            let paired = rest.starts_with('\\') || rest.starts_with("{{");
+            at += first
+                + if paired {
+                    chars.next().map_or(0, char::len_utf8)
+                } else {
+                    0
+                };
         }
-        pieces.push(Piece::Text(text));
-        for piece in &mut pieces {
-            if let Piece::Text(text) = piece {
-                *text = self.decode(text, single, prefix.raw);
-            }
-        }
+        pieces.push(Piece::Text(decode(raw.get(start..).unwrap_or_default())));
         pieces
     }
 
     /// An interpolation at the start of `text`: the name it reads, as
     /// assignments spell it, and its length.
-    fn interpolation(&self, text: &str) -> Option<(String, usize)> {
-        let braced = |open: &str, sigil: &str| {
+    fn interpolation(&self, text: &'a str) -> Option<(Cow<'a, str>, usize)> {
+        let braced = |open: &str| {
             let inner = text.strip_prefix(open)?;
             let end = inner.find('}')?;
-            let name = format!("{sigil}{}", inner[..end].trim());
-            Some((name, open.len() + end + 1))
+            Some((inner[..end].trim(), open.len() + end + 1))
         };
         match self.language {
-            Language::JavaScript => braced("${", ""),
-            Language::Ruby => braced("#{", ""),
-            Language::Python => braced("{", ""),
-            Language::Perl | Language::Php => braced("${", "$").or_else(|| {
-                let name = text.strip_prefix('$')?;
-                let length = name
-                    .find(|c: char| !is_word_char(c) || c == '$')
-                    .unwrap_or(name.len());
-                (length > 0).then(|| (text[..=length].to_owned(), length + 1))
-            }),
+            Language::JavaScript => {
+                braced("${").map(|(name, length)| (Cow::Borrowed(name), length))
+            }
+            Language::Ruby => braced("#{").map(|(name, length)| (Cow::Borrowed(name), length)),
+            Language::Python => braced("{").map(|(name, length)| (Cow::Borrowed(name), length)),
+            Language::Perl | Language::Php => braced("${")
+                .map(|(name, length)| (Cow::Owned(format!("${name}")), length))
+                .or_else(|| {
+                    let name = text.strip_prefix('$')?;
+                    let length = name
+                        .find(|c: char| !is_word_char(c) || c == '$')
+                        .unwrap_or(name.len());
+                    (length > 0).then(|| (Cow::Borrowed(&text[..=length]), length + 1))
+                }),
             Language::Awk => None,
         }
     }
 
-    fn decode(&self, text: &str, single: bool, raw: bool) -> String {
-        if raw {
-            return text.to_owned();
+    fn decode(&self, text: &'a str, single: bool, raw: bool) -> Cow<'a, str> {
+        if raw || !text.contains('\\') {
+            return Cow::Borrowed(text);
         }
         let single_quoted_raw = single
             && matches!(
@@ -288,9 +292,9 @@ impl Lexer<'_> {
                 Language::Ruby | Language::Perl | Language::Php
             );
         if single_quoted_raw {
-            return text.replace("\\\\", "\\").replace("\\'", "'");
+            return Cow::Owned(text.replace("\\\\", "\\").replace("\\'", "'"));
         }
-        decode_escapes(text).into_owned()
+        decode_escapes(text)
     }
 }
 
@@ -318,41 +322,44 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '$' | '@')
 }
 
-/// A token after joins and names are resolved.
-enum Item {
-    Value(String),
-    Word(String),
-    Operator(String),
+/// A token after joins and names are resolved; a value by its place
+/// among the values read.
+#[derive(Clone, Copy)]
+enum Item<'a> {
+    Value(usize),
+    Word(&'a str),
+    Operator(&'a str),
 }
 
 /// Joins literals, fills in names assigned earlier, and collects values,
 /// argument runs and name-value pairs.
-fn fold(tokens: &[Token]) -> Strings {
-    let mut variables: Vec<(String, String)> = Vec::new();
-    let mut items: Vec<Item> = Vec::new();
+fn fold(tokens: &[Token<'_>]) -> Strings {
+    let mut strings = Strings::default();
+    let mut variables: Vec<(&str, String)> = Vec::new();
+    let mut items: Vec<Item<'_>> = Vec::new();
     let mut index = 0;
-    while index < tokens.len() {
+    while let Some(token) = tokens.get(index) {
         if let Some((value, next)) = chain(tokens, index, &variables) {
             // `name = value`, `name += value`.
             if let [.., Item::Word(name), Item::Operator(operator)] = items.as_slice()
-                && matches!(operator.as_str(), "=" | "+=" | ".=")
+                && matches!(*operator, "=" | "+=" | ".=")
             {
-                let earlier = lookup(&variables, name).filter(|_| operator != "=");
+                let earlier = lookup(&variables, name).filter(|_| *operator != "=");
                 let value = capped(format!("{}{value}", earlier.unwrap_or_default()));
-                variables.push((name.clone(), value));
+                variables.push((name, value));
             }
-            items.push(Item::Value(value));
+            items.push(Item::Value(strings.values.len()));
+            strings.values.push(value);
             index = next;
             continue;
         }
-        items.push(match tokens.get(index) {
-            Some(Token::Word(word)) => Item::Word(word.clone()),
-            Some(Token::Operator(operator)) => Item::Operator(operator.clone()),
-            _ => Item::Operator(String::new()),
+        items.push(match token {
+            Token::Word(word) => Item::Word(word),
+            Token::Operator(operator) => Item::Operator(operator),
+            Token::Literal(_) => Item::Operator(""),
         });
         index += 1;
     }
-    let mut strings = Strings::default();
     collect(&items, &mut strings);
     strings
 }
@@ -360,16 +367,15 @@ fn fold(tokens: &[Token]) -> Strings {
 /// A value made of literals and names joined, starting at `start`, if it
 /// holds a literal: the value and the index after it.
 fn chain(
-    tokens: &[Token],
+    tokens: &[Token<'_>],
     start: usize,
-    variables: &[(String, String)],
+    variables: &[(&str, String)],
 ) -> Option<(String, usize)> {
     let mut value = String::new();
     let mut has_literal = false;
     let mut index = start;
     loop {
         match tokens.get(index) {
-            None => break,
             Some(Token::Literal(pieces)) => {
                 has_literal = true;
                 for piece in pieces {
@@ -391,7 +397,7 @@ fn chain(
             value = capped(value);
         }
         match tokens.get(index) {
-            Some(Token::Operator(op)) if op == "+" || op == "." => index += 1,
+            Some(Token::Operator("+" | ".")) => index += 1,
             Some(Token::Literal(_)) => {}
             _ => break,
         }
@@ -403,32 +409,29 @@ fn chain(
     has_literal.then_some((value, index))
 }
 
-fn lookup<'v>(variables: &'v [(String, String)], name: &str) -> Option<&'v str> {
+fn lookup<'v>(variables: &'v [(&str, String)], name: &str) -> Option<&'v str> {
     variables
         .iter()
         .rev()
-        .find(|(known, _)| known == name)
+        .find(|(known, _)| *known == name)
         .map(|(_, value)| value.as_str())
 }
 
-fn collect(items: &[Item], strings: &mut Strings) {
-    let mut run: Vec<String> = Vec::new();
+fn collect(items: &[Item<'_>], strings: &mut Strings) {
+    let mut run: Vec<usize> = Vec::new();
     let mut starts: Vec<usize> = Vec::new();
     for (index, item) in items.iter().enumerate() {
         match item {
-            Item::Value(value) => {
-                strings.values.push(value.clone());
-                run.push(value.clone());
-            }
-            Item::Operator(op) if op == "," => {}
-            Item::Operator(op) if op == "[" || op == "(" => {
+            Item::Value(value) => run.push(*value),
+            Item::Operator(",") => {}
+            Item::Operator("[" | "(") => {
                 if !run.is_empty() {
                     starts.push(run.len());
                 }
             }
             _ => end_run(&mut run, &mut starts, strings),
         }
-        if let Some(pair) = pair_at(items, index) {
+        if let Some(pair) = pair_at(items, index, &strings.values) {
             strings.pairs.push(pair);
         }
     }
@@ -437,40 +440,51 @@ fn collect(items: &[Item], strings: &mut Strings) {
 
 /// Keeps a run of two or more values as an argument vector, and each part
 /// of it after an opening bracket (`execvp("git", ["git", …])`).
-fn end_run(run: &mut Vec<String>, starts: &mut Vec<usize>, strings: &mut Strings) {
+fn end_run(run: &mut Vec<usize>, starts: &mut Vec<usize>, strings: &mut Strings) {
     if run.len() > 1 {
-        for &start in starts.iter() {
-            if run.len() - start > 1 {
-                strings.lists.push(run[start..].to_vec());
-            }
-        }
-        strings.lists.push(core::mem::take(run));
+        let list = |from: usize| -> Vec<String> {
+            run.get(from..)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|&value| strings.values.get(value).cloned())
+                .collect()
+        };
+        let mut lists: Vec<Vec<String>> = starts
+            .iter()
+            .filter(|&&start| run.len() - start > 1)
+            .map(|&start| list(start))
+            .collect();
+        lists.push(list(0));
+        strings.lists.extend(lists);
     }
     run.clear();
     starts.clear();
 }
 
-/// `NAME` then a value, with only `]`, `}`, `)`, `:`, `=`, `=>` or `,`
-/// between: how the languages set a variable or a map entry.
-fn pair_at(items: &[Item], index: usize) -> Option<(String, String)> {
-    let name = match items.get(index)? {
-        Item::Value(name) | Item::Word(name) => name,
-        Item::Operator(_) => return None,
+/// An environment variable's `NAME` then a value, with only `]`, `}`, `)`,
+/// `:`, `=`, `=>` or `,` between: how the languages set a variable or a map
+/// entry.
+fn pair_at<'a>(items: &[Item<'a>], index: usize, values: &'a [String]) -> Option<(String, String)> {
+    let text = |item: &Item<'a>| -> Option<&'a str> {
+        match *item {
+            Item::Value(value) => values.get(value).map(String::as_str),
+            Item::Word(word) => Some(word),
+            Item::Operator(_) => None,
+        }
     };
-    let name = name.trim_start_matches('$');
-    let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let name = text(items.get(index)?)?.trim_start_matches('$');
+    let is_name = name.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit() || byte == b'_');
     if !is_name {
         return None;
     }
     for item in items.get(index + 1..)? {
         match item {
-            Item::Operator(op)
-                if matches!(op.as_str(), "]" | "}" | ")" | ":" | "=" | "=>" | ",") => {}
-            Item::Value(value) | Item::Word(value) => {
-                return Some((name.to_owned(), value.clone()));
-            }
+            Item::Operator("]" | "}" | ")" | ":" | "=" | "=>" | ",") => {}
             Item::Operator(_) => return None,
+            value => return text(value).map(|value| (name.to_owned(), value.to_owned())),
         }
     }
     None
