@@ -33,13 +33,14 @@
 //!   run (`source <(…)`), and text decoded or reversed into a shell
 //!   (`base64 -d`, `xxd -r -p`, `rev`, `tr`) are read as the commands they
 //!   run.
-//! - Code for python, node, perl, ruby, php or awk (given in an option, in a
-//!   script this command wrote, or on standard input) that calls out to
-//!   programs has each of its strings, joined, decoded (escapes, base64,
-//!   hex) and filled in from plain assignments, and each run of strings an
-//!   `exec` takes as arguments, read as a command, with the hook switches
-//!   the code sets in its environment set first. Strings that are code
-//!   themselves (`exec("…")`) are read again.
+//! - Code for python, node, perl, ruby, php, awk, lua, R, julia or
+//!   AppleScript (given in an option, in a script this command wrote, or on
+//!   standard input) that calls out to programs has each of its strings,
+//!   joined, decoded (escapes, base64, hex) and filled in from plain
+//!   assignments, and each run of strings an `exec` takes as arguments, read
+//!   as a command, with the hook switches the code sets in its environment
+//!   set first. Strings that are code themselves (`exec("…")`) are read
+//!   again.
 //! - A child shell (`bash -c`, `$(…)`, `( … )`, a pipeline's commands but
 //!   the last) keeps its `cd` and its assignments to itself.
 //! - A hook manager's switch (`HUSKY=0`, `SKIP=…`, `LEFTHOOK=0`, …) counts

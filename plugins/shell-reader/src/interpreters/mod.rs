@@ -1,5 +1,6 @@
 //! Code for interpreters other than the shell (`python -c`, `node -e`,
-//! `perl -e`, `ruby -e`, `php -r`, awk programs): where a command takes its
+//! `perl -e`, `ruby -e`, `php -r`, awk programs, `lua -e`, `Rscript -e`,
+//! `julia -e`, `osascript -e`): where a command takes its
 //! code from, and what the code's string literals hold once joined and
 //! filled in. The code is never run; a gate reads the strings it could hand
 //! to a shell or to `exec`.
@@ -26,6 +27,11 @@ pub enum Language {
     Perl,
     Php,
     Awk,
+    Lua,
+    R,
+    Julia,
+    /// macOS's `osascript`, whose `do shell script` runs a shell.
+    AppleScript,
 }
 
 impl Language {
@@ -47,6 +53,10 @@ impl Language {
             b"perl" => Self::Perl,
             b"php" => Self::Php,
             b"awk" | b"gawk" | b"mawk" | b"nawk" => Self::Awk,
+            b"lua" | b"luajit" => Self::Lua,
+            b"Rscript" | b"R" => Self::R,
+            b"julia" => Self::Julia,
+            b"osascript" => Self::AppleScript,
             _ => return None,
         })
     }
@@ -63,6 +73,10 @@ impl Language {
             Self::Perl => (&["-e", "-E"], &["-I", "-M", "-m"]),
             Self::Php => (&["-r"], &["-c", "-d", "-z"]),
             Self::Awk => (&[], &["-F", "-v", "--field-separator", "--assign"]),
+            Self::Lua => (&["-e"], &["-l"]),
+            Self::R => (&["-e"], &[]),
+            Self::Julia => (&["-e", "--eval", "-E", "--print"], &["-L", "--load"]),
+            Self::AppleScript => (&["-e"], &["-l"]),
         }
     }
 
@@ -70,6 +84,8 @@ impl Language {
         match self {
             Self::JavaScript => rest.starts_with("//"),
             Self::Php => rest.starts_with("//") || rest.starts_with('#'),
+            Self::Lua => rest.starts_with("--"),
+            Self::AppleScript => rest.starts_with("--") || rest.starts_with('#'),
             _ => rest.starts_with('#'),
         }
     }
@@ -172,6 +188,9 @@ pub fn runs_programs(code: &str) -> bool {
         "$(",
         "open(\"|",
         "open('|",
+        "execute",
+        "shell script",
+        "run(",
     ];
     CALLS.iter().any(|call| code.contains(call))
 }

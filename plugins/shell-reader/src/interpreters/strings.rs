@@ -162,7 +162,7 @@ impl<'a> Lexer<'a> {
                     None => tokens.push(Token::Word(word)),
                 }
             } else {
-                let length = ["==", "=>", "=~", "!=", "+=", ".=", "<=", ">="]
+                let length = ["==", "=>", "=~", "!=", "+=", ".=", "<=", ">=", ".."]
                     .iter()
                     .find(|op| self.rest.starts_with(*op))
                     .map_or(c.len_utf8(), |op| op.len());
@@ -198,8 +198,19 @@ impl<'a> Lexer<'a> {
         }
         match rest.chars().next()? {
             '"' => Some("\""),
-            '\'' if self.language != Language::Awk => Some("'"),
-            '`' if !matches!(self.language, Language::Python | Language::Awk) => Some("`"),
+            '\'' if !matches!(self.language, Language::Awk | Language::AppleScript) => Some("'"),
+            // Julia's backquotes are a command; R's quote a name.
+            '`' if !matches!(
+                self.language,
+                Language::Python
+                    | Language::Awk
+                    | Language::Lua
+                    | Language::R
+                    | Language::AppleScript
+            ) =>
+            {
+                Some("`")
+            }
             _ => None,
         }
     }
@@ -227,6 +238,7 @@ impl<'a> Lexer<'a> {
             || match self.language {
                 Language::Python => false,
                 Language::JavaScript => quote == "`",
+                Language::Lua | Language::R | Language::AppleScript => false,
                 _ => !single,
             };
         let decode = |text: &'a str| self.decode(text, single, prefix.raw);
@@ -269,16 +281,25 @@ impl<'a> Lexer<'a> {
             }
             Language::Ruby => braced("#{").map(|(name, length)| (Cow::Borrowed(name), length)),
             Language::Python => braced("{").map(|(name, length)| (Cow::Borrowed(name), length)),
-            Language::Perl | Language::Php => braced("${")
-                .map(|(name, length)| (Cow::Owned(format!("${name}")), length))
+            Language::Perl | Language::Php | Language::Julia => braced("${")
+                .map(|(name, length)| match self.language {
+                    Language::Julia => (Cow::Borrowed(name), length),
+                    _ => (Cow::Owned(format!("${name}")), length),
+                })
                 .or_else(|| {
                     let name = text.strip_prefix('$')?;
                     let length = name
                         .find(|c: char| !is_word_char(c) || c == '$')
                         .unwrap_or(name.len());
-                    (length > 0).then(|| (Cow::Borrowed(&text[..=length]), length + 1))
+                    // Perl and PHP spell the name with its `$`, Julia without.
+                    let spelled = if self.language == Language::Julia {
+                        &name[..length]
+                    } else {
+                        &text[..=length]
+                    };
+                    (length > 0).then(|| (Cow::Borrowed(spelled), length + 1))
                 }),
-            Language::Awk => None,
+            Language::Awk | Language::Lua | Language::R | Language::AppleScript => None,
         }
     }
 
@@ -397,7 +418,8 @@ fn chain(
             value = capped(value);
         }
         match tokens.get(index) {
-            Some(Token::Operator("+" | ".")) => index += 1,
+            // `+`, `.`, Lua's `..`, AppleScript's and Julia's `&` and `*`.
+            Some(Token::Operator("+" | "." | ".." | "&" | "*")) => index += 1,
             Some(Token::Literal(_)) => {}
             _ => break,
         }

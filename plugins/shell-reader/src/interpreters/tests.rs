@@ -171,6 +171,10 @@ fn any_cut_of_tricky_code_is_read_without_panicking() {
         Language::Perl,
         Language::Php,
         Language::Awk,
+        Language::Lua,
+        Language::R,
+        Language::Julia,
+        Language::AppleScript,
     ];
     for snippet in snippets {
         for (end, _) in snippet.char_indices().chain([(snippet.len(), ' ')]) {
@@ -181,4 +185,28 @@ fn any_cut_of_tricky_code_is_read_without_panicking() {
             }
         }
     }
+}
+
+#[test]
+fn lua_r_julia_and_applescript_strings_are_read() {
+    assert_eq!(Language::of("Rscript"), Some(Language::R));
+    assert_eq!(
+        values(r#"os.execute("git commit " .. "-n")"#, Language::Lua),
+        ["git commit -n"]
+    );
+    assert_eq!(
+        values(r#"system(paste("git", "status")) # x"#, Language::R),
+        ["git", "status"]
+    );
+    assert_eq!(
+        values(r#"o = "-n"; run(`git commit $o -m x`)"#, Language::Julia),
+        ["-n", "git commit -n -m x"]
+    );
+    assert_eq!(
+        values(
+            r#"do shell script "git commit " & "-n" -- it's"#,
+            Language::AppleScript
+        ),
+        ["git commit -n"]
+    );
 }
