@@ -252,7 +252,7 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         commands.push(value.trim_start_matches('!').to_owned());
     }
     for command in commands {
-        walker.in_child(|walker| walker.source_if_shell(&command))?;
+        walker.child_source_if_shell(&command)?;
     }
     match operands.as_slice() {
         [clone, _source, destination, ..] if clone == "clone" => {
@@ -630,7 +630,7 @@ fn handed_to_shell(
 ) -> Result<()> {
     let texts = runners::shell_texts(name, args, stdin, |path| walker.written(path));
     for text in texts {
-        walker.in_child(|walker| walker.source_if_shell(&text))?;
+        walker.child_source_if_shell(&text)?;
     }
     Ok(())
 }
@@ -683,7 +683,7 @@ fn unknown_command(
         "may delete, by a command of unknown name,",
     )?;
     if let Some(Script::Text(script)) = shell_script(args, stdin) {
-        walker.in_child(|walker| walker.source_if_shell(script))?;
+        walker.child_source_if_shell(script)?;
     }
     run(walker, &Call { argv: args, stdin })
 }

@@ -5,7 +5,7 @@
 
 use crate::prelude::*;
 
-use shell_reader::interpreters::{self, Language, Source};
+use shell_reader::interpreters::{self, Language, MAX_CODE_DEPTH, Source};
 
 use crate::walk::{Result, Walker};
 
@@ -76,9 +76,6 @@ pub fn code(
     Ok(())
 }
 
-/// How many times a string of code is read again as code.
-const MAX_CODE_DEPTH: u32 = 3;
-
 /// Checks `code` together with its strings, joined and decoded as the
 /// language does (`"~/.ta" + "ma"`, `"\x2etama"`, base64); code that runs
 /// programs also has the commands in its strings walked as another process
@@ -95,7 +92,7 @@ fn read(walker: &mut Walker<'_>, language: Language, code: &str, depth: u32) -> 
         return Ok(());
     }
     for command in strings.commands() {
-        walker.in_child(|walker| walker.source_if_shell(&command))?;
+        walker.child_source_if_shell(&command)?;
     }
     if depth < MAX_CODE_DEPTH {
         for nested in strings.nested_code().filter(|nested| *nested != code) {

@@ -147,6 +147,13 @@ impl<'h> Walker<'h> {
         walked
     }
 
+    /// [`Walker::source_if_shell`] as a child process runs it: a shell
+    /// another program starts (`git`'s pager, `tmux`, `python`'s
+    /// `os.system`).
+    pub fn child_source_if_shell(&mut self, text: &str) -> Result<()> {
+        self.in_child(|walker| walker.source_if_shell(text))
+    }
+
     /// Walks `text` when it reads as shell; other text (code for another
     /// interpreter, a pager's options) runs nothing the gate can follow.
     pub fn source_if_shell(&mut self, text: &str) -> Result<()> {

@@ -13,76 +13,40 @@ pub fn shell_texts<'a, W: AsRef<str>>(
     stdin: Option<&str>,
     file: impl Fn(&str) -> Option<&'a str>,
 ) -> Vec<String> {
-    const RUNNERS: &[&str] = &[
-        "tmux",
-        "screen",
-        "at",
-        "batch",
-        "crontab",
-        "make",
-        "gmake",
-        "expect",
-        "pwsh",
-        "powershell",
-        "powershell.exe",
-        "pwsh.exe",
-    ];
-    if !RUNNERS.contains(&name) {
-        return Vec::new();
-    }
-    // Most runs of make read a makefile this command did not write.
-    let makefile_option = |arg: &W| {
-        let arg = arg.as_ref();
-        arg.starts_with("-f") || arg.starts_with("--file") || arg.starts_with("--makefile")
-    };
-    let plain_make = matches!(name, "make" | "gmake")
-        && !args.iter().any(makefile_option)
-        && ["GNUmakefile", "makefile", "Makefile"]
-            .iter()
-            .all(|makefile| file(makefile).is_none());
-    if plain_make {
-        return Vec::new();
-    }
-    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let words = || args.iter().map(AsRef::as_ref);
     let option_value = |names: &[&str]| {
-        args.iter()
-            .position(|arg| names.contains(arg))
-            .and_then(|at| args.get(at + 1).copied())
+        let at = words().position(|arg| names.contains(&arg))?;
+        args.get(at + 1).map(AsRef::as_ref)
     };
-    let input = |names: &[&str]| match option_value(names) {
-        Some("-" | "/dev/stdin") => stdin.map(str::to_owned),
-        Some(path) => file(path).map(str::to_owned),
-        None => stdin.map(str::to_owned),
+    // What a file operand holds: `-` and `/dev/stdin` are standard input.
+    let content = |path: &str| match path {
+        "-" | "/dev/stdin" => stdin.map(str::to_owned),
+        path => file(path).map(str::to_owned),
     };
+    let stdin_text = || stdin.map(str::to_owned);
     match name {
         // Every word may be a command a pane runs or keys typed into its shell.
-        "tmux" => args
-            .iter()
+        "tmux" => words()
             .filter(|arg| !arg.starts_with('-'))
-            .map(|arg| (*arg).to_owned())
+            .map(str::to_owned)
             .collect(),
-        "screen" if args.contains(&"-X") => args
-            .iter()
-            .skip_while(|arg| !matches!(**arg, "stuff" | "exec" | "screen"))
+        "screen" if words().any(|arg| arg == "-X") => words()
+            .skip_while(|arg| !matches!(*arg, "stuff" | "exec" | "screen"))
             .skip(1)
-            .map(|arg| (*arg).to_owned())
+            .map(str::to_owned)
             .collect(),
-        "at" | "batch" => input(&["-f"]).into_iter().collect(),
-        "crontab" if !args.iter().any(|arg| matches!(*arg, "-l" | "-r" | "-e")) => {
-            let table = match args
-                .iter()
-                .rev()
-                .find(|arg| !arg.starts_with('-') || **arg == "-")
-            {
-                Some(&"-") | None => stdin.map(str::to_owned),
-                Some(path) => file(path).map(str::to_owned),
-            };
-            table.map_or_else(Vec::new, |table| cron_commands(&table))
-        }
+        "at" | "batch" => option_value(&["-f"])
+            .map_or_else(stdin_text, content)
+            .into_iter()
+            .collect(),
+        "crontab" if !words().any(|arg| matches!(arg, "-l" | "-r" | "-e")) => words()
+            .rev()
+            .find(|arg| !arg.starts_with('-') || *arg == "-")
+            .map_or_else(stdin_text, content)
+            .map_or_else(Vec::new, |table| cron_commands(&table)),
         "make" | "gmake" => {
             let makefile = match option_value(&["-f", "--file", "--makefile"]) {
-                Some("-" | "/dev/stdin") => stdin.map(str::to_owned),
-                Some(path) => file(path).map(str::to_owned),
+                Some(path) => content(path),
                 None => ["GNUmakefile", "makefile", "Makefile"]
                     .iter()
                     .find_map(|name| file(name))
@@ -92,15 +56,15 @@ pub fn shell_texts<'a, W: AsRef<str>>(
         }
         "expect" => option_value(&["-c"])
             .map(str::to_owned)
-            .or_else(|| input(&["-f"]))
+            .or_else(|| option_value(&["-f"]).map_or_else(stdin_text, content))
             .map_or_else(Vec::new, |code| spawned(&code)),
         "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => {
-            let lowered: Vec<String> = args.iter().map(|arg| arg.to_ascii_lowercase()).collect();
+            let lowered: Vec<String> = words().map(str::to_ascii_lowercase).collect();
             let value_of = |names: &[&str]| {
-                lowered
+                let at = lowered
                     .iter()
-                    .position(|arg| names.contains(&arg.as_str()))
-                    .and_then(|at| args.get(at + 1).copied())
+                    .position(|arg| names.contains(&arg.as_str()))?;
+                args.get(at + 1).map(AsRef::as_ref)
             };
             let mut texts: Vec<String> = value_of(&["-c", "-command"])
                 .map(str::to_owned)

@@ -310,15 +310,11 @@ impl Walker {
     ) -> Result<()> {
         let texts = runners::shell_texts(name, args, stdin, |path| self.file_content(path));
         for text in texts {
-            match self.child_source(&text, None) {
-                Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => {}
-                Err(inner) => {
-                    return Err(Finding::InCode {
-                        code: format!("What `{name}` hands a shell"),
-                        inner: Box::new(inner),
-                    });
-                }
-            }
+            self.child_source_if_shell(&text)
+                .map_err(|inner| Finding::InCode {
+                    code: format!("What `{name}` hands a shell"),
+                    inner: Box::new(inner),
+                })?;
         }
         Ok(())
     }

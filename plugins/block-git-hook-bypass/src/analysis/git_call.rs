@@ -70,7 +70,7 @@ impl Walker {
                 return Err(Finding::ConfigInclude { setting });
             }
             if git_commands::runs_setting(key) {
-                self.check_command_setting(value.trim_start_matches('!'))?;
+                self.child_source_if_shell(value.trim_start_matches('!'))?;
             }
             if let Some(alias) = config::alias_name(key) {
                 self.check_alias(alias, value)?;
@@ -109,7 +109,7 @@ impl Walker {
         env: &Env,
     ) -> Result<Option<String>> {
         for command in git_commands::option_commands(subcommand, args) {
-            self.check_command_setting(&command)?;
+            self.child_source_if_shell(&command)?;
         }
         if git::runs_hooks(subcommand) {
             self.check_hook_environment(subcommand, env)?;
@@ -229,7 +229,7 @@ impl Walker {
         if git_commands::runs_setting(key)
             && let Some(value) = write.value
         {
-            self.check_command_setting(value.text.trim_start_matches('!'))?;
+            self.child_source_if_shell(value.text.trim_start_matches('!'))?;
         }
         Ok(None)
     }
@@ -252,7 +252,7 @@ impl Walker {
         }
         for name in git_commands::VARIABLES {
             if let Some(command) = self.environment_value(env, name) {
-                self.check_command_setting(&command)?;
+                self.child_source_if_shell(&command)?;
             }
         }
         Ok(())
@@ -270,21 +270,12 @@ impl Walker {
             .or_else(|| self.variable(name).map(str::to_owned))
     }
 
-    /// A command git runs from a setting or variable (`-c core.pager=…`,
-    /// `GIT_EDITOR=…`), walked as shell.
-    fn check_command_setting(&mut self, command: &str) -> Result<()> {
-        match self.child_source(command, None) {
-            Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => Ok(()),
-            Err(finding) => Err(finding),
-        }
-    }
-
     fn check_alias(&mut self, alias: &str, definition: &str) -> Result<()> {
         let script = match definition.strip_prefix('!') {
             Some(shell) => shell.to_owned(),
             None => format!("git {definition}"),
         };
-        self.check_command_setting(&script)
+        self.child_source_if_shell(&script)
             .map_err(|inner| Finding::InAlias {
                 alias: alias.to_owned(),
                 inner: Box::new(inner),

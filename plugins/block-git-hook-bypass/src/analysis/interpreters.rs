@@ -7,15 +7,12 @@
 
 use crate::prelude::*;
 
-use shell_reader::interpreters::{self, Language, Source};
+use shell_reader::interpreters::{self, Language, MAX_CODE_DEPTH, Source};
 
 use super::{Result, Walker};
 use crate::field::Field;
 use crate::finding::Finding;
 use crate::hook_env;
-
-/// How many times a string of code is read again as code.
-const MAX_CODE_DEPTH: u32 = 3;
 
 impl Walker {
     /// Reads the code `name args…` runs, if `name` is an interpreter.
@@ -73,15 +70,11 @@ impl Walker {
             }
         }
         for command in strings.commands() {
-            match self.child_source(&format!("{environment}{command}"), None) {
-                Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => {}
-                Err(inner) => {
-                    return Err(Finding::InCode {
-                        code: label.to_owned(),
-                        inner: Box::new(inner),
-                    });
-                }
-            }
+            self.child_source_if_shell(&format!("{environment}{command}"))
+                .map_err(|inner| Finding::InCode {
+                    code: label.to_owned(),
+                    inner: Box::new(inner),
+                })?;
         }
         if depth < MAX_CODE_DEPTH {
             for nested in strings.nested_code().filter(|nested| *nested != code) {

@@ -299,15 +299,11 @@ impl Walker {
                 continue;
             };
             self.aliases.push((name.to_owned(), value.to_owned()));
-            match self.child_source(value, None) {
-                Err(Finding::Unreadable { syntax: true, .. }) | Ok(_) => {}
-                Err(inner) => {
-                    return Err(Finding::InAlias {
-                        alias: name.to_owned(),
-                        inner: Box::new(inner),
-                    });
-                }
-            }
+            self.child_source_if_shell(value)
+                .map_err(|inner| Finding::InAlias {
+                    alias: name.to_owned(),
+                    inner: Box::new(inner),
+                })?;
         }
         Ok(())
     }

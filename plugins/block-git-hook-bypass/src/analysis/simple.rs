@@ -180,10 +180,7 @@ impl Walker {
             if files::is_shell_startup_file(&target.text)
                 && let Some(script) = output
             {
-                match self.child_source(script, None) {
-                    Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => {}
-                    Err(finding) => return Err(finding),
-                }
+                self.child_source_if_shell(script)?;
             }
             self.record_written(target.text.into_owned(), append, output);
         }

@@ -18,6 +18,10 @@ mod tests;
 
 pub use strings::{Strings, quoted, strings};
 
+/// How many times a gate reads a string of code again as code
+/// ([`Strings::nested_code`]).
+pub const MAX_CODE_DEPTH: u32 = 3;
+
 /// A language whose code a command runs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Language {
@@ -118,12 +122,10 @@ pub fn sources<W: AsRef<str>>(language: Language, args: &[W]) -> Vec<Source<'_>>
             index += 1;
         } else if let Some(code) = attached(arg, code_options) {
             found.push(Source::Text(code));
-        } else if value_options.contains(&arg)
-            || (language == Language::Awk && matches!(arg, "-f" | "--file"))
-        {
-            if language == Language::Awk && matches!(arg, "-f" | "--file") {
-                found.extend(next.map(Source::File));
-            }
+        } else if language == Language::Awk && matches!(arg, "-f" | "--file") {
+            found.extend(next.map(Source::File));
+            index += 1;
+        } else if value_options.contains(&arg) {
             index += 1;
         } else if language == Language::Python && arg == "-m" {
             // A module runs, not code the command gives.

@@ -71,11 +71,7 @@ pub fn strings(code: &str, language: Language) -> Strings {
         .filter_map(|value| decoded(value))
         .collect();
     strings.values.extend(decoded);
-    strings.runs_programs = super::runs_programs(code)
-        || strings
-            .values
-            .iter()
-            .any(|value| super::runs_programs(value));
+    strings.runs_programs = super::runs_programs(code) || strings.nested_code().next().is_some();
     strings
 }
 
