@@ -32,7 +32,12 @@
 //!   `GIT_EDITOR=…`), a `trap` action, a process substitution sourced or
 //!   run (`source <(…)`), and text decoded or reversed into a shell
 //!   (`base64 -d`, `xxd -r -p`, `rev`, `tr`) are read as the commands they
-//!   run.
+//!   run; so is what other programs hand a shell (`shell_reader::runners`):
+//!   `tmux`, `at`, `crontab`, `make`, `watch`, a terminal's `-e`, `su -c`,
+//!   `npx -c`, `man -P`, `tar --to-command`, `rsync -e`, `ssh -o
+//!   ProxyCommand`, `socat`, `nc -e`, and the shell escapes of vim and ex
+//!   (`:!`, `:r !`, `system()`), `ed`, `sed` (`e`, `s///e`), `dc`, `m4`,
+//!   Emacs Lisp and Tcl.
 //! - Code for python, node, perl, ruby, php, awk, lua, R, julia or
 //!   AppleScript (given in an option, in a script this command wrote, or on
 //!   standard input) that calls out to programs has each of its strings,

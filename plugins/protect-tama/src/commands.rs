@@ -32,6 +32,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         args
     };
     crate::key_reads::check(walker, name, args)?;
+    handed_to_shell(walker, name, args, call.stdin)?;
     match name {
         _ if !name.is_ascii() && name.contains(UNKNOWN) => {
             unknown_command(walker, name, args, call.stdin)
@@ -75,10 +76,6 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
                 walker.set_alias(name, value);
             }
             Ok(())
-        }
-        "su" | "runuser" | "script" | "flock" if dash_c(args).is_some() => {
-            let text = dash_c(args).cloned().unwrap_or_default();
-            walker.in_child(|walker| walker.source(&text))
         }
         "parallel" => parallel(walker, args, call.stdin),
         "tama" => tama(args),
@@ -193,10 +190,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
                 "edits in place",
             )
         }
-        _ => {
-            handed_to_shell(walker, name, args, call.stdin)?;
-            interpreters::code(walker, name, args, call.stdin)
-        }
+        _ => interpreters::code(walker, name, args, call.stdin),
     }
 }
 
@@ -340,7 +334,7 @@ fn unwrap<'a>(
             "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => {
                 option_count(args, &["-n", "-c", "-o", "-e", "-i"])
             }
-            "watch" | "chronic" => option_count(args, &["-n", "--interval"]),
+            "chronic" => option_count(args, &["-n", "--interval"]),
             "strace" | "ltrace" => option_count(
                 args,
                 &[
@@ -348,7 +342,7 @@ fn unwrap<'a>(
                 ],
             ),
             // `flock [options] FILE COMMAND…` (its `-c` is read above).
-            "flock" if dash_c(args).is_none() => {
+            "flock" if runners::command_option(args).is_none() => {
                 option_count(args, &["-w", "--timeout", "-E", "--conflict-exit-code"]) + 1
             }
             "timeout" => option_count(args, &["-s", "--signal", "-k", "--kill-after"]) + 1,
@@ -620,8 +614,9 @@ fn sets_session_environment(name: &str, args: &[String]) -> bool {
     }
 }
 
-/// What `tmux`, `screen -X`, `at`, `crontab`, `make`, `expect` or
-/// PowerShell hand a shell, walked as a child process runs it.
+/// What programs such as `tmux`, `at`, `make`, `su -c`, `watch`, `vim -c`
+/// or `tar --to-command` hand a shell (`runners`), walked as a child
+/// process runs it.
 fn handed_to_shell(
     walker: &mut Walker<'_>,
     name: &str,
@@ -686,12 +681,6 @@ fn unknown_command(
         walker.child_source_if_shell(script)?;
     }
     run(walker, &Call { argv: args, stdin })
-}
-
-/// The text after `-c` or `--command`, which `su`, `script` and `flock` run in a shell.
-fn dash_c(args: &[String]) -> Option<&String> {
-    let at = args.iter().position(|a| a == "-c" || a == "--command")?;
-    args.get(at + 1)
 }
 
 /// `parallel COMMAND ::: VALUES`: the command runs with the values after

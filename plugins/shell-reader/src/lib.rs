@@ -4,7 +4,7 @@
 //! [`git_commands`] names where git runs commands of its own; [`output`] is
 //! what `echo` and `printf` print; [`interpreters`] reads the strings of code
 //! handed to python, node, perl, ruby, php, awk, lua, R, julia or AppleScript; [`runners`] what programs
-//! such as `tmux`, `at` and `make` hand a shell.
+//! such as `tmux`, `at`, `make`, `tar` and editors hand a shell.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.

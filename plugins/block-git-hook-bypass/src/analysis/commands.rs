@@ -94,7 +94,6 @@ pub(super) fn known(name: &str) -> Option<Known> {
         b"chrt" | b"taskset" => wrapper(spec("", &[], 1)),
         b"exec" => wrapper(spec("a", &[], 0)),
         b"flock" => wrapper(spec("wE", &["--timeout", "--conflict-exit-code"], 1)),
-        b"watch" => wrapper(spec("nd", &["--interval", "--differences"], 0)),
         b"strace" | b"ltrace" => wrapper(spec("abeEIoOpPsSuUX", &["--output"], 0)),
         b"proxychains" | b"proxychains4" => wrapper(spec("f", &[], 0)),
         b"npx" | b"bunx" | b"pnpx" => wrapper(spec("p", &["--package"], 0)),

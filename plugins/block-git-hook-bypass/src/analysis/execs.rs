@@ -7,7 +7,7 @@ use crate::prelude::*;
 use super::simple::Env;
 use super::wrappers::{skip_options, split_assignment};
 use super::{Frame, Result, Walker, files, git_call};
-use crate::field::{Field, UNKNOWN, shown};
+use crate::field::{Field, UNKNOWN_TEXT, shown};
 use crate::finding::Finding;
 use shell_reader::runners;
 
@@ -191,15 +191,27 @@ impl Walker {
             .map(|input| input.split_whitespace().collect())
             .unwrap_or_default();
         match replace {
+            // Each line, leading blanks dropped, in place of the token.
             Some(token) if !token.is_empty() => {
-                let item = items
-                    .first()
-                    .map_or_else(|| UNKNOWN.to_string(), |item| (*item).to_owned());
-                for arg in &mut argv {
-                    *arg = Field::new(arg.text.replace(token.as_str(), &item));
+                let lines: Vec<&str> = match stdin {
+                    Some(input) => input
+                        .lines()
+                        .map(str::trim_start)
+                        .filter(|line| !line.is_empty())
+                        .collect(),
+                    None => vec![UNKNOWN_TEXT],
+                };
+                let mut printed = None;
+                for line in lines {
+                    let replaced: Vec<Field<'_>> = argv
+                        .iter()
+                        .map(|arg| Field::new(arg.text.replace(token.as_str(), line)))
+                        .collect();
+                    printed = self.run(frame, &replaced, env, None)?;
                 }
+                return Ok(printed);
             }
-            _ if stdin.is_none() => argv.push(Field::new(crate::field::UNKNOWN_TEXT)),
+            _ if stdin.is_none() => argv.push(Field::new(UNKNOWN_TEXT)),
             _ => argv.extend(items.into_iter().map(Field::new)),
         }
         self.run(frame, &argv, env, None)
@@ -299,9 +311,9 @@ impl Walker {
         Some(out)
     }
 
-    /// What `tmux`, `screen -X`, `at`, `crontab`, `make`, `expect` or
-    /// PowerShell hand a shell, read as commands; text that is not shell
-    /// is let be.
+    /// What programs such as `tmux`, `at`, `make`, `watch`, `vim -c` or
+    /// `tar --to-command` hand a shell (`runners`), read as commands; text
+    /// that is not shell is let be.
     pub(super) fn handed_to_shell(
         &mut self,
         name: &str,
@@ -357,7 +369,7 @@ impl Walker {
                 .and_then(|script| script.split_once('='))
                 .map(|(_, command)| command.to_owned()),
             Runner::Npm => None,
-            Runner::CommandOption => after(&["-c", "--command"]),
+            Runner::CommandOption => runners::command_option(args).map(str::to_owned),
             Runner::NixShell => after(&["--run", "--command"]),
             Runner::Interpreter => {
                 self.interpreter(name, args, stdin)?;

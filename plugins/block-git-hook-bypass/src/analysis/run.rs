@@ -165,8 +165,8 @@ impl Walker {
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
+        self.handed_to_shell(name, args, stdin)?;
         let Some(known) = commands::known(name) else {
-            self.handed_to_shell(name, args, stdin)?;
             return self.scan_arguments(frame, args, env);
         };
         if let Some(spec) = &known.wrapper {

@@ -1,0 +1,547 @@
+//! Programs that hand text to a shell elsewhere or later: a terminal
+//! multiplexer's new windows and typed keys, `at` and `crontab`, `make`'s
+//! recipes, `expect`'s `spawn`, PowerShell's `-Command`, `watch`, terminal
+//! emulators' `-e`, editors' and text tools' shell escapes (`editors`), the
+//! commands `tar`, `rsync`, `ssh`, `man`, `zip`, `socat` and `nc` are given
+//! to start. What each runs, as shell text, where the command shows it.
+
+use crate::prelude::*;
+
+mod editors;
+
+use crate::interpreters::quoted;
+use crate::output::joined;
+
+/// The shell text `name args…` hands on; `file` gives the content of a file
+/// the command wrote earlier, when it did. Empty for other programs.
+pub fn shell_texts<'a, W: AsRef<str>>(
+    name: &str,
+    args: &[W],
+    stdin: Option<&str>,
+    file: impl Fn(&str) -> Option<&'a str>,
+) -> Vec<String> {
+    let words = || args.iter().map(AsRef::as_ref);
+    let option_value = |names: &[&str]| {
+        let at = words().position(|arg| names.contains(&arg))?;
+        args.get(at + 1).map(AsRef::as_ref)
+    };
+    // What a file operand holds: `-` and `/dev/stdin` are standard input.
+    let content = |path: &str| match path {
+        "-" | "/dev/stdin" => stdin.map(str::to_owned),
+        path => file(path).map(str::to_owned),
+    };
+    let stdin_text = || stdin.map(str::to_owned);
+    // What a command given as words runs: one word is shell text (as
+    // `xterm -e 'a b'` and `watch` take it), several are a program and
+    // its arguments, each quoted back.
+    let command_words = |words: &[W]| match words {
+        [one] => one.as_ref().to_owned(),
+        words => joined(&words.iter().map(|w| quoted(w.as_ref())).collect::<Vec<_>>()),
+    };
+    let name = name.rsplit_once('/').map_or(name, |(_, base)| base);
+    match name {
+        // Every word may be a command a pane runs or keys typed into its shell.
+        "tmux" => words()
+            .filter(|arg| !arg.starts_with('-'))
+            .map(str::to_owned)
+            .collect(),
+        "screen" if words().any(|arg| arg == "-X") => words()
+            .skip_while(|arg| !matches!(*arg, "stuff" | "exec" | "screen"))
+            .skip(1)
+            .map(str::to_owned)
+            .collect(),
+        "at" | "batch" => option_value(&["-f"])
+            .map_or_else(stdin_text, content)
+            .into_iter()
+            .collect(),
+        "crontab" if !words().any(|arg| matches!(arg, "-l" | "-r" | "-e")) => words()
+            .rev()
+            .find(|arg| !arg.starts_with('-') || *arg == "-")
+            .map_or_else(stdin_text, content)
+            .map_or_else(Vec::new, |table| cron_commands(&table)),
+        "make" | "gmake" => {
+            let makefile = match option_value(&["-f", "--file", "--makefile"]) {
+                Some(path) => content(path),
+                None => ["GNUmakefile", "makefile", "Makefile"]
+                    .iter()
+                    .find_map(|name| file(name))
+                    .map(str::to_owned),
+            };
+            makefile.map_or_else(Vec::new, |text| recipes(&text))
+        }
+        "expect" => option_value(&["-c"])
+            .map(str::to_owned)
+            .or_else(|| option_value(&["-f"]).map_or_else(stdin_text, content))
+            .map_or_else(Vec::new, |code| spawned(&code)),
+        "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => {
+            let lowered: Vec<String> = words().map(str::to_ascii_lowercase).collect();
+            let value_of = |names: &[&str]| {
+                let at = lowered
+                    .iter()
+                    .position(|arg| names.contains(&arg.as_str()))?;
+                args.get(at + 1).map(AsRef::as_ref)
+            };
+            let mut texts: Vec<String> = value_of(&["-c", "-command"])
+                .map(str::to_owned)
+                .into_iter()
+                .collect();
+            texts.extend(value_of(&["-e", "-ec", "-encodedcommand"]).and_then(utf16_base64));
+            texts
+        }
+        // `watch` joins its words for `sh -c`; `-x` runs them as they are.
+        "watch" => {
+            let start = after_options(args, &["-n", "--interval", "-q", "--equexit"]);
+            let (options, command) = args.split_at(start);
+            if command.is_empty() {
+                Vec::new()
+            } else if options
+                .iter()
+                .any(|arg| matches!(arg.as_ref(), "-x" | "--exec"))
+            {
+                vec![command_words(command)]
+            } else {
+                vec![joined(command)]
+            }
+        }
+        "xterm" | "uxterm" | "urxvt" | "rxvt" | "st" | "alacritty" | "konsole" | "terminator"
+        | "xfce4-terminal" | "tilix" | "gnome-terminal" | "mate-terminal" | "lxterminal"
+        | "qterminal" | "sakura" | "terminology" | "kitty" | "foot" | "wezterm" => {
+            let at = words().position(|arg| {
+                matches!(
+                    arg,
+                    "-e" | "-x" | "--" | "--command" | "--execute" | "--exec"
+                )
+            });
+            at.map(|at| &args[at + 1..])
+                .filter(|words| !words.is_empty())
+                .map(command_words)
+                .into_iter()
+                .collect()
+        }
+        // `entr -s 'text'` runs a shell; without `-s`, a program.
+        "entr" => {
+            let (options, command) = args.split_at(after_options(args, &[]));
+            if command.is_empty() {
+                Vec::new()
+            } else if options.iter().any(|arg| arg.as_ref().contains('s')) {
+                vec![joined(command)]
+            } else {
+                vec![command_words(command)]
+            }
+        }
+        // `sg group [-c] command`: the command goes to `sh -c`.
+        "sg" => {
+            let start = after_options(args, &[]) + 1;
+            let words = args.get(start..).unwrap_or_default();
+            let words = match words.first() {
+                Some(first) if first.as_ref() == "-c" => &words[1..],
+                _ => words,
+            };
+            (!words.is_empty())
+                .then(|| joined(words))
+                .into_iter()
+                .collect()
+        }
+        "su" | "runuser" | "script" | "flock" => command_option(args)
+            .map(str::to_owned)
+            .into_iter()
+            .collect(),
+        "gdb" | "gdb-multiarch" | "cgdb" => {
+            let commands = option_values(
+                args,
+                &["-ex", "--ex", "-eval-command", "--eval-command", "-iex"],
+            );
+            let scripts = option_values(args, &["-x", "--command", "-ix"]);
+            commands
+                .into_iter()
+                .map(str::to_owned)
+                .chain(scripts.into_iter().filter_map(content))
+                .flat_map(|script| {
+                    script
+                        .lines()
+                        .filter_map(|line| {
+                            let line = line.trim_start();
+                            line.strip_prefix("shell ")
+                                .or_else(|| line.strip_prefix('!'))
+                                .map(str::to_owned)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        }
+        // `npx -c 'text'`, `npm exec -c 'text'`: run in a shell.
+        "npx" | "pnpx" | "npm" | "pnpm" => option_values(args, &["-c", "--call"])
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        "man" => option_values(args, &["-P", "--pager", "-H", "--html"])
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        // `less +'!cmd'`: an initial command that is a shell escape.
+        "less" | "more" | "most" => words()
+            .filter_map(|arg| arg.strip_prefix('+'))
+            .filter_map(|command| command.trim_start_matches(':').strip_prefix('!'))
+            .map(str::to_owned)
+            .collect(),
+        "tar" | "gtar" | "bsdtar" => {
+            let mut texts: Vec<String> = option_values(
+                args,
+                &[
+                    "--to-command",
+                    "--use-compress-program",
+                    "-I",
+                    "--info-script",
+                    "--new-volume-script",
+                    "-F",
+                    "--rsh-command",
+                ],
+            )
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+            texts.extend(
+                option_values(args, &["--checkpoint-action"])
+                    .into_iter()
+                    .filter_map(|action| action.strip_prefix("exec="))
+                    .map(str::to_owned),
+            );
+            texts
+        }
+        "rsync" => option_values(args, &["-e", "--rsh", "--rsync-path"])
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        // `ssh -o ProxyCommand=…` runs the command in a shell; so do
+        // `LocalCommand` and `KnownHostsCommand`.
+        "ssh" | "scp" | "sftp" | "autossh" => option_values(args, &["-o"])
+            .into_iter()
+            .filter_map(|option| {
+                let (key, value) = option.split_once(['=', ' '])?;
+                matches!(
+                    key.to_ascii_lowercase().as_str(),
+                    "proxycommand" | "localcommand" | "knownhostscommand"
+                )
+                .then(|| value.trim_start_matches(['=', ' ']).to_owned())
+            })
+            .collect(),
+        "zip" => option_values(args, &["-TT", "--unzip-command"])
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        // `socat - EXEC:'cmd'` and `SYSTEM:'cmd'`: an address that starts
+        // a program, its options after an unescaped comma.
+        "socat" => words()
+            .filter_map(|address| {
+                let (kind, rest) = address.split_once(':')?;
+                matches!(kind.to_ascii_uppercase().as_str(), "EXEC" | "SYSTEM").then(|| {
+                    let end = rest
+                        .char_indices()
+                        .find(|&(at, c)| c == ',' && !rest[..at].ends_with('\\'))
+                        .map_or(rest.len(), |(at, _)| at);
+                    rest[..end].to_owned()
+                })
+            })
+            .collect(),
+        "nc" | "ncat" | "netcat" | "nc.traditional" | "nc.openbsd" => {
+            option_values(args, &["-e", "-c", "--exec", "--sh-exec"])
+                .into_iter()
+                .map(str::to_owned)
+                .collect()
+        }
+        "mail" | "mailx" | "s-nail" | "bsd-mailx" => option_values(args, &["-E", "--exec", "-Y"])
+            .into_iter()
+            .filter_map(|command| command.trim_start().strip_prefix('!'))
+            .map(str::to_owned)
+            .collect(),
+        "tclsh" | "wish" | "jimsh" => words()
+            .find(|arg| !arg.starts_with('-'))
+            .map_or_else(stdin_text, content)
+            .map_or_else(Vec::new, |code| spawned(&code)),
+        "vi" | "vim" | "nvim" | "view" | "gvim" | "vimdiff" | "rvim" | "ex" | "vim.basic"
+        | "vim.tiny" | "vim.nox" | "vim.gtk3" | "ed" | "red" => {
+            let mut scripts: Vec<&str> = option_values(args, &["-c", "--cmd"]);
+            scripts.extend(
+                words()
+                    .filter_map(|arg| arg.strip_prefix('+'))
+                    .filter(|command| !command.bytes().all(|b| b.is_ascii_digit())),
+            );
+            // `ex`, `ed` and `vim -e` read commands from standard input.
+            let reads_commands = matches!(name, "ex" | "ed" | "red")
+                || words().any(|arg| {
+                    arg.starts_with('-')
+                        && !arg.starts_with("--")
+                        && (arg.contains('e') || arg.contains('E'))
+                });
+            let stdin_script = stdin.filter(|_| reads_commands);
+            scripts
+                .into_iter()
+                .chain(stdin_script)
+                .flat_map(editors::ex_commands)
+                .collect()
+        }
+        "sed" | "gsed" => {
+            let mut scripts: Vec<String> = option_values(args, &["-e", "--expression"])
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            scripts.extend(
+                option_values(args, &["-f", "--file"])
+                    .into_iter()
+                    .filter_map(content),
+            );
+            // Without -e or -f, the first operand is the script.
+            if scripts.is_empty() {
+                let start = after_options(args, &["-l"]);
+                scripts.extend(args.get(start).map(|script| script.as_ref().to_owned()));
+            }
+            scripts
+                .iter()
+                .flat_map(|s| editors::sed_commands(s))
+                .collect()
+        }
+        "dc" => option_values(args, &["-e", "--expression"])
+            .into_iter()
+            .map(str::to_owned)
+            .chain(stdin_text())
+            .flat_map(|program| editors::dc_commands(&program))
+            .collect(),
+        "m4" => words()
+            .filter(|arg| !arg.starts_with('-'))
+            .filter_map(content)
+            .chain(stdin_text())
+            .flat_map(|text| editors::m4_commands(&text))
+            .collect(),
+        "emacs" | "emacsclient" | "emacs-nox" => {
+            let mut code: Vec<String> =
+                option_values(args, &["--eval", "-eval", "--execute", "-execute"])
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
+            code.extend(
+                option_values(args, &["-l", "--load", "-load", "--script", "-script"])
+                    .into_iter()
+                    .filter_map(content),
+            );
+            code.iter()
+                .flat_map(|code| editors::lisp_commands(code))
+                .collect()
+        }
+        "xargs" => replaced_per_line(args, stdin),
+        _ => Vec::new(),
+    }
+}
+
+/// The index of the first word after leading options (and the values of
+/// `valued` ones), past a `--`.
+fn after_options<W: AsRef<str>>(args: &[W], valued: &[&str]) -> usize {
+    let mut index = 0;
+    while let Some(arg) = args.get(index).map(AsRef::as_ref) {
+        if arg == "--" {
+            return index + 1;
+        }
+        if !arg.starts_with('-') || arg == "-" {
+            break;
+        }
+        index += if valued.contains(&arg) { 2 } else { 1 };
+    }
+    index.min(args.len())
+}
+
+/// The values of the options `names`: `-o X`, `--opt X`, `--opt=X`, and
+/// for a short option `-oX`.
+fn option_values<'a, W: AsRef<str>>(args: &'a [W], names: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (index, arg) in args.iter().enumerate() {
+        let arg = arg.as_ref();
+        for name in names {
+            if arg == *name {
+                out.extend(args.get(index + 1).map(AsRef::as_ref));
+            } else if let Some(value) = arg.strip_prefix(name) {
+                let value = if name.starts_with("--") || name.len() > 2 {
+                    value.strip_prefix('=')
+                } else {
+                    Some(value)
+                };
+                out.extend(value.filter(|value| !value.is_empty()));
+            }
+        }
+    }
+    out
+}
+
+/// The text after `-c` or `--command` (also `-lc`, `--command=…`), which
+/// `su`, `runuser`, `script`, `flock` and `sg` run in a shell.
+pub fn command_option<W: AsRef<str>>(args: &[W]) -> Option<&str> {
+    for (index, arg) in args.iter().enumerate() {
+        let arg = arg.as_ref();
+        let cluster = arg.len() > 2
+            && arg.starts_with('-')
+            && !arg.starts_with("--")
+            && arg.ends_with('c')
+            && arg.bytes().skip(1).all(|b| b.is_ascii_alphabetic());
+        if arg == "-c" || arg == "--command" || cluster {
+            return args.get(index + 1).map(AsRef::as_ref);
+        }
+        if let Some(text) = arg.strip_prefix("--command=") {
+            return Some(text);
+        }
+    }
+    None
+}
+
+/// `xargs -I R command…` fed lines: each line put in place of `R`, the
+/// words quoted back into one command.
+fn replaced_per_line<W: AsRef<str>>(args: &[W], stdin: Option<&str>) -> Vec<String> {
+    let mut replace = None;
+    let mut index = 0;
+    while let Some(arg) = args.get(index).map(AsRef::as_ref) {
+        index += 1;
+        match arg {
+            "-I" => {
+                replace = args.get(index).map(AsRef::as_ref);
+                index += 1;
+            }
+            "-i" | "--replace" => replace = Some("{}"),
+            _ if arg.starts_with("-I") => replace = Some(&arg[2..]),
+            _ if arg.starts_with("--replace=") => replace = Some(&arg["--replace=".len()..]),
+            "-d" | "-a" | "-E" | "-L" | "-n" | "-P" | "-s" | "--delimiter" | "--arg-file" => {
+                index += 1
+            }
+            "--" => break,
+            _ if arg.starts_with('-') => {}
+            _ => {
+                index -= 1;
+                break;
+            }
+        }
+    }
+    let (Some(replace), Some(stdin)) = (replace, stdin) else {
+        return Vec::new();
+    };
+    let command = args.get(index..).unwrap_or_default();
+    stdin
+        .lines()
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let words: Vec<String> = command
+                .iter()
+                .map(|word| quoted(&word.as_ref().replace(replace, line)))
+                .collect();
+            joined(&words)
+        })
+        .collect()
+}
+
+/// The commands of a crontab: each line's after its five time fields (or
+/// an `@reboot`-style name); comments and variable lines run nothing.
+fn cron_commands(table: &str) -> Vec<String> {
+    table
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .filter_map(|line| {
+            let fields = if line.starts_with('@') { 1 } else { 5 };
+            let mut rest = line;
+            for _ in 0..fields {
+                rest = rest.trim_start().split_once(char::is_whitespace)?.1;
+            }
+            Some(rest.trim().to_owned())
+        })
+        .collect()
+}
+
+/// A makefile's recipe lines, as the shell gets them: tab-indented, without
+/// the `@`, `-` and `+` prefixes, `$$` as `$`.
+fn recipes(makefile: &str) -> Vec<String> {
+    makefile
+        .lines()
+        .filter_map(|line| line.strip_prefix('\t'))
+        .map(|recipe| {
+            recipe
+                .trim_start_matches(['@', '-', '+'])
+                .replace("$$", "$")
+        })
+        .collect()
+}
+
+/// What Tcl's `spawn` and `exec` start in `expect` code, one command each.
+fn spawned(code: &str) -> Vec<String> {
+    code.split(['\n', ';'])
+        .filter_map(|command| {
+            let command = command.trim_start_matches([' ', '\t', '[']);
+            command
+                .strip_prefix("spawn ")
+                .or_else(|| command.strip_prefix("exec "))
+                .map(|rest| rest.trim_end_matches([']', ' ']).to_owned())
+        })
+        .collect()
+}
+
+/// PowerShell's `-EncodedCommand`: base64 of UTF-16LE text.
+fn utf16_base64(encoded: &str) -> Option<String> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .ok()?;
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+        .collect();
+    String::from_utf16(&units).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(name: &str, args: &[&str], stdin: Option<&str>) -> Vec<String> {
+        shell_texts(name, args, stdin, |path| {
+            (path == "Makefile").then_some("all:\n\t@git commit -m \"$$X\"\n")
+        })
+    }
+
+    #[test]
+    fn programs_that_run_shell_text_elsewhere_are_read() {
+        assert!(texts("tmux", &["new", "-d", "git status"], None).contains(&"git status".into()));
+        assert_eq!(
+            texts("screen", &["-S", "s", "-X", "stuff", "ls\n"], None),
+            ["ls\n"]
+        );
+        assert_eq!(texts("at", &["now"], Some("ls")), ["ls"]);
+        assert_eq!(
+            texts(
+                "crontab",
+                &["-"],
+                Some("# x\nPATH=/bin\n* * * * * git status\n@reboot ls -l\n")
+            ),
+            ["git status", "ls -l"]
+        );
+        assert_eq!(texts("make", &[], None), ["git commit -m \"$X\""]);
+        assert_eq!(texts("make", &["-f", "-"], Some("x:\n\tls\n")), ["ls"]);
+        assert_eq!(
+            texts("expect", &["-c", "spawn git status; expect eof"], None),
+            ["git status"]
+        );
+        // "ls" in UTF-16LE, base64.
+        assert_eq!(
+            texts("pwsh", &["-EncodedCommand", "bABzAA=="], None),
+            ["ls"]
+        );
+        assert_eq!(texts("pwsh", &["-Command", "ls"], None), ["ls"]);
+        assert_eq!(
+            texts(
+                "emacs",
+                &["--eval", "(shell-command (concat \"a\" \" b\"))"],
+                None
+            ),
+            ["a", "a b"]
+        );
+        assert_eq!(
+            texts("xargs", &["-I{}", "sh", "-c", "{}"], Some("git status\n")),
+            ["'sh' '-c' 'git status'"]
+        );
+        assert!(texts("git", &["status"], None).is_empty());
+        assert!(texts("crontab", &["-l"], None).is_empty());
+    }
+}
