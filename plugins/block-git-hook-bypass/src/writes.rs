@@ -1,6 +1,6 @@
 //! Write tools (any harness's whole-file writes, edits and patches) aimed at
 //! what makes git run hooks: a hook file, git's configuration, a shell
-//! start-up file. The shell gives the same changes other spellings, which
+//! start-up file, a script or makefile run later. The shell gives the same changes other spellings, which
 //! `analysis` reads.
 
 use crate::prelude::*;
@@ -45,12 +45,19 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 return Some(Finding::ConfigInclude { setting: written });
             }
         }
-        if files::is_shell_startup_file(target) {
-            let text = whole_file
-                .map(str::to_owned)
-                .unwrap_or_else(|| strings(&input));
-            if let Some(finding) = find_bypass(&text) {
-                return Some(finding);
+        let text = whole_file.map_or_else(|| strings(&input), str::to_owned);
+        if files::is_shell_startup_file(target)
+            && let Some(finding) = find_bypass(&text)
+        {
+            return Some(finding);
+        }
+        // A script, or a makefile's recipes, that skips hooks when run later.
+        for later in shell_reader::runners::run_later(target, &text) {
+            if let Some(finding) = find_bypass(&later) {
+                return Some(Finding::InCode {
+                    code: format!("The script `{written}` writes"),
+                    inner: Box::new(finding),
+                });
             }
         }
     }

@@ -90,6 +90,41 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
         false,
         "ordinary code",
     ),
+    (
+        "write",
+        "scripts/release.sh",
+        r#"{"content":"set -e\ngit commit -n -m release\n"}"#,
+        true,
+        "a script that skips hooks when run later",
+    ),
+    (
+        "write",
+        "tools/ship",
+        r##"{"content":"#!/usr/bin/env bash\ngit push --no-verify\n"}"##,
+        true,
+        "a script told by its #! line",
+    ),
+    (
+        "edit",
+        "Makefile",
+        r#"{"old_string":"\tgit commit","new_string":"\tgit commit -n"}"#,
+        true,
+        "a makefile recipe",
+    ),
+    (
+        "write",
+        "scripts/release.sh",
+        r#"{"content":"set -e\nnpm test\ngit commit -m release\n"}"#,
+        false,
+        "a script that commits with hooks",
+    ),
+    (
+        "write",
+        "notes/git.md",
+        r#"{"content":"Never run git commit --no-verify.\n"}"#,
+        false,
+        "prose that names the option is not run",
+    ),
 ];
 
 #[test]

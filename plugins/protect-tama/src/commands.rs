@@ -18,6 +18,10 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     };
     // `… | xargs rm`, `xargs rm <<< path`: what earlier commands of the
     // pipeline name, and what `xargs` reads, may be what it hands the command.
+    // `xargs -I{} sh -c '{}'` puts each line it reads in place of `{}`.
+    if fed && let Some(at) = call.argv.iter().position(|word| basename(word) == "xargs") {
+        handed_to_shell(walker, "xargs", &call.argv[at + 1..], call.stdin)?;
+    }
     let fed_args: Vec<String>;
     let args = if fed {
         let stdin_words = call.stdin.into_iter().flat_map(str::split_whitespace);

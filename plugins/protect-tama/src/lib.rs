@@ -89,6 +89,31 @@ pub fn write_refusal(
     paths
         .iter()
         .find_map(|path| walker.changes(path, Change::Write, "writes").err())
+        .or_else(|| script_refusal(protected, cwd, paths, tool_input))
+}
+
+/// Why a script (or makefile) a write tool writes is refused: what it would
+/// run later, read as the shell tool's command is, when it reads as shell.
+fn script_refusal(
+    protected: &Protected,
+    cwd: &Cwd<'_>,
+    paths: &[String],
+    tool_input: &str,
+) -> Option<String> {
+    let input: serde_json::Value = serde_json::from_str(tool_input).ok()?;
+    let text = ["content", "file_text", "contents", "new_string", "new_str"]
+        .iter()
+        .find_map(|key| input.get(key).and_then(serde_json::Value::as_str))?;
+    paths.iter().find_map(|path| {
+        shell_reader::runners::run_later(path, text)
+            .iter()
+            .find_map(|script| {
+                let mut walker =
+                    walk::Walker::new(protected, cwd, script, host_variables(protected));
+                walker.source_if_shell(script).err()
+            })
+            .map(|why| format!("the script written to `{path}` would, when run: {why}"))
+    })
 }
 
 /// Words in a tool's name that say it changes files.

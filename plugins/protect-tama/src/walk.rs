@@ -5,6 +5,7 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
+use shell_reader::runners;
 use shell_reader::shell::{self, AssignedValue, Command, Compound, List, Program, RedirectKind};
 
 use core::cell::OnceCell;
@@ -261,6 +262,20 @@ impl<'h> Walker<'h> {
                 if targets.is_empty() {
                     self.pipe_input = output;
                 } else {
+                    // A script written for a later call to run is read now.
+                    for (target, _) in &targets {
+                        let later = output
+                            .as_deref()
+                            .map(|text| runners::run_later(target, text));
+                        for script in later.unwrap_or_default() {
+                            self.child_source_if_shell(&script).map_err(|why| {
+                                format!(
+                                    "the script written to `{}` would, when run: {why}",
+                                    shown(target)
+                                )
+                            })?;
+                        }
+                    }
                     let text = output.unwrap_or_else(|| UNKNOWN_TEXT.to_owned());
                     for (target, append) in targets {
                         self.record_written(target, &text, append);

@@ -6,6 +6,7 @@ use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::shell::{AssignedValue, Assignment, Redirect, RedirectKind, Simple, Word};
+use shell_reader::runners;
 
 /// Variables set for one command: `A=1 cmd`, `env A=1 cmd`.
 #[derive(Clone, Default)]
@@ -177,12 +178,27 @@ impl Walker {
             {
                 return Err(Finding::HooksPath { setting: command() });
             }
-            if files::is_shell_startup_file(&target.text)
-                && let Some(script) = output
-            {
-                self.child_source_if_shell(script)?;
+            if let Some(content) = output {
+                self.run_later(&target.text, content)?;
             }
             self.record_written(target.text.into_owned(), append, output);
+        }
+        Ok(())
+    }
+
+    /// What a file written with `content` runs later, read now: a shell's
+    /// start-up file, a script (`runners::run_later`); a script that skips
+    /// hooks when run is refused as it is written.
+    pub(super) fn run_later(&mut self, path: &str, content: &str) -> Result<()> {
+        if files::is_shell_startup_file(path) {
+            self.child_source_if_shell(content)?;
+        }
+        for text in runners::run_later(path, content) {
+            self.child_source_if_shell(&text)
+                .map_err(|inner| Finding::InCode {
+                    code: format!("The script written to `{path}`"),
+                    inner: Box::new(inner),
+                })?;
         }
         Ok(())
     }

@@ -332,6 +332,35 @@ pub fn shell_texts<'a, W: AsRef<str>>(
     }
 }
 
+/// What a file written at `path` with `content` hands a shell each time it
+/// is run later: all of it for a shell script, told by its name or its
+/// `#!` line, and a makefile's recipes. Empty for other files.
+pub fn run_later(path: &str, content: &str) -> Vec<String> {
+    let name = path.rsplit_once('/').map_or(path, |(_, name)| name);
+    if matches!(name, "GNUmakefile" | "makefile" | "Makefile") || name.ends_with(".mk") {
+        return recipes(content);
+    }
+    let script_name = [".sh", ".bash", ".zsh", ".ksh", ".dash", ".command"]
+        .iter()
+        .any(|extension| name.ends_with(extension));
+    let shell_line = content
+        .strip_prefix("#!")
+        .and_then(|line| line.lines().next())
+        .and_then(|line| line.split_whitespace().find(|word| *word != "/usr/bin/env"))
+        .is_some_and(|program| {
+            let program = program.rsplit_once('/').map_or(program, |(_, base)| base);
+            matches!(
+                program,
+                "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "busybox"
+            )
+        });
+    if script_name || shell_line {
+        vec![content.to_owned()]
+    } else {
+        Vec::new()
+    }
+}
+
 /// The index of the first word after leading options (and the values of
 /// `valued` ones), past a `--`.
 fn after_options<W: AsRef<str>>(args: &[W], valued: &[&str]) -> usize {
