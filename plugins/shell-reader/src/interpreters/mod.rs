@@ -1,6 +1,6 @@
 //! Code for interpreters other than the shell (`python -c`, `node -e`,
 //! `perl -e`, `ruby -e`, `php -r`, awk programs, `lua -e`, `Rscript -e`,
-//! `julia -e`, `osascript -e`): where a command takes its
+//! `julia -e`, `osascript -e`, `emacs --eval`): where a command takes its
 //! code from, and what the code's string literals hold once joined and
 //! filled in. The code is never run; a gate reads the strings it could hand
 //! to a shell or to `exec`.
@@ -36,6 +36,8 @@ pub enum Language {
     Julia,
     /// macOS's `osascript`, whose `do shell script` runs a shell.
     AppleScript,
+    /// Emacs Lisp (`emacs --batch --eval`), whose shell calls `runners` reads.
+    Lisp,
 }
 
 impl Language {
@@ -61,6 +63,7 @@ impl Language {
             b"Rscript" | b"R" => Self::R,
             b"julia" => Self::Julia,
             b"osascript" => Self::AppleScript,
+            b"emacs" | b"emacs-nox" | b"emacsclient" => Self::Lisp,
             _ => return None,
         })
     }
@@ -81,6 +84,7 @@ impl Language {
             Self::R => (&["-e"], &[]),
             Self::Julia => (&["-e", "--eval", "-E", "--print"], &["-L", "--load"]),
             Self::AppleScript => (&["-e"], &["-l"]),
+            Self::Lisp => (&["--eval", "-eval", "--execute", "-execute"], &[]),
         }
     }
 
@@ -90,6 +94,7 @@ impl Language {
             Self::Php => rest.starts_with("//") || rest.starts_with('#'),
             Self::Lua => rest.starts_with("--"),
             Self::AppleScript => rest.starts_with("--") || rest.starts_with('#'),
+            Self::Lisp => rest.starts_with(';'),
             _ => rest.starts_with('#'),
         }
     }
@@ -122,7 +127,10 @@ pub fn sources<W: AsRef<str>>(language: Language, args: &[W]) -> Vec<Source<'_>>
             index += 1;
         } else if let Some(code) = attached(arg, code_options) {
             found.push(Source::Text(code));
-        } else if language == Language::Awk && matches!(arg, "-f" | "--file") {
+        } else if language == Language::Awk && matches!(arg, "-f" | "--file")
+            || language == Language::Lisp
+                && matches!(arg, "-l" | "--load" | "-load" | "--script" | "-script")
+        {
             found.extend(next.map(Source::File));
             index += 1;
         } else if value_options.contains(&arg) {
@@ -137,7 +145,8 @@ pub fn sources<W: AsRef<str>>(language: Language, args: &[W]) -> Vec<Source<'_>>
             operand = Some(arg);
         }
     }
-    if found.is_empty() {
+    // Emacs's operands are files to visit, not code.
+    if found.is_empty() && language != Language::Lisp {
         found.push(match operand {
             Some(program) if language == Language::Awk => Source::Text(program),
             None | Some("-") => Source::Stdin,

@@ -194,7 +194,14 @@ impl<'a> Lexer<'a> {
         }
         match rest.chars().next()? {
             '"' => Some("\""),
-            '\'' if !matches!(self.language, Language::Awk | Language::AppleScript) => Some("'"),
+            // Lisp's quote marks a symbol or a list, not a string.
+            '\'' if !matches!(
+                self.language,
+                Language::Awk | Language::AppleScript | Language::Lisp
+            ) =>
+            {
+                Some("'")
+            }
             // Julia's backquotes are a command; R's quote a name.
             '`' if !matches!(
                 self.language,
@@ -203,6 +210,7 @@ impl<'a> Lexer<'a> {
                     | Language::Lua
                     | Language::R
                     | Language::AppleScript
+                    | Language::Lisp
             ) =>
             {
                 Some("`")
@@ -234,7 +242,7 @@ impl<'a> Lexer<'a> {
             || match self.language {
                 Language::Python => false,
                 Language::JavaScript => quote == "`",
-                Language::Lua | Language::R | Language::AppleScript => false,
+                Language::Lua | Language::R | Language::AppleScript | Language::Lisp => false,
                 _ => !single,
             };
         let decode = |text: &'a str| self.decode(text, single, prefix.raw);
@@ -295,7 +303,11 @@ impl<'a> Lexer<'a> {
                     };
                     (length > 0).then(|| (Cow::Borrowed(spelled), length + 1))
                 }),
-            Language::Awk | Language::Lua | Language::R | Language::AppleScript => None,
+            Language::Awk
+            | Language::Lua
+            | Language::R
+            | Language::AppleScript
+            | Language::Lisp => None,
         }
     }
 

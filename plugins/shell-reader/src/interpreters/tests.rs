@@ -45,6 +45,11 @@ fn code_comes_from_options_scripts_or_standard_input() {
         sources(Language::Awk, &["-f", "prog.awk", "f"]),
         [File("prog.awk")]
     );
+    assert_eq!(
+        sources(Language::Lisp, &["--batch", "-l", "init.el", "--eval", "x"]),
+        [File("init.el"), Text("x")]
+    );
+    assert_eq!(sources(Language::Lisp, &["notes.txt"]), []);
 }
 
 #[test]
@@ -208,5 +213,10 @@ fn lua_r_julia_and_applescript_strings_are_read() {
             Language::AppleScript
         ),
         ["git commit -n"]
+    );
+    assert_eq!(Language::of("emacs"), Some(Language::Lisp));
+    assert_eq!(
+        values(r#"(delete-file "a\"b") ; it's 'x"#, Language::Lisp),
+        ["a\"b"]
     );
 }
