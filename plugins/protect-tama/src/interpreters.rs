@@ -49,6 +49,11 @@ const CHANGES: &[&str] = &[
     "dump(",
     "utime",
     "touch",
+    // Emacs Lisp's own.
+    "with-temp-file",
+    "file-modes",
+    "symbolic-link",
+    "make-directory",
 ];
 
 /// Decides `name args…` when it is an interpreter: the code it is given,

@@ -12,8 +12,9 @@ mod editors;
 use crate::interpreters::quoted;
 use crate::output::joined;
 
-/// The shell text `name args…` hands on; `file` gives the content of a file
-/// the command wrote earlier, when it did. Empty for other programs.
+/// The shell text `name args…` hands on (`name` is the program's file name,
+/// without its folder); `file` gives the content of a file the command
+/// wrote earlier, when it did. Empty for other programs.
 pub fn shell_texts<'a, W: AsRef<str>>(
     name: &str,
     args: &[W],
@@ -38,7 +39,6 @@ pub fn shell_texts<'a, W: AsRef<str>>(
         [one] => one.as_ref().to_owned(),
         words => joined(&words.iter().map(|w| quoted(w.as_ref())).collect::<Vec<_>>()),
     };
-    let name = name.rsplit_once('/').map_or(name, |(_, base)| base);
     match name {
         // Every word may be a command a pane runs or keys typed into its shell.
         "tmux" => words()
