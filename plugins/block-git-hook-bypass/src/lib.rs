@@ -58,7 +58,9 @@
 //!   that skips hooks is refused as it is written, since the call that runs
 //!   it cannot see its content.
 //! - Hook files deleted, moved away, emptied, replaced by a no-op, made
-//!   non-executable or edited in place are refused, as are hook managers'
+//!   non-executable or edited in place are refused (by interpreter code
+//!   too, when it changes files and names a hook, unless it writes one
+//!   with a `#!` line and commands), as are hook managers'
 //!   uninstall commands; installing or restoring hooks, samples and backups
 //!   pass.
 //! - `git commit-tree` is refused on its own: it writes a commit without

@@ -9,53 +9,6 @@ use shell_reader::interpreters::{self, Language, MAX_CODE_DEPTH, Source};
 
 use crate::walk::{Result, Walker};
 
-/// Code that writes, moves, deletes or re-modes a file, or runs a shell.
-const CHANGES: &[&str] = &[
-    "'w",
-    "\"w",
-    "'a",
-    "\"a",
-    "'x'",
-    "\"x\"",
-    "r+",
-    "mode=",
-    "write",
-    "append",
-    "unlink",
-    "remove",
-    "rmtree",
-    "rmdir",
-    "rmsync",
-    "rename",
-    "replace",
-    "chmod",
-    "chown",
-    "symlink",
-    "link(",
-    "truncate",
-    "copy",
-    "move",
-    "mkdir",
-    "delete",
-    "system",
-    "subprocess",
-    "popen",
-    "spawn",
-    "exec",
-    "fileutils",
-    "'>",
-    "\">",
-    "`",
-    "dump(",
-    "utime",
-    "touch",
-    // Emacs Lisp's own.
-    "with-temp-file",
-    "file-modes",
-    "symbolic-link",
-    "make-directory",
-];
-
 /// Decides `name args…` when it is an interpreter: the code it is given,
 /// the script it runs when this command wrote it, or what it reads on its
 /// standard input.
@@ -113,7 +66,7 @@ fn check(walker: &Walker<'_>, code: &str) -> Result<()> {
     if lower.contains(crate::protected::KEY_FILE) && mentions_tama_home(walker, code) {
         return Err(crate::walk::key_refusal(crate::protected::KEY_FILE));
     }
-    if !CHANGES.iter().any(|marker| lower.contains(marker)) {
+    if !interpreters::changes_files(&lower) {
         return Ok(());
     }
     match walker.protected.spelled_in(code, walker.cwd()) {

@@ -7,9 +7,9 @@
 
 use crate::prelude::*;
 
-use shell_reader::interpreters::{self, Language, MAX_CODE_DEPTH, Source};
+use shell_reader::interpreters::{self, Language, MAX_CODE_DEPTH, Source, Strings};
 
-use super::{Result, Walker};
+use super::{Result, Walker, files};
 use crate::field::Field;
 use crate::finding::Finding;
 use crate::hook_env;
@@ -55,7 +55,7 @@ impl Walker {
     ) -> Result<()> {
         let strings = interpreters::strings(code, language);
         if !strings.runs_programs {
-            return Ok(());
+            return self.hook_files_in_code(program, code, &strings);
         }
         if code.contains("git") && code.contains("--no-verify") {
             return Err(Finding::Embedded {
@@ -81,6 +81,32 @@ impl Walker {
                 self.code(program, label, language, nested, depth + 1)?;
             }
         }
-        Ok(())
+        self.hook_files_in_code(program, code, &strings)
+    }
+
+    /// Code that changes files and names a hook file
+    /// (`open('.husky/pre-commit', 'w').write('')`, `os.remove(…)`,
+    /// `shutil.rmtree('.git/hooks')`) disarms it, unless it writes a hook
+    /// with commands of its own (`#!…`), which installs one.
+    fn hook_files_in_code(&self, program: &str, code: &str, strings: &Strings) -> Result<()> {
+        let in_hooks_dir = self.in_hooks_dir();
+        let Some(hook) = strings
+            .values
+            .iter()
+            .find(|value| files::is_hook_path(value, in_hooks_dir))
+        else {
+            return Ok(());
+        };
+        if !interpreters::changes_files(&code.to_ascii_lowercase()) {
+            return Ok(());
+        }
+        let installs = strings
+            .values
+            .iter()
+            .any(|value| value.starts_with("#!") && !files::is_neutered(value));
+        if installs {
+            return Ok(());
+        }
+        Err(self.hook_files(format!("{program} … {hook}"), "changes"))
     }
 }

@@ -179,6 +179,61 @@ fn attached<'a>(arg: &'a str, options: &[&str]) -> Option<&'a str> {
     })
 }
 
+/// Code that writes, moves, deletes or re-modes a file, or runs a shell.
+const CHANGES: &[&str] = &[
+    "'w",
+    "\"w",
+    "'a",
+    "\"a",
+    "'x'",
+    "\"x\"",
+    "r+",
+    "mode=",
+    "write",
+    "append",
+    "unlink",
+    "remove",
+    "rmtree",
+    "rmdir",
+    "rmsync",
+    "rename",
+    "replace",
+    "chmod",
+    "chown",
+    "symlink",
+    "link(",
+    "truncate",
+    "copy",
+    "move",
+    "mkdir",
+    "delete",
+    "system",
+    "subprocess",
+    "popen",
+    "spawn",
+    "exec",
+    "fileutils",
+    "'>",
+    "\">",
+    "`",
+    "dump(",
+    "utime",
+    "touch",
+    // Emacs Lisp's own.
+    "with-temp-file",
+    "file-modes",
+    "symbolic-link",
+    "make-directory",
+];
+
+/// Whether code, lower-cased, may write, move, delete or re-mode a file or
+/// run a shell, by the names and modes of the calls that do in each
+/// language. A marker, not a reading: a gate pairs it with a path the code
+/// spells.
+pub fn changes_files(lowered_code: &str) -> bool {
+    CHANGES.iter().any(|marker| lowered_code.contains(marker))
+}
+
 /// Whether code calls out to other programs, by the names of the calls
 /// that do in each language.
 pub fn runs_programs(code: &str) -> bool {
