@@ -43,8 +43,9 @@ pub enum Finding {
         program: String,
         option: &'static str,
     },
-    /// `git commit-tree`, which writes a commit without running hooks.
-    CommitTree,
+    /// Git's plumbing that writes commits (`commit-tree`, `fast-import`)
+    /// or pushes (`send-pack`, `http-push`) without running hooks.
+    Plumbing { subcommand: &'static str },
     /// A git or shell alias whose definition holds a bypass.
     InAlias { alias: String, inner: Box<Finding> },
     /// Code for another interpreter (`python -c`) that runs a bypass.
@@ -129,12 +130,26 @@ impl fmt::Display for Finding {
                 "`{program}` runs git with {option}, which skips the repository's client-side \
                  git hooks ({GATE}). Run git without {option} and fix what the hooks report."
             ),
-            Self::CommitTree => write!(
-                f,
-                "`git commit-tree` writes a commit without running the repository's \
-                 pre-commit and commit-msg hooks ({GATE}). Make the commit with `git commit` \
-                 and fix what the hooks report."
-            ),
+            Self::Plumbing { subcommand } => {
+                let (does, hooks, instead) = match *subcommand {
+                    "send-pack" | "http-push" => ("pushes", "pre-push hook", "git push"),
+                    "fast-import" => (
+                        "writes commits",
+                        "pre-commit and commit-msg hooks",
+                        "git commit",
+                    ),
+                    _ => (
+                        "writes a commit",
+                        "pre-commit and commit-msg hooks",
+                        "git commit",
+                    ),
+                };
+                write!(
+                    f,
+                    "`git {subcommand}` {does} without running the repository's {hooks} \
+                     ({GATE}). Use `{instead}` and fix what the hooks report."
+                )
+            }
             Self::InAlias { alias, inner } => write!(f, "The alias `{alias}` hides this: {inner}"),
             Self::InCode { code, inner } => write!(f, "{code} runs this command: {inner}"),
             Self::WithUnknownEmpty(inner) => write!(

@@ -27,7 +27,8 @@
 //!   `includeIf.*.path` is refused too: the file it names, which the gate
 //!   cannot see, may set core.hooksPath. `GIT_CONFIG_GLOBAL` and kin pass,
 //!   since they isolate configuration, unless they name a file this command
-//!   wrote with core.hooksPath in it.
+//!   wrote with core.hooksPath in it; a `hooksPath = …` line written into
+//!   any file is refused, since a later call can name that file so.
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
 //!   `GIT_EDITOR=…`), a `trap` action, a process substitution sourced or
 //!   run (`source <(…)`), and text decoded or reversed into a shell
@@ -63,8 +64,10 @@
 //!   with a `#!` line and commands), as are hook managers'
 //!   uninstall commands; installing or restoring hooks, samples and backups
 //!   pass.
-//! - `git commit-tree` is refused on its own: it writes a commit without
-//!   hooks, and the ref update that publishes it may come in a later call.
+//! - `git commit-tree` and `git fast-import` are refused on their own: they
+//!   write commits without hooks, and the ref update that publishes them
+//!   may come in a later call; so are `git send-pack` and `git http-push`,
+//!   which push without the pre-push hook.
 //! - A value the gate cannot know (an unset variable, the output of a command
 //!   it does not model) is not guessed at: an unknown option passes, while an
 //!   unknown command name followed by a hook-running git subcommand is read

@@ -37,6 +37,10 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 effect,
             });
         }
+        let text = whole_file.map_or_else(|| strings(&input), str::to_owned);
+        if files::sets_hooks_path(&text) {
+            return Some(Finding::HooksPath { setting: written });
+        }
         if files::is_git_config_file(target) {
             if lower.contains("hookspath") {
                 return Some(Finding::HooksPath { setting: written });
@@ -45,7 +49,6 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 return Some(Finding::ConfigInclude { setting: written });
             }
         }
-        let text = whole_file.map_or_else(|| strings(&input), str::to_owned);
         if files::is_shell_startup_file(target)
             && let Some(finding) = find_bypass(&text)
         {
@@ -55,7 +58,7 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
         for later in shell_reader::runners::run_later(target, &text) {
             if let Some(finding) = find_bypass(&later) {
                 return Some(Finding::InCode {
-                    code: format!("The script `{written}` writes"),
+                    code: format!("The script `{target}` that `{tool}` writes"),
                     inner: Box::new(finding),
                 });
             }

@@ -120,6 +120,13 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
     ),
     (
         "write",
+        "/tmp/gc",
+        r#"{"content":"[core]\n\thooksPath = /dev/null\n"}"#,
+        true,
+        "hooksPath in any file: GIT_CONFIG_GLOBAL can name it later",
+    ),
+    (
+        "write",
         "notes/git.md",
         r#"{"content":"Never run git commit --no-verify.\n"}"#,
         false,

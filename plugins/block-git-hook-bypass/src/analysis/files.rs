@@ -108,6 +108,18 @@ pub fn is_shell_startup_file(path: &str) -> bool {
     )
 }
 
+/// Whether `content` sets core.hooksPath in git's configuration syntax
+/// (a `hooksPath = …` line), whatever the file's name: `GIT_CONFIG_GLOBAL`,
+/// `GIT_CONFIG_SYSTEM` or an include can make git read any file.
+pub fn sets_hooks_path(content: &str) -> bool {
+    content.lines().any(|line| {
+        let line = line.trim_start();
+        line.get(..9)
+            .is_some_and(|key| key.eq_ignore_ascii_case("hookspath"))
+            && line[9..].trim_start().starts_with('=')
+    })
+}
+
 /// Files git reads its configuration from.
 pub fn is_git_config_file(path: &str) -> bool {
     let path = path.to_ascii_lowercase();

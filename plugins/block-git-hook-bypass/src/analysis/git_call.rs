@@ -137,7 +137,18 @@ impl Walker {
         }
         match subcommand {
             "config" => self.git_config(args),
-            "commit-tree" => Err(Finding::CommitTree),
+            "commit-tree" => Err(Finding::Plumbing {
+                subcommand: "commit-tree",
+            }),
+            "fast-import" => Err(Finding::Plumbing {
+                subcommand: "fast-import",
+            }),
+            "send-pack" => Err(Finding::Plumbing {
+                subcommand: "send-pack",
+            }),
+            "http-push" => Err(Finding::Plumbing {
+                subcommand: "http-push",
+            }),
             "rm" | "mv" => {
                 let cached = args.iter().any(|arg| arg.text == "--cached");
                 let paths: Vec<&Field<'_>> = args

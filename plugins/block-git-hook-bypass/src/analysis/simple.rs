@@ -173,9 +173,12 @@ impl Walker {
                 };
                 return Err(self.hook_files(command(), effect));
             }
-            if files::is_git_config_file(&target.text)
-                && output.is_some_and(|content| content.to_ascii_lowercase().contains("hookspath"))
-            {
+            let sets_hooks_path = |content: &str| {
+                files::sets_hooks_path(content)
+                    || files::is_git_config_file(&target.text)
+                        && content.to_ascii_lowercase().contains("hookspath")
+            };
+            if output.is_some_and(sets_hooks_path) {
                 return Err(Finding::HooksPath { setting: command() });
             }
             if let Some(content) = output {
