@@ -59,11 +59,11 @@
 //!   that skips hooks is refused as it is written, since the call that runs
 //!   it cannot see its content.
 //! - Hook files deleted, moved away, emptied, replaced by a no-op, made
-//!   non-executable or edited in place are refused (by interpreter code
-//!   too, when it changes files and names a hook, unless it writes one
-//!   with a `#!` line and commands), as are hook managers'
-//!   uninstall commands; installing or restoring hooks, samples and backups
-//!   pass.
+//!   non-executable or edited in place (`sed -i`, an editor given
+//!   commands) are refused, by interpreter code too when it changes files
+//!   and names a hook (unless it writes one with a `#!` line and commands),
+//!   as are hook managers' uninstall commands; installing or restoring
+//!   hooks, samples and backups pass.
 //! - `git commit-tree` and `git fast-import` are refused on their own: they
 //!   write commits without hooks, and the ref update that publishes them
 //!   may come in a later call; so are `git send-pack` and `git http-push`,

@@ -135,6 +135,8 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
             Ok(())
         }
         "sed" | "gsed" => sed(walker, args),
+        "vi" | "vim" | "nvim" | "ex" | "ed" | "red" | "vim.basic" | "vim.tiny" | "emacs"
+        | "emacs-nox" => editor(walker, name, args, call.stdin),
         "perl" => {
             interpreters::code(walker, name, args, call.stdin)?;
             if args
@@ -603,6 +605,26 @@ fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Resul
     script.map_or(Ok(()), |text| {
         walker.in_child(|walker| walker.source(&text))
     })
+}
+
+/// An editor edits the files it names when given commands
+/// (`runners::editor_edits`); emacs also runs its Lisp.
+fn editor(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&str>) -> Result<()> {
+    if name.starts_with("emacs") {
+        interpreters::code(walker, name, args, stdin)?;
+    }
+    let fed = stdin.is_some() || matches!(name, "ed" | "red" | "ex");
+    if !runners::editor_edits(args, fed) {
+        return Ok(());
+    }
+    let valued = [
+        "-c", "--cmd", "-u", "-U", "-i", "-T", "-w", "-W", "--eval", "-l", "--load",
+    ];
+    let files: Vec<String> = operands(args, &valued)
+        .into_iter()
+        .filter(|file| !file.starts_with('+'))
+        .collect();
+    each(walker, &files, Change::Write, "edits")
 }
 
 /// Whether `name args…` sets the environment of the user's later sessions

@@ -7,6 +7,7 @@ use crate::prelude::*;
 
 use shell_reader::interpreters::{self, Language, MAX_CODE_DEPTH, Source};
 
+use crate::protected::Change;
 use crate::walk::{Result, Walker};
 
 /// Decides `name args…` when it is an interpreter: the code it is given,
@@ -46,6 +47,7 @@ fn read(walker: &mut Walker<'_>, language: Language, code: &str, depth: u32) -> 
         text.push_str(value);
     }
     check(walker, &text)?;
+    patterns(walker, code, &strings.values)?;
     if !strings.runs_programs {
         return Ok(());
     }
@@ -75,6 +77,26 @@ fn check(walker: &Walker<'_>, code: &str) -> Result<()> {
         )),
         None => Ok(()),
     }
+}
+
+/// Refuses code that changes files when one of its strings is a path
+/// pattern (`glob.glob('/home/u/.t*')`) that can name a protected path.
+fn patterns(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> {
+    let mut patterns = values
+        .iter()
+        .filter(|value| value.contains(['*', '?', '[']) && value.starts_with(['/', '~', '.']))
+        .peekable();
+    if patterns.peek().is_none() || !interpreters::changes_files(&code.to_ascii_lowercase()) {
+        return Ok(());
+    }
+    for pattern in patterns {
+        walker.changes(
+            pattern,
+            Change::Remove,
+            "may change, by a pattern in interpreter code,",
+        )?;
+    }
+    Ok(())
 }
 
 fn mentions_tama_home(walker: &Walker<'_>, code: &str) -> bool {

@@ -110,6 +110,19 @@ pub(super) fn known(name: &str) -> Option<Known> {
         b"chmod" => file_tool(FileTool::Chmod),
         b"truncate" => file_tool(FileTool::Truncate),
         b"sed" | b"gsed" => file_tool(FileTool::EditsInPlace),
+        b"vi" | b"vim" | b"nvim" | b"vim.basic" | b"vim.tiny" => file_tool(FileTool::Editor {
+            reads_commands: false,
+        }),
+        b"ex" | b"ed" | b"red" => file_tool(FileTool::Editor {
+            reads_commands: true,
+        }),
+        b"emacs" | b"emacs-nox" => Known {
+            file_tool: Some(FileTool::Editor {
+                reads_commands: false,
+            }),
+            runner: Some(Runner::Interpreter),
+            ..NOTHING
+        },
         b"dd" => file_tool(FileTool::Dd),
         b"perl" => Known {
             file_tool: Some(FileTool::EditsInPlace),

@@ -151,6 +151,12 @@ pub enum FileTool {
     /// `sed`, `perl`: with `-i`, rewrites the files it names.
     EditsInPlace,
     Dd,
+    /// `vim`, `ed`, `ex`, `emacs`: edits the files it names when given
+    /// commands (`runners::editor_edits`); `ed` and `ex` read them on
+    /// their input.
+    Editor {
+        reads_commands: bool,
+    },
 }
 
 /// What `tool args` does to hook files, if it deletes, moves, empties or
@@ -211,6 +217,11 @@ pub fn tampering<'c>(
                     || (text.starts_with('-') && !text.starts_with("--") && text.contains('i'))
             });
             (in_place && args.iter().any(hook)).then_some("rewrites")
+        }
+        FileTool::Editor { reads_commands } => {
+            let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
+            (shell_reader::runners::editor_edits(&words, reads_commands) && args.iter().any(hook))
+                .then_some("edits")
         }
         FileTool::Dd => args
             .iter()

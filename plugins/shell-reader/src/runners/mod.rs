@@ -361,6 +361,27 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
     }
 }
 
+/// Whether an editor (`vi`, `vim`, `ex`, `ed`, `emacs`) given `args`, and
+/// standard input when `fed`, edits the files it names: it is given
+/// commands (`-c`, `+cmd`, a script, Lisp) or reads them on its input, and
+/// is not opened read-only. Without commands it waits for a terminal an
+/// agent's shell does not have, and changes nothing.
+pub fn editor_edits<W: AsRef<str>>(args: &[W], fed: bool) -> bool {
+    let mut commands = fed;
+    for arg in args.iter().map(AsRef::as_ref) {
+        match arg {
+            "-R" | "-M" | "--readonly" | "-v" | "--view" => return false,
+            "-c" | "--cmd" | "-s" | "-S" | "-e" | "-es" | "-E" | "--eval" | "-eval" | "-l"
+            | "--load" | "-f" | "--funcall" | "--script" | "-batch" | "--batch" => commands = true,
+            _ if arg.starts_with('+') && !arg[1..].bytes().all(|b| b.is_ascii_digit()) => {
+                commands = true;
+            }
+            _ => {}
+        }
+    }
+    commands
+}
+
 /// The index of the first word after leading options (and the values of
 /// `valued` ones), past a `--`.
 fn after_options<W: AsRef<str>>(args: &[W], valued: &[&str]) -> usize {
