@@ -28,7 +28,11 @@
 //!   cannot see, may set core.hooksPath. `GIT_CONFIG_GLOBAL` and kin pass,
 //!   since they isolate configuration, unless they name a file this command
 //!   wrote with core.hooksPath in it; a `hooksPath = …` line written into
-//!   any file is refused, since a later call can name that file so.
+//!   any file is refused, since a later call can name that file so, and so
+//!   are the aliases and command settings a text in git's configuration
+//!   syntax holds, read as `git config` would set them. What a shell
+//!   start-up file sets is read as later shells' git commands would see it
+//!   (`export HUSKY=0` in `~/.bashrc`).
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
 //!   `GIT_EDITOR=…`), a `trap` action, a process substitution sourced or
 //!   run (`source <(…)`), and text decoded or reversed into a shell

@@ -49,10 +49,23 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 return Some(Finding::ConfigInclude { setting: written });
             }
         }
+        // Later shells start with what a start-up file sets: a git command
+        // there runs with its switches and aliases.
         if files::is_shell_startup_file(target)
-            && let Some(finding) = find_bypass(&text)
+            && let Some(finding) = find_bypass(&format!("{text}\ngit commit"))
         {
-            return Some(finding);
+            return Some(Finding::InCode {
+                code: format!("The shell start-up file `{target}`, which later shells run,"),
+                inner: Box::new(finding),
+            });
+        }
+        if let Some(finding) =
+            files::config_commands(&text).and_then(|settings| find_bypass(&settings))
+        {
+            return Some(Finding::InCode {
+                code: format!("The git configuration that `{tool}` writes to `{target}`"),
+                inner: Box::new(finding),
+            });
         }
         // A script, or a makefile's recipes, that skips hooks when run later.
         for later in shell_reader::runners::run_later(target, &text) {

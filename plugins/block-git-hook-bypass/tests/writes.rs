@@ -127,6 +127,27 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
     ),
     (
         "write",
+        "/home/u/.gitconfig",
+        r#"{"content":"[user]\n\tname = u\n[alias]\n\tci = commit --no-verify\n"}"#,
+        true,
+        "an alias that skips hooks in git's configuration",
+    ),
+    (
+        "write",
+        "/home/u/.gitconfig",
+        r#"{"content":"[user]\n\tname = u\n[alias]\n\tci = commit\n"}"#,
+        false,
+        "git's configuration with a harmless alias",
+    ),
+    (
+        "edit",
+        "/home/u/.zshrc",
+        r##"{"old_string":"# end","new_string":"export LEFTHOOK=0\n# end"}"##,
+        true,
+        "a hook switch set for every later shell",
+    ),
+    (
+        "write",
         "notes/git.md",
         r#"{"content":"Never run git commit --no-verify.\n"}"#,
         false,

@@ -120,6 +120,56 @@ pub fn sets_hooks_path(content: &str) -> bool {
     })
 }
 
+/// What a text in git's configuration syntax sets, as the `git config`
+/// commands that would set it, for the walker to read (aliases, the
+/// commands git runs from its settings, core.hooksPath, includes); `None`
+/// for a text with no `[section]`. Git reads such a file when it is its
+/// configuration, or later through `GIT_CONFIG_GLOBAL` or an include.
+pub fn config_commands(content: &str) -> Option<String> {
+    use shell_reader::interpreters::quoted;
+    if !content
+        .lines()
+        .any(|line| line.trim_start().starts_with('['))
+    {
+        return None;
+    }
+    let mut section = String::new();
+    let mut commands = String::new();
+    for line in content.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with(['#', ';']) {
+            continue;
+        }
+        if let Some(header) = line.strip_prefix('[') {
+            let header = header.split(']').next().unwrap_or_default();
+            // `[remote "origin"]` is `remote.origin`; the name's case does not count.
+            section = match header.split_once(char::is_whitespace) {
+                Some((name, sub)) => {
+                    format!(
+                        "{}.{}",
+                        name.to_ascii_lowercase(),
+                        sub.trim().trim_matches('"')
+                    )
+                }
+                None => header.to_ascii_lowercase(),
+            };
+            continue;
+        }
+        let (key, value) = line
+            .split_once('=')
+            .map_or((line, "true"), |(key, value)| (key.trim(), value.trim()));
+        let value = value
+            .strip_prefix('"')
+            .and_then(|value| value.strip_suffix('"'))
+            .unwrap_or(value);
+        commands.push_str(&format!(
+            "git config {} {}\n",
+            quoted(&format!("{section}.{key}")),
+            quoted(value)
+        ));
+    }
+    Some(commands)
+}
+
 /// Files git reads its configuration from.
 pub fn is_git_config_file(path: &str) -> bool {
     let path = path.to_ascii_lowercase();

@@ -190,11 +190,24 @@ impl Walker {
     }
 
     /// What a file written with `content` runs later, read now: a shell's
-    /// start-up file, a script (`runners::run_later`); a script that skips
-    /// hooks when run is refused as it is written.
+    /// start-up file, git configuration, a script (`runners::run_later`);
+    /// one that skips hooks when used is refused as it is written.
     pub(super) fn run_later(&mut self, path: &str, content: &str) -> Result<()> {
         if files::is_shell_startup_file(path) {
-            self.child_source_if_shell(content)?;
+            // Later shells start with what it sets: a git command there
+            // runs with its switches and aliases.
+            self.child_source_if_shell(&format!("{content}\ngit commit"))
+                .map_err(|inner| Finding::InCode {
+                    code: format!("The shell start-up file `{path}`, which later shells run,"),
+                    inner: Box::new(inner),
+                })?;
+        }
+        if let Some(settings) = files::config_commands(content) {
+            self.child_source_if_shell(&settings)
+                .map_err(|inner| Finding::InCode {
+                    code: format!("The git configuration written to `{path}`"),
+                    inner: Box::new(inner),
+                })?;
         }
         for text in runners::run_later(path, content) {
             self.child_source_if_shell(&text)
