@@ -70,6 +70,20 @@ impl Protected {
             entry(at_home(".omp/agent/extensions"), "oh-my-pi's extensions"),
             entry(at_home(".omp/agent/settings.json"), "oh-my-pi's settings"),
             entry(at_home(".omp/agent/config.yml"), "oh-my-pi's settings"),
+            // Managed settings outrank the user's: they can turn every hook
+            // off (`disableAllHooks`) or allow only managed ones.
+            entry(
+                "/etc/claude-code".to_owned(),
+                "Claude Code's managed settings",
+            ),
+            entry(
+                "/Library/Application Support/ClaudeCode".to_owned(),
+                "Claude Code's managed settings",
+            ),
+            entry(
+                "/etc/codex".to_owned(),
+                "Codex's managed configuration and requirements",
+            ),
         ];
         if let Some(registry) = &host.registry {
             entries.push(entry(clean(registry), "the hook registry in use"));
