@@ -71,6 +71,11 @@ impl Walker {
                 self.read_builtin(args, stdin.as_deref())?;
                 done
             }
+            "mapfile" | "readarray" => {
+                let stdin = stdin.map(str::to_owned).or_else(|| self.group_stdin.take());
+                self.mapfile_builtin(args, stdin.as_deref());
+                done
+            }
             // What nothing reads need not be worked out.
             "echo" | "printf" if unread => Ok(None),
             "echo" => Ok(Some(output::echo(args))),
@@ -341,6 +346,41 @@ impl Walker {
         git_call::check_assignment(&name.text, &value)?;
         self.set_variable(&name.text, value);
         Ok(())
+    }
+
+    /// `mapfile [-t] [-d DELIM] [ARRAY]`: an array of the lines it reads
+    /// (`MAPFILE` when unnamed), unknown for input the gate cannot know.
+    fn mapfile_builtin(&mut self, args: &[Field<'_>], stdin: Option<&str>) {
+        let mut name = "MAPFILE";
+        let mut delimiter = '\n';
+        let mut index = 0;
+        while let Some(arg) = args.get(index) {
+            index += 1;
+            match &*arg.text {
+                "-d" => {
+                    delimiter = args
+                        .get(index)
+                        .and_then(|value| value.text.chars().next())
+                        .unwrap_or('\0');
+                    index += 1;
+                }
+                "-n" | "-O" | "-s" | "-u" | "-C" | "-c" => index += 1,
+                text if text.starts_with('-') => {}
+                text => name = text,
+            }
+        }
+        let value = stdin.map_or_else(
+            || crate::field::UNKNOWN_TEXT.to_owned(),
+            |input| {
+                input
+                    .split(delimiter)
+                    .filter(|line| !line.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(crate::field::ARRAY_SEPARATOR_TEXT)
+            },
+        );
+        let name = name.to_owned();
+        self.set_variable(&name, value);
     }
 
     /// `read [-r] [-a ARRAY] [-d DELIM] NAME…`: the first line of what it
