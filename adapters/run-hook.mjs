@@ -4,9 +4,8 @@
 // $TAMA_BIN) with this process's stdin, stdout and stderr, and ends the way
 // the engine ended. It never decides anything itself: an engine that cannot
 // start is a TAMA_HOOK_INFRASTRUCTURE refusal, answered in the block form of
-// the harness named by --provider or TAMA_PROVIDER (Codex: exit 2 with the
-// reason on stderr for a tool call or prompt, exit 0 and its block JSON for
-// other events, since Codex runs the tool after any exit but 0 and 2; Claude
+// the harness named by --provider or TAMA_PROVIDER (Codex: exit 0 and its
+// block JSON, since Codex runs the tool after any exit but 0 and 2; Claude
 // Code and any harness not named: exit 2 with the reason on stderr), never
 // a pass.
 
@@ -58,9 +57,6 @@ function block(provider, event, reason) {
   const deny = { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: reason } } };
   const stop = { continue: false, stopReason: reason };
   if (provider === 'codex') {
-    // A tool call or prompt: exit 2 and the reason on stderr, which Codex
-    // reads as a block whatever its login shell printed on stdout first.
-    if (event === 'pre_tool_use' || event === 'user_prompt_submit') return { stdout: '', stderr: `${reason}\n`, code: 2 };
     const answer = event === 'permission_request' ? deny
       : event === 'session_start' || event === 'pre_compact' ? stop
         : { decision: 'block', reason };

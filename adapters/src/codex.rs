@@ -1,7 +1,6 @@
-//! Codex: hooks in `~/.codex/hooks.json`, each trusted by the user. A
-//! refused tool call or prompt is exit 2 with the reason on stderr; other
-//! events' refusals are exit 0 with the event's block JSON. Never exit 1:
-//! Codex reads it as a failed hook and runs the tool.
+//! Codex: hooks in `~/.codex/hooks.json`, each trusted by the user; a
+//! refusal is exit 0 with the event's block JSON, since Codex runs the tool
+//! on any other exit but 2.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -42,23 +41,12 @@ impl Spec for Codex {
         "codex"
     }
 
-    /// Nothing on a pass. On a refusal of a tool call or prompt, exit 2
-    /// with the reason on stderr: Codex runs each hook in a login shell
-    /// (`$SHELL -lc`), whose start-up files may print before Tama answers,
-    /// and JSON after other text reads as plain text, which Codex ignores
-    /// there; exit 2 blocks whatever stdout holds, and the model reads the
-    /// same words. Other events: exit 0 and the event's block response,
-    /// with only the fields Codex's strict schema accepts there.
+    /// Nothing on a pass; on a refusal exit 0 and the block response of the
+    /// event, with only the fields Codex's strict schema accepts there.
     fn encode(&self, decision: &Decision) -> Answer {
         let Some(reason) = refusal(&decision.outcome) else {
             return Answer::silent();
         };
-        if matches!(
-            decision.event,
-            Some(EventName::PreToolUse | EventName::UserPromptSubmit)
-        ) {
-            return Answer::stderr(&reason, 2);
-        }
         let block = match decision.event {
             Some(EventName::SessionStart | EventName::PreCompact) => {
                 json!({"continue": false, "stopReason": reason})

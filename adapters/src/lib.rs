@@ -179,18 +179,6 @@ impl Answer {
     }
 }
 
-impl Answer {
-    /// Nothing on stdout, `reason` on stderr: a refusal read by its exit
-    /// code alone.
-    pub(crate) fn stderr(reason: &str, exit: u8) -> Answer {
-        Answer {
-            stdout: String::new(),
-            stderr: line(reason),
-            exit,
-        }
-    }
-}
-
 fn line(text: &str) -> String {
     format!("{text}\n")
 }

@@ -323,13 +323,11 @@ fn a_calls_result_ends_its_pre_tool_run() {
     )), "{stderr}");
     // Codex gets its own block form: the ended check never reads as a pass.
     let pre = finish(pre);
+    assert_eq!(pre.status.code(), Some(0));
+    let answer: Value = serde_json::from_slice(&pre.stdout).unwrap();
     assert_eq!(
-        (pre.status.code(), support::text(&pre.stdout), support::text(&pre.stderr)),
-        (
-            Some(2),
-            String::new(),
-            "the result of the Edit call already arrived, so the harness stopped waiting for this check\n".to_owned()
-        )
+        answer,
+        json!({"decision": "block", "reason": "the result of the Edit call already arrived, so the harness stopped waiting for this check"})
     );
     process::assert_group_gone(group, Duration::from_secs(2));
     // Another call of the session is not ended by this call's result.

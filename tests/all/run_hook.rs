@@ -61,7 +61,7 @@ fn claude_gets_the_decision_on_stdout_exit_2_and_the_reason_on_stderr() {
 }
 
 #[test]
-fn codex_gets_a_tool_call_refused_by_exit_2_with_the_reason_on_stderr() {
+fn codex_gets_its_minimal_block_and_exit_0() {
     let home = tempfile::tempdir().unwrap();
     let out = run_hook(
         home.path(),
@@ -69,10 +69,12 @@ fn codex_gets_a_tool_call_refused_by_exit_2_with_the_reason_on_stderr() {
         &payload("codex-PreToolUse"),
         &[("TAMA_PROVIDER", "codex")],
     );
+    assert_eq!(out.status.code(), Some(0));
     assert_eq!(
-        (out.status.code(), text(&out.stdout), text(&out.stderr)),
-        (Some(2), String::new(), format!("{REFUSAL}\n"))
+        text(&out.stdout),
+        format!("{}\n", json!({"decision": "block", "reason": REFUSAL}))
     );
+    assert_eq!(text(&out.stderr), "");
 }
 
 #[test]
@@ -552,12 +554,15 @@ fn assert_claude_infrastructure(
     );
 }
 
-/// Codex's block of a tool call: exit 2, the reason on stderr, nothing on
-/// stdout; never exit 1, which Codex reads as a failed hook and runs the tool.
+/// Codex's block: exit 0, its block JSON on stdout; never exit 1, which Codex reads as a failed hook and runs the tool.
 fn assert_codex_infrastructure(out: &std::process::Output, reason: &str, what: &str) {
     assert_eq!(
         (out.status.code(), text(&out.stdout), text(&out.stderr)),
-        (Some(2), String::new(), format!("{reason}\n")),
+        (
+            Some(0),
+            format!("{}\n", json!({"decision": "block", "reason": reason})),
+            String::new()
+        ),
         "codex: {what}"
     );
 }
@@ -706,18 +711,13 @@ fn variables_that_are_not_text_and_unknown_harnesses_are_blocks_too() {
 fn codex_gets_each_event_s_own_block_form() {
     let home = tempfile::tempdir().unwrap();
     let why = "TAMA_HOOK_INFRASTRUCTURE: tama run-hook needs an agent id: pass it after the event or set TAMA_AGENT_ID";
-    // A tool call or a prompt: exit 2 and the reason on stderr, which
-    // blocks whatever a login shell printed on stdout before Tama answered.
-    for event in ["PreToolUse", "UserPromptSubmit"] {
-        let out = run_hook_bytes(home.path(), &["--provider", "codex", event], b"{}", &[]);
-        assert_eq!(
-            (out.status.code(), text(&out.stdout), text(&out.stderr)),
-            (Some(2), String::new(), format!("{why}\n")),
-            "{event}"
-        );
-    }
     for (event, block) in [
+        ("PreToolUse", json!({"decision": "block", "reason": why})),
         ("PostToolUse", json!({"decision": "block", "reason": why})),
+        (
+            "UserPromptSubmit",
+            json!({"decision": "block", "reason": why}),
+        ),
         ("Stop", json!({"decision": "block", "reason": why})),
         ("SubagentStop", json!({"decision": "block", "reason": why})),
         (
@@ -782,8 +782,11 @@ fn tool_calls_tama_cannot_read_are_refused_on_a_blocking_event() {
             &[],
         );
         assert_eq!(
-            (out.status.code(), text(&out.stdout), text(&out.stderr)),
-            (Some(2), String::new(), format!("{reason}\n")),
+            (out.status.code(), text(&out.stdout)),
+            (
+                Some(0),
+                format!("{}\n", json!({"decision": "block", "reason": reason}))
+            ),
             "{call}"
         );
         let out = run_hook(
@@ -811,8 +814,8 @@ fn tool_calls_tama_cannot_read_are_refused_on_a_blocking_event() {
         let reason =
             "tool-declaration: the pre_tool_use event names no tool, so its call cannot be read";
         assert_eq!(
-            (out.status.code(), text(&out.stdout), text(&out.stderr)),
-            (Some(2), String::new(), format!("{reason}\n")),
+            text(&out.stdout),
+            format!("{}\n", json!({"decision": "block", "reason": reason})),
             "{nameless}"
         );
     }
@@ -880,12 +883,11 @@ fn a_failing_hook_refuses_a_blocking_event_unless_it_approved_and_a_non_blocking
     let crash = run("crash", None);
     let reason = "TAMA_HOOK_INFRASTRUCTURE: hook crash exited with status 1: it broke";
     assert_eq!(
+        (crash.status.code(), text(&crash.stdout)),
         (
-            crash.status.code(),
-            text(&crash.stdout),
-            text(&crash.stderr)
-        ),
-        (Some(2), String::new(), format!("{reason}\n"))
+            Some(0),
+            format!("{}\n", json!({"decision": "block", "reason": reason}))
+        )
     );
     assert_eq!(
         (
@@ -897,8 +899,11 @@ fn a_failing_hook_refuses_a_blocking_event_unless_it_approved_and_a_non_blocking
     assert_eq!(text(&run("approve", None).stdout), "");
     let deny = run("deny", None);
     assert_eq!(
-        (deny.status.code(), text(&deny.stdout), text(&deny.stderr)),
-        (Some(2), String::new(), "deny: not on main\n".to_owned())
+        text(&deny.stdout),
+        format!(
+            "{}\n",
+            json!({"decision": "block", "reason": "deny: not on main"})
+        )
     );
 }
 

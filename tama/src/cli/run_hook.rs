@@ -23,9 +23,8 @@ use tama_core::registry::Loaded;
 /// Decide one event for Claude Code or Codex.
 ///
 /// Claude Code gets the decision on stdout and exit 2 on a block, the reason
-/// on stderr. Codex gets exit 2 and the reason on stderr for a refused tool
-/// call or prompt, its block response and exit 0 for other events, and
-/// nothing when the event passes. A failure of Tama itself is a block of the same form, its
+/// on stderr. Codex gets its block response and exit 0, and nothing when the
+/// event passes. A failure of Tama itself is a block of the same form, its
 /// reason starting TAMA_HOOK_INFRASTRUCTURE; under a harness Tama cannot name
 /// (an unknown TAMA_PROVIDER) it is Claude Code's, which Codex reads as a block too.
 #[derive(Args)]
