@@ -93,8 +93,7 @@ pub fn write_refusal(
 }
 
 /// Why a script (or makefile) a write tool writes is refused: what it would
-/// run later, read as the shell tool's command is, when it reads as shell;
-/// a shell start-up file that would end the shell reading it.
+/// run later, read as the shell tool's command is, when it reads as shell.
 fn script_refusal(
     protected: &Protected,
     cwd: &Cwd<'_>,
@@ -105,13 +104,6 @@ fn script_refusal(
     let text = ["content", "file_text", "contents", "new_string", "new_str"]
         .iter()
         .find_map(|key| input.get(key).and_then(serde_json::Value::as_str))?;
-    let ends_shell = paths.iter().find_map(|path| {
-        let command = startup::ends_shell(text).filter(|_| startup::is_startup_file(path))?;
-        Some(startup::ends_shell_refusal(path, command))
-    });
-    if ends_shell.is_some() {
-        return ends_shell;
-    }
     paths.iter().find_map(|path| {
         shell_reader::runners::run_later(path, text)
             .iter()

@@ -264,11 +264,6 @@ impl<'h> Walker<'h> {
                 } else {
                     // A script written for a later call to run is read now.
                     for (target, _) in &targets {
-                        if startup::is_startup_file(target)
-                            && let Some(command) = output.as_deref().and_then(startup::ends_shell)
-                        {
-                            return Err(startup::ends_shell_refusal(target, command));
-                        }
                         let later = output
                             .as_deref()
                             .map(|text| runners::run_later(target, text));
