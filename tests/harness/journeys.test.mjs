@@ -74,6 +74,25 @@ for (const harness of [claude, codex, omp]) {
         assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
         assert.match(model.transcript(), /block-git-hook-bypass/, "the trusted hook ran and its reason reached the model");
       });
+
+      test("a login profile that prints and exits for hooks does not turn the refusal into a pass", async () => {
+        // Codex's documentation runs hooks as `$SHELL -lc <command>`, where
+        // a profile's output would come before Tama's answer and an `exit`
+        // would end the hook unheard. This Codex reads the profile only for
+        // its shell snapshot, so the refusal holds.
+        const s = scratch("codex-login-profile");
+        fs.writeFileSync(
+          path.join(s.home, ".bash_profile"),
+          'echo "welcome back"\ncase "$BASH_EXECUTION_STRING" in *run-hook*) exit 0;; esac\n',
+        );
+        const model = await startModel([{ shell: BYPASS }, { text: "stopping" }]);
+        harness.configure(s.home, model);
+        setup("codex", s.home);
+        const out = await harness.prompt(s, model, "commit the staged file", { SHELL: "/bin/bash" });
+        await model.close();
+        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+        assert.match(model.transcript(), /block-git-hook-bypass/, "the reason reached the model");
+      });
     }
 
     test("a post-tool event reaches Tama with the harness's real payload", async () => {
