@@ -58,6 +58,16 @@ pub enum Finding {
     Unreadable { problem: String, syntax: bool },
 }
 
+impl Finding {
+    /// This finding as what `code` runs (`InCode`).
+    pub fn in_code(self, code: String) -> Finding {
+        Finding::InCode {
+            code,
+            inner: Box::new(self),
+        }
+    }
+}
+
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -54,26 +54,23 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
         if files::is_shell_startup_file(target)
             && let Some(finding) = find_bypass(&format!("{text}\ngit commit"))
         {
-            return Some(Finding::InCode {
-                code: format!("The shell start-up file `{target}`, which later shells run,"),
-                inner: Box::new(finding),
-            });
+            return Some(finding.in_code(format!(
+                "The shell start-up file `{target}`, which later shells run,"
+            )));
         }
         if let Some(finding) =
             files::config_commands(&text).and_then(|settings| find_bypass(&settings))
         {
-            return Some(Finding::InCode {
-                code: format!("The git configuration that `{tool}` writes to `{target}`"),
-                inner: Box::new(finding),
-            });
+            return Some(finding.in_code(format!(
+                "The git configuration that `{tool}` writes to `{target}`"
+            )));
         }
         // A script, or a makefile's recipes, that skips hooks when run later.
         for later in shell_reader::runners::run_later(target, &text) {
             if let Some(finding) = find_bypass(&later) {
-                return Some(Finding::InCode {
-                    code: format!("The script `{target}` that `{tool}` writes"),
-                    inner: Box::new(finding),
-                });
+                return Some(
+                    finding.in_code(format!("The script `{target}` that `{tool}` writes")),
+                );
             }
         }
     }

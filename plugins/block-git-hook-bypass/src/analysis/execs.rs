@@ -322,11 +322,7 @@ impl Walker {
     ) -> Result<()> {
         let texts = runners::shell_texts(name, args, stdin, |path| self.file_content(path));
         for text in texts {
-            self.child_source_if_shell(&text)
-                .map_err(|inner| Finding::InCode {
-                    code: format!("What `{name}` hands a shell"),
-                    inner: Box::new(inner),
-                })?;
+            self.child_source_in(&text, || format!("What `{name}` hands a shell"))?;
         }
         Ok(())
     }

@@ -70,11 +70,7 @@ impl Walker {
             }
         }
         for command in strings.commands() {
-            self.child_source_if_shell(&format!("{environment}{command}"))
-                .map_err(|inner| Finding::InCode {
-                    code: label.to_owned(),
-                    inner: Box::new(inner),
-                })?;
+            self.child_source_in(&format!("{environment}{command}"), || label.to_owned())?;
         }
         if depth < MAX_CODE_DEPTH {
             for nested in strings.nested_code().filter(|nested| *nested != code) {

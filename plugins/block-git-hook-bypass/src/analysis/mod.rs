@@ -164,6 +164,13 @@ impl Walker {
         }
     }
 
+    /// [`Walker::child_source_if_shell`], a finding named as what `code`
+    /// runs (`The script written to …`).
+    fn child_source_in(&mut self, text: &str, code: impl FnOnce() -> String) -> Result<()> {
+        self.child_source_if_shell(text)
+            .map_err(|inner| inner.in_code(code()))
+    }
+
     fn program<'p>(&mut self, program: &'p Program<'p>) -> Result<Option<String>> {
         let mut frame = Frame {
             program,

@@ -196,25 +196,17 @@ impl Walker {
         if files::is_shell_startup_file(path) {
             // Later shells start with what it sets: a git command there
             // runs with its switches and aliases.
-            self.child_source_if_shell(&format!("{content}\ngit commit"))
-                .map_err(|inner| Finding::InCode {
-                    code: format!("The shell start-up file `{path}`, which later shells run,"),
-                    inner: Box::new(inner),
-                })?;
+            self.child_source_in(&format!("{content}\ngit commit"), || {
+                format!("The shell start-up file `{path}`, which later shells run,")
+            })?;
         }
         if let Some(settings) = files::config_commands(content) {
-            self.child_source_if_shell(&settings)
-                .map_err(|inner| Finding::InCode {
-                    code: format!("The git configuration written to `{path}`"),
-                    inner: Box::new(inner),
-                })?;
+            self.child_source_in(&settings, || {
+                format!("The git configuration written to `{path}`")
+            })?;
         }
         for text in runners::run_later(path, content) {
-            self.child_source_if_shell(&text)
-                .map_err(|inner| Finding::InCode {
-                    code: format!("The script written to `{path}`"),
-                    inner: Box::new(inner),
-                })?;
+            self.child_source_in(&text, || format!("The script written to `{path}`"))?;
         }
         Ok(())
     }
