@@ -307,7 +307,7 @@ fn unwrap<'a>(
         let name = basename(first);
         fed |= name == "xargs";
         let skip = match name {
-            "sudo" | "doas" => option_count(
+            "sudo" | "doas" => runners::after_options(
                 args,
                 &[
                     "-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group",
@@ -323,7 +323,7 @@ fn unwrap<'a>(
                     walker.in_child(|walker| walker.source(&text.join(" ")))?;
                     return Ok(None);
                 }
-                let mut index = option_count(
+                let mut index = runners::after_options(
                     args,
                     &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
                 );
@@ -336,12 +336,14 @@ fn unwrap<'a>(
                 index
             }
             "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "xargs" | "setsid"
-            | "unbuffer" => option_count(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"]),
-            "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => {
-                option_count(args, &["-n", "-c", "-o", "-e", "-i"])
+            | "unbuffer" => {
+                runners::after_options(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"])
             }
-            "chronic" => option_count(args, &["-n", "--interval"]),
-            "strace" | "ltrace" => option_count(
+            "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => {
+                runners::after_options(args, &["-n", "-c", "-o", "-e", "-i"])
+            }
+            "chronic" => runners::after_options(args, &["-n", "--interval"]),
+            "strace" | "ltrace" => runners::after_options(
                 args,
                 &[
                     "-o", "-e", "-p", "-s", "-u", "-a", "-E", "-P", "-O", "-S", "-X",
@@ -349,28 +351,15 @@ fn unwrap<'a>(
             ),
             // `flock [options] FILE COMMAND…` (its `-c` is read above).
             "flock" if runners::command_option(args).is_none() => {
-                option_count(args, &["-w", "--timeout", "-E", "--conflict-exit-code"]) + 1
+                runners::after_options(args, &["-w", "--timeout", "-E", "--conflict-exit-code"]) + 1
             }
-            "timeout" => option_count(args, &["-s", "--signal", "-k", "--kill-after"]) + 1,
+            "timeout" => {
+                runners::after_options(args, &["-s", "--signal", "-k", "--kill-after"]) + 1
+            }
             _ => return Ok(Some((name, args, fed))),
         };
         rest = args.get(skip..).unwrap_or_default();
     }
-}
-
-/// How many leading words are options (with the values of `valued`).
-fn option_count(args: &[String], valued: &[&str]) -> usize {
-    let mut index = 0;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            return index + 1;
-        }
-        if !arg.starts_with('-') || arg == "-" {
-            break;
-        }
-        index += if valued.contains(&arg.as_str()) { 2 } else { 1 };
-    }
-    index
 }
 
 /// The words that are not options, skipping the values of `valued` options.

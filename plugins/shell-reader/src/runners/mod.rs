@@ -383,8 +383,8 @@ pub fn editor_edits<W: AsRef<str>>(args: &[W], fed: bool) -> bool {
 }
 
 /// The index of the first word after leading options (and the values of
-/// `valued` ones), past a `--`.
-fn after_options<W: AsRef<str>>(args: &[W], valued: &[&str]) -> usize {
+/// `valued` ones), past a `--`: where the command a wrapper runs starts.
+pub fn after_options<W: AsRef<str>>(args: &[W], valued: &[&str]) -> usize {
     let mut index = 0;
     while let Some(arg) = args.get(index).map(AsRef::as_ref) {
         if arg == "--" {
