@@ -36,6 +36,15 @@ pub enum Finding {
         command: String,
         effect: &'static str,
     },
+    /// A command that deletes, moves away, replaces, empties or rewrites
+    /// one of git's configuration files, where core.hooksPath may be set.
+    ConfigFiles {
+        command: String,
+        effect: &'static str,
+    },
+    /// A hook-running git command given another configuration than the one
+    /// in use (`HOME=/tmp`, `GIT_CONFIG_GLOBAL=/dev/null`, `env -i`).
+    ConfigSwapped { change: String, command: String },
     /// A hook manager told to take its hooks out.
     Uninstall { command: String },
     /// Code for another interpreter that runs git with a hook-skipping option.
@@ -129,6 +138,21 @@ impl fmt::Display for Finding {
                 f,
                 "`{command}` {effect} the repository's client-side git hooks, so commits and \
                  pushes skip them ({GATE}). Leave the hooks in place and fix what they report."
+            ),
+            Self::ConfigFiles { command, effect } => write!(
+                f,
+                "`{command}` {effect} git's configuration file, which may set core.hooksPath to \
+                 where the repository's hooks are installed (husky's .husky/_, a .githooks \
+                 folder); without it, commits and pushes skip them ({GATE}). Change one \
+                 setting at a time with `git config <key> <value>` and leave core.hooksPath \
+                 as it is."
+            ),
+            Self::ConfigSwapped { change, command } => write!(
+                f,
+                "`{change}` has `{command}` read another git configuration than the one in \
+                 use, which may set core.hooksPath to where the hooks are installed; without \
+                 it, the command skips them ({GATE}). Run `{command}` without `{change}` and \
+                 fix what the hooks report."
             ),
             Self::Uninstall { command } => write!(
                 f,

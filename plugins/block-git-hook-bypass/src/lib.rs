@@ -25,14 +25,23 @@
 //!   hooks installed where it points (husky's `.husky/_`) would then be
 //!   skipped for an empty `.git/hooks`. Reading it passes. Setting `include.path` or
 //!   `includeIf.*.path` is refused too: the file it names, which the gate
-//!   cannot see, may set core.hooksPath. `GIT_CONFIG_GLOBAL` and kin pass,
-//!   since they isolate configuration, unless they name a file this command
-//!   wrote with core.hooksPath in it; a `hooksPath = …` line written into
-//!   any file is refused, since a later call can name that file so, and so
-//!   are the aliases and command settings a text in git's configuration
-//!   syntax holds, read as `git config` would set them. What a shell
-//!   start-up file sets is read as later shells' git commands would see it
-//!   (`export HUSKY=0` in `~/.bashrc`).
+//!   cannot see, may set core.hooksPath. A core.hooksPath written into any
+//!   file is refused, since a later call can have git read that file, and
+//!   so are the aliases and command settings a text in git's configuration
+//!   syntax holds, read as git reads them (`git::config_file`: a variable on
+//!   its section's line, values continued over lines, quotes, comments).
+//!   What a shell start-up file sets is read as later shells' git commands
+//!   would see it (`export HUSKY=0` in `~/.bashrc`).
+//! - Git's configuration files (a repository's `config` and
+//!   `config.worktree`, `~/.gitconfig`, `~/.config/git/config`,
+//!   `/etc/gitconfig`) deleted, moved away, replaced, emptied or edited by
+//!   anything but `git config` are refused: the gate cannot see the file,
+//!   and the change may drop core.hooksPath without naming it (`[core]`
+//!   renamed, its value edited). Appending to one and copying one elsewhere
+//!   pass. So is a hook-running git command told to read another user or
+//!   system configuration (`HOME=…`, `XDG_CONFIG_HOME`, `GIT_CONFIG_GLOBAL`,
+//!   `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_NOSYSTEM`, `env -i`, `env -u HOME`),
+//!   which drops a core.hooksPath set there.
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
 //!   `GIT_EDITOR=…`), a `trap` action, a process substitution sourced or
 //!   run (`source <(…)`), and text decoded or reversed into a shell

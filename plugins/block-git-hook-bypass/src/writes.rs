@@ -58,12 +58,24 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 "The shell start-up file `{target}`, which later shells run,"
             )));
         }
-        if let Some(finding) =
-            files::config_commands(&text).and_then(|settings| find_bypass(&settings))
-        {
-            return Some(finding.in_code(format!(
-                "The git configuration that `{tool}` writes to `{target}`"
-            )));
+        if let Some(finding) = find_config_bypass(tool, target, &text) {
+            return Some(finding);
+        }
+        // Any other change to git's configuration may drop or move
+        // core.hooksPath: an edit need not name it (`[core]` renamed, its
+        // value changed), and a whole file cannot say what it replaces.
+        if files::is_git_config_file(target) {
+            let effect = if tool.contains("delete") {
+                "deletes"
+            } else if whole_file.is_some() {
+                "replaces"
+            } else {
+                "edits"
+            };
+            return Some(Finding::ConfigFiles {
+                command: written,
+                effect,
+            });
         }
         // A script, or a makefile's recipes, that skips hooks when run later.
         for later in shell_reader::runners::run_later(target, &text) {
@@ -75,6 +87,14 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
         }
     }
     None
+}
+
+/// What the git configuration in `text` runs or sets, if git would read it.
+fn find_config_bypass(tool: &str, target: &str, text: &str) -> Option<Finding> {
+    let finding = files::config_commands(text).and_then(|settings| find_bypass(&settings))?;
+    Some(finding.in_code(format!(
+        "The git configuration that `{tool}` writes to `{target}`"
+    )))
 }
 
 /// Every string in `value`, one per line.

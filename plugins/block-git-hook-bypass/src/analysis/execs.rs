@@ -280,13 +280,7 @@ impl Walker {
             .any(|arg| arg.text == "-a" || arg.text == "--append");
         let files = argv.iter().skip(1).filter(|arg| !arg.text.starts_with('-'));
         for file in files {
-            if !append
-                && files::is_hook_path(&file.text, self.in_hooks_dir())
-                && stdin.is_some_and(files::is_neutered)
-            {
-                return Err(self.hook_files(shown(argv), "swaps a no-op in for"));
-            }
-            self.record_written(file.text.to_string(), append, stdin);
+            self.write_file(&file.text, || shown(argv), append, stdin)?;
         }
         Ok(())
     }

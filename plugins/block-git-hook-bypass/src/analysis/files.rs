@@ -4,6 +4,7 @@
 use crate::prelude::*;
 
 use crate::field::{Field, UNKNOWN};
+use crate::git::config_file;
 
 /// Client-side hooks git runs, by file name.
 const HOOK_NAMES: &[&str] = &[
@@ -108,16 +109,11 @@ pub fn is_shell_startup_file(path: &str) -> bool {
     )
 }
 
-/// Whether `content` sets core.hooksPath in git's configuration syntax
-/// (a `hooksPath = …` line), whatever the file's name: `GIT_CONFIG_GLOBAL`,
-/// `GIT_CONFIG_SYSTEM` or an include can make git read any file.
+/// Whether `content` sets core.hooksPath in git's configuration syntax,
+/// whatever the file's name: `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` or an
+/// include can make git read any file.
 pub fn sets_hooks_path(content: &str) -> bool {
-    content.lines().any(|line| {
-        let line = line.trim_start();
-        line.get(..9)
-            .is_some_and(|key| key.eq_ignore_ascii_case("hookspath"))
-            && line[9..].trim_start().starts_with('=')
-    })
+    config_file::sets_hooks_path(content)
 }
 
 /// What a text in git's configuration syntax sets, as the `git config`
@@ -127,55 +123,49 @@ pub fn sets_hooks_path(content: &str) -> bool {
 /// configuration, or later through `GIT_CONFIG_GLOBAL` or an include.
 pub fn config_commands(content: &str) -> Option<String> {
     use shell_reader::interpreters::quoted;
-    if !content
-        .lines()
-        .any(|line| line.trim_start().starts_with('['))
-    {
-        return None;
-    }
-    let mut section = String::new();
+    let entries = config_file::entries(content)?;
     let mut commands = String::new();
-    for line in content.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with(['#', ';']) {
-            continue;
-        }
-        if let Some(header) = line.strip_prefix('[') {
-            let header = header.split(']').next().unwrap_or_default();
-            // `[remote "origin"]` is `remote.origin`; the name's case does not count.
-            section = match header.split_once(char::is_whitespace) {
-                Some((name, sub)) => {
-                    format!(
-                        "{}.{}",
-                        name.to_ascii_lowercase(),
-                        sub.trim().trim_matches('"')
-                    )
-                }
-                None => header.to_ascii_lowercase(),
-            };
-            continue;
-        }
-        let (key, value) = line
-            .split_once('=')
-            .map_or((line, "true"), |(key, value)| (key.trim(), value.trim()));
-        let value = value
-            .strip_prefix('"')
-            .and_then(|value| value.strip_suffix('"'))
-            .unwrap_or(value);
+    for entry in entries {
         commands.push_str(&format!(
             "git config {} {}\n",
-            quoted(&format!("{section}.{key}")),
-            quoted(value)
+            quoted(&entry.key),
+            quoted(&entry.value)
         ));
     }
     Some(commands)
 }
 
-/// Files git reads its configuration from.
+/// Files git reads its configuration from: a repository's `config` (and
+/// `config.worktree`), `~/.gitconfig`, `~/.config/git/config`,
+/// `/etc/gitconfig`.
 pub fn is_git_config_file(path: &str) -> bool {
     let path = path.to_ascii_lowercase();
-    path.ends_with(".gitconfig")
-        || path.ends_with("git/config")
-        || (path.contains(".git/") && path.ends_with("/config"))
+    let (folder, name) = path.rsplit_once('/').unwrap_or(("", &path));
+    (name == ".gitconfig" && is_home(folder))
+        || path == "/etc/gitconfig"
+        || (matches!(name, "config" | "config.worktree")
+            && (path.contains(".git/") || path.ends_with("git/config")))
+}
+
+/// Whether `folder` may be a home folder: `~`, `/root`, `/home/<user>`,
+/// one the gate cannot know (`$HOME`), or the current one (empty).
+fn is_home(folder: &str) -> bool {
+    let under_home = folder
+        .strip_prefix("/home/")
+        .is_some_and(|user| !user.contains('/'));
+    folder.is_empty()
+        || folder == "~"
+        || folder == "/root"
+        || under_home
+        || folder.contains(UNKNOWN)
+}
+
+/// Whether `path` is a repository's git directory: `.git`, a bare `repo.git`.
+pub fn is_git_dir(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    path.rsplit('/')
+        .next()
+        .is_some_and(|name| name.ends_with(".git"))
 }
 
 /// A path without leading `./`, for matching files written earlier.
@@ -224,17 +214,7 @@ pub fn tampering<'c>(
     match tool {
         FileTool::Deletes => operands(args, &[]).any(hook).then_some("deletes"),
         FileTool::Moves | FileTool::Copies => {
-            let with_value: &[&str] = &[
-                "-t",
-                "--target-directory",
-                "-S",
-                "--suffix",
-                "-m",
-                "-o",
-                "-g",
-                "--mode",
-            ];
-            let operands: Vec<&Field<'_>> = operands(args, with_value).collect();
+            let operands: Vec<&Field<'_>> = operands(args, COPY_OPTIONS_WITH_VALUE).collect();
             let into_dir = args
                 .iter()
                 .any(|arg| arg.text == "-t" || arg.text.starts_with("--target-directory"));
@@ -261,12 +241,7 @@ pub fn tampering<'c>(
             .any(hook)
             .then_some("empties"),
         FileTool::EditsInPlace => {
-            let in_place = args.iter().any(|arg| {
-                let text = &*arg.text;
-                text.starts_with("--in-place")
-                    || (text.starts_with('-') && !text.starts_with("--") && text.contains('i'))
-            });
-            (in_place && args.iter().any(hook)).then_some("rewrites")
+            (edits_in_place(args) && args.iter().any(hook)).then_some("rewrites")
         }
         FileTool::Editor { reads_commands } => {
             let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
@@ -279,6 +254,93 @@ pub fn tampering<'c>(
             .any(|path| is_hook_path(path, in_hooks_dir))
             .then_some("rewrites"),
     }
+}
+
+/// What `tool args` does to git's configuration files (`is_config`), if it
+/// deletes, moves away, replaces, empties or rewrites one. Whatever the
+/// file then holds, the core.hooksPath it held may be gone, and with it
+/// the hooks it pointed git at; only `git config` changes it visibly.
+pub fn config_tampering(
+    tool: FileTool,
+    args: &[Field<'_>],
+    is_config: impl Fn(&str) -> bool,
+) -> Option<&'static str> {
+    let config = |field: &&Field<'_>| is_config(&field.text);
+    match tool {
+        FileTool::Deletes => operands(args, &[]).find(config).map(|_| "deletes"),
+        FileTool::Moves | FileTool::Copies => {
+            let (sources, destination) = sources_and_destination(args)?;
+            if tool == FileTool::Moves && sources.iter().any(config) {
+                return Some("moves away");
+            }
+            let destination = destination.trim_end_matches('/');
+            // A copy into a directory lands under its own name: `cp x/config .git`.
+            let lands_on_config = |source: &&Field<'_>| {
+                let name = source.text.trim_end_matches('/').rsplit('/').next();
+                is_config(destination)
+                    || name.is_some_and(|name| is_config(&format!("{destination}/{name}")))
+            };
+            sources.iter().any(lands_on_config).then_some("replaces")
+        }
+        FileTool::Truncate => operands(args, &["-s", "--size", "-r", "--reference"])
+            .find(config)
+            .map(|_| "empties"),
+        FileTool::EditsInPlace => {
+            (edits_in_place(args) && args.iter().any(|arg| config(&arg))).then_some("rewrites")
+        }
+        FileTool::Editor { reads_commands } => {
+            let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
+            (shell_reader::runners::editor_edits(&words, reads_commands)
+                && args.iter().any(|arg| config(&arg)))
+            .then_some("edits")
+        }
+        FileTool::Dd => args
+            .iter()
+            .filter_map(|arg| arg.text.strip_prefix("of="))
+            .any(is_config)
+            .then_some("rewrites"),
+        // A file git cannot read stops git, hooks and all.
+        FileTool::Chmod => None,
+    }
+}
+
+/// What `mv`, `cp`, `install` or `ln` copies and where to: its sources, and
+/// the destination (`-t DIR` or its last operand); `None` when it names
+/// too little to copy.
+fn sources_and_destination<'f>(args: &'f [Field<'f>]) -> Option<(Vec<&'f Field<'f>>, &'f str)> {
+    let operands: Vec<&Field<'_>> = operands(args, COPY_OPTIONS_WITH_VALUE).collect();
+    let mut words = args.iter().map(|arg| &*arg.text);
+    while let Some(word) = words.next() {
+        if word == "-t" || word == "--target-directory" {
+            return Some((operands, words.next()?));
+        }
+        if let Some(directory) = word.strip_prefix("--target-directory=") {
+            return Some((operands, directory));
+        }
+    }
+    let (last, sources) = operands.split_last()?;
+    Some((sources.to_vec(), &last.text))
+}
+
+/// Options of `mv`, `cp`, `install` and `ln` that take the next word.
+const COPY_OPTIONS_WITH_VALUE: &[&str] = &[
+    "-t",
+    "--target-directory",
+    "-S",
+    "--suffix",
+    "-m",
+    "-o",
+    "-g",
+    "--mode",
+];
+
+/// Whether `sed`/`perl` arguments ask for an in-place edit (`-i`, `-pi`, `--in-place`).
+fn edits_in_place(args: &[Field<'_>]) -> bool {
+    args.iter().any(|arg| {
+        let text = &*arg.text;
+        text.starts_with("--in-place")
+            || (text.starts_with('-') && !text.starts_with("--") && text.contains('i'))
+    })
 }
 
 /// Arguments that are not options or option values.

@@ -130,6 +130,7 @@ impl Walker {
             if let Some(written) = options.no_post_rewrite {
                 return Err(skip(written, "--no-post-rewrite", "post-rewrite hook"));
             }
+            self.check_config_location(subcommand, env)?;
             for script in &options.exec {
                 self.child_source(script, None)?;
             }
@@ -293,6 +294,42 @@ impl Walker {
             })
     }
 
+    /// A hook-running git command told to read another user or system
+    /// configuration, which drops a core.hooksPath set there.
+    fn check_config_location(&self, subcommand: &str, env: &Env) -> Result<()> {
+        let command = || format!("git {subcommand}");
+        if env.cleared {
+            return Err(Finding::ConfigSwapped {
+                change: "env -i".to_owned(),
+                command: command(),
+            });
+        }
+        if let Some(name) = env.unset.iter().find(|name| locates_config(name)) {
+            return Err(Finding::ConfigSwapped {
+                change: format!("env -u {name}"),
+                command: command(),
+            });
+        }
+        let assigned = env
+            .assigned
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()));
+        let inherited = self
+            .variables
+            .iter()
+            .map(|variable| (variable.name.as_str(), variable.value.as_str()));
+        if let Some((name, value)) = assigned
+            .chain(inherited)
+            .find(|(name, _)| locates_config(name))
+        {
+            return Err(Finding::ConfigSwapped {
+                change: format!("{name}={}", value.replace(UNKNOWN, "…")),
+                command: command(),
+            });
+        }
+        Ok(())
+    }
+
     /// Refuses a hook manager's off switch in the environment of a git
     /// command that runs hooks. Plain shell variables count as well as
     /// exported ones: assigning to a variable the environment already
@@ -320,6 +357,19 @@ impl Walker {
         }
         Ok(())
     }
+}
+
+/// Variables that tell git which user and system configuration to read,
+/// where core.hooksPath may be set.
+fn locates_config(name: &str) -> bool {
+    matches!(
+        name,
+        "HOME"
+            | "XDG_CONFIG_HOME"
+            | "GIT_CONFIG_GLOBAL"
+            | "GIT_CONFIG_SYSTEM"
+            | "GIT_CONFIG_NOSYSTEM"
+    )
 }
 
 /// What `git rev-parse` prints for the options that name git's directories,

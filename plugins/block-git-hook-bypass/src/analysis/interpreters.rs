@@ -83,26 +83,38 @@ impl Walker {
     /// Code that changes files and names a hook file
     /// (`open('.husky/pre-commit', 'w').write('')`, `os.remove(…)`,
     /// `shutil.rmtree('.git/hooks')`) disarms it, unless it writes a hook
-    /// with commands of its own (`#!…`), which installs one.
+    /// with commands of its own (`#!…`), which installs one. Code that
+    /// changes files and names git's configuration may drop core.hooksPath.
     fn hook_files_in_code(&self, program: &str, code: &str, strings: &Strings) -> Result<()> {
         let in_hooks_dir = self.in_hooks_dir();
-        let Some(hook) = strings
+        let hook = strings
             .values
             .iter()
-            .find(|value| files::is_hook_path(value, in_hooks_dir))
-        else {
-            return Ok(());
+            .find(|value| files::is_hook_path(value, in_hooks_dir));
+        let config = || {
+            strings
+                .values
+                .iter()
+                .find(|value| self.is_config_file(value))
         };
+        if hook.is_none() && config().is_none() {
+            return Ok(());
+        }
         if !interpreters::changes_files(&code.to_ascii_lowercase()) {
             return Ok(());
+        }
+        if let Some(config) = config() {
+            return Err(self.config_files(format!("{program} … {config}"), "changes"));
         }
         let installs = strings
             .values
             .iter()
             .any(|value| value.starts_with("#!") && !files::is_neutered(value));
-        if installs {
-            return Ok(());
+        match hook {
+            Some(hook) if !installs => {
+                Err(self.hook_files(format!("{program} … {hook}"), "changes"))
+            }
+            _ => Ok(()),
         }
-        Err(self.hook_files(format!("{program} … {hook}"), "changes"))
     }
 }

@@ -74,8 +74,8 @@ struct Walker {
     in_function: u32,
     /// Files this command writes, with what it writes to them.
     written_files: Vec<(String, String)>,
-    /// The hooks directory the command has changed into, if it has.
-    hooks_dir: Option<String>,
+    /// The hooks or git directory the command has changed into, if it has.
+    dir: Option<Dir>,
     depth: u32,
     /// Commands being walked, one inside another.
     nesting: u32,
@@ -95,7 +95,17 @@ struct Snapshot {
     mark: usize,
     positional: Option<Vec<Field<'static>>>,
     arg0: Option<String>,
-    hooks_dir: Option<String>,
+    dir: Option<Dir>,
+}
+
+/// A directory changed into that gives relative paths a meaning for the
+/// gate: `cd .husky && rm pre-commit`, `cd .git && rm config`.
+#[derive(Clone)]
+struct Dir {
+    /// As the command wrote it, for the refusal.
+    shown: String,
+    /// A `.git` directory, else a hooks directory.
+    git: bool,
 }
 
 /// What one parsed program holds for the commands inside it.
@@ -225,10 +235,10 @@ impl Walker {
             } else {
                 // bash runs the last one in a subshell too, zsh in the shell
                 // itself: the hooks directory either left counts.
-                let before = self.hooks_dir.clone();
+                let before = self.dir.clone();
                 piped = self.command(frame, command, piped.as_deref(), unread)?;
-                if self.hooks_dir.is_none() {
-                    self.hooks_dir = before;
+                if self.dir.is_none() {
+                    self.dir = before;
                 }
             }
         }
@@ -357,7 +367,7 @@ impl Walker {
             mark: self.variables.open(),
             positional: self.positional.clone(),
             arg0: self.arg0.clone(),
-            hooks_dir: self.hooks_dir.clone(),
+            dir: self.dir.clone(),
         }
     }
 
@@ -365,20 +375,45 @@ impl Walker {
         self.variables.close(saved.mark);
         self.positional = saved.positional;
         self.arg0 = saved.arg0;
-        self.hooks_dir = saved.hooks_dir;
+        self.dir = saved.dir;
     }
 
     fn in_hooks_dir(&self) -> bool {
-        self.hooks_dir.is_some()
+        self.dir.as_ref().is_some_and(|dir| !dir.git)
+    }
+
+    /// Whether `path` is one of git's configuration files, `config` itself
+    /// when the command changed into a `.git` directory.
+    fn is_config_file(&self, path: &str) -> bool {
+        files::is_git_config_file(path)
+            || self.dir.as_ref().is_some_and(|dir| {
+                dir.git && matches!(files::normalize(path), "config" | "config.worktree")
+            })
+    }
+
+    /// The command as run, after the `cd` that gives its relative paths
+    /// their meaning.
+    fn in_dir(&self, command: String) -> String {
+        match &self.dir {
+            Some(dir) => format!("cd {} && {command}", dir.shown),
+            None => command,
+        }
     }
 
     /// A hook-file finding, naming the hooks directory a relative path is in.
     fn hook_files(&self, command: String, effect: &'static str) -> Finding {
-        let command = match &self.hooks_dir {
-            Some(dir) => format!("cd {dir} && {command}"),
-            None => command,
-        };
-        Finding::HookFiles { command, effect }
+        Finding::HookFiles {
+            command: self.in_dir(command),
+            effect,
+        }
+    }
+
+    /// A finding for a change to git's configuration files.
+    fn config_files(&self, command: String, effect: &'static str) -> Finding {
+        Finding::ConfigFiles {
+            command: self.in_dir(command),
+            effect,
+        }
     }
 
     fn variable(&self, name: &str) -> Option<&str> {

@@ -107,9 +107,19 @@ impl Walker {
             }
             "cd" | "pushd" => {
                 let directory = args.iter().find(|arg| !arg.text.starts_with('-'));
-                self.hooks_dir = directory
-                    .filter(|directory| files::is_hook_path(&directory.text, self.in_hooks_dir()))
-                    .map(|directory| directory.shown());
+                self.dir = directory.and_then(|directory| {
+                    let git = if files::is_hook_path(&directory.text, self.in_hooks_dir()) {
+                        false
+                    } else if files::is_git_dir(&directory.text) {
+                        true
+                    } else {
+                        return None;
+                    };
+                    Some(super::Dir {
+                        shown: directory.shown(),
+                        git,
+                    })
+                });
                 done
             }
             "eval" => self.source(&output::joined(args)),
@@ -186,10 +196,15 @@ impl Walker {
             return self.run(frame, inner, &env, stdin);
         }
         let content_of = |path: &str| self.file_content(path);
-        if let Some(tool) = known.file_tool
-            && let Some(effect) = files::tampering(tool, args, self.in_hooks_dir(), content_of)
-        {
-            return Err(self.hook_files(shown(argv), effect));
+        if let Some(tool) = known.file_tool {
+            if let Some(effect) = files::tampering(tool, args, self.in_hooks_dir(), content_of) {
+                return Err(self.hook_files(shown(argv), effect));
+            }
+            if let Some(effect) =
+                files::config_tampering(tool, args, |path| self.is_config_file(path))
+            {
+                return Err(self.config_files(shown(argv), effect));
+            }
         }
         // `sed -i '…hooksPath…' .git/config`: an edit of git's configuration
         // that spells the setting.

@@ -162,30 +162,53 @@ impl Walker {
                     .trim()
                     .to_owned()
             };
-            if !append
-                && files::is_hook_path(&target.text, self.in_hooks_dir())
-                && let Some(content) = output.filter(|content| files::is_neutered(content))
-            {
-                let effect = if content.is_empty() {
-                    "empties"
-                } else {
-                    "swaps a no-op in for"
-                };
-                return Err(self.hook_files(command(), effect));
-            }
-            let sets_hooks_path = |content: &str| {
-                files::sets_hooks_path(content)
-                    || files::is_git_config_file(&target.text)
-                        && content.to_ascii_lowercase().contains("hookspath")
-            };
-            if output.is_some_and(sets_hooks_path) {
-                return Err(Finding::HooksPath { setting: command() });
-            }
-            if let Some(content) = output {
-                self.run_later(&target.text, content)?;
-            }
-            self.record_written(target.text.into_owned(), append, output);
+            self.write_file(&target.text, command, append, output)?;
         }
+        Ok(())
+    }
+
+    /// Checks and records a file a command writes (`command` shows how),
+    /// appending or not, with `content` when known: a hook replaced by a
+    /// no-op, core.hooksPath set, git's configuration replaced, and what
+    /// the file runs later.
+    pub(super) fn write_file(
+        &mut self,
+        path: &str,
+        command: impl Fn() -> String,
+        append: bool,
+        content: Option<&str>,
+    ) -> Result<()> {
+        if !append
+            && files::is_hook_path(path, self.in_hooks_dir())
+            && let Some(content) = content.filter(|content| files::is_neutered(content))
+        {
+            let effect = if content.is_empty() {
+                "empties"
+            } else {
+                "swaps a no-op in for"
+            };
+            return Err(self.hook_files(command(), effect));
+        }
+        let is_config = self.is_config_file(path);
+        let sets_hooks_path = |content: &str| {
+            files::sets_hooks_path(content)
+                || is_config && content.to_ascii_lowercase().contains("hookspath")
+        };
+        if content.is_some_and(sets_hooks_path) {
+            return Err(Finding::HooksPath { setting: command() });
+        }
+        if let Some(content) = content {
+            self.run_later(path, content)?;
+        }
+        if is_config && !append {
+            let effect = if content == Some("") {
+                "empties"
+            } else {
+                "replaces"
+            };
+            return Err(self.config_files(command(), effect));
+        }
+        self.record_written(path.to_owned(), append, content);
         Ok(())
     }
 

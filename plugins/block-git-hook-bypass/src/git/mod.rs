@@ -4,6 +4,7 @@
 use crate::prelude::*;
 
 pub mod config;
+pub mod config_file;
 mod options;
 mod parse_options;
 

@@ -1,0 +1,217 @@
+//! git's configuration file syntax, read as git reads it, so that what a
+//! written file sets is found however it is spelled: a variable on its
+//! section's line (`[core] hooksPath = x`), a value continued over lines,
+//! quotes, escapes and comments. Written here because the gate is built
+//! without `std` and the crates that parse git's configuration need it.
+
+use crate::prelude::*;
+
+/// One variable a configuration text sets, its key as `git config` names it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// `section.name` or `section.subsection.name`; the section and name
+    /// lower-cased, as git compares them.
+    pub key: String,
+    pub value: String,
+}
+
+/// The variables `content` sets, in order; `None` when it has no section
+/// header (`[section]`), so is no configuration git would read.
+pub fn entries(content: &str) -> Option<Vec<Entry>> {
+    let mut chars = content.chars().peekable();
+    let mut section = None::<String>;
+    let mut entries = Vec::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '[' => section = Some(header(&mut chars)),
+            '#' | ';' => skip_line(&mut chars),
+            c if c.is_ascii_alphabetic() => {
+                let mut name = String::from(c.to_ascii_lowercase());
+                while let Some(&next) = chars.peek() {
+                    if !(next.is_ascii_alphanumeric() || next == '-') {
+                        break;
+                    }
+                    name.push(next.to_ascii_lowercase());
+                    chars.next();
+                }
+                while chars.peek().is_some_and(|&c| c == ' ' || c == '\t') {
+                    chars.next();
+                }
+                let value = if chars.peek() == Some(&'=') {
+                    chars.next();
+                    value(&mut chars)
+                } else {
+                    // A name alone is a boolean set to true.
+                    skip_line(&mut chars);
+                    "true".to_owned()
+                };
+                let section = section.as_deref().unwrap_or_default();
+                entries.push(Entry {
+                    key: format!("{section}.{name}"),
+                    value,
+                });
+            }
+            _ => {}
+        }
+    }
+    section.map(|_| entries)
+}
+
+/// Whether the text sets core.hooksPath, in any section (fail closed on
+/// one git would not read as core's), or has such a line with no section.
+pub fn sets_hooks_path(content: &str) -> bool {
+    let has_key = |key: &str| {
+        key.rsplit('.')
+            .next()
+            .is_some_and(|name| name == "hookspath")
+    };
+    match entries(content) {
+        Some(entries) => entries.iter().any(|entry| has_key(&entry.key)),
+        None => entries(&format!("[core]\n{content}"))
+            .unwrap_or_default()
+            .iter()
+            .any(|entry| has_key(&entry.key)),
+    }
+}
+
+/// A section header after its `[`: `core`, `remote "origin"` (the
+/// subsection kept as written), or the older `branch.main` (lower-cased).
+fn header(chars: &mut core::iter::Peekable<core::str::Chars<'_>>) -> String {
+    let mut name = String::new();
+    let mut subsection = None::<String>;
+    while let Some(c) = chars.next() {
+        match c {
+            ']' | '\n' => break,
+            '"' => {
+                let mut sub = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' | '\n' => break,
+                        '\\' => sub.extend(chars.next()),
+                        c => sub.push(c),
+                    }
+                }
+                subsection = Some(sub);
+            }
+            c if c.is_whitespace() => {}
+            c => name.push(c.to_ascii_lowercase()),
+        }
+    }
+    match subsection {
+        Some(sub) => format!("{name}.{sub}"),
+        None => name,
+    }
+}
+
+/// A value after its `=`, to the end of its line: surrounding blanks
+/// dropped, quotes and escapes resolved, a `\` at a line's end joining the
+/// next, a comment outside quotes ending it.
+fn value(chars: &mut core::iter::Peekable<core::str::Chars<'_>>) -> String {
+    let mut value = String::new();
+    // Blanks are kept only between words, and inside quotes.
+    let mut blanks = String::new();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => break,
+            '\\' => match chars.next() {
+                Some('\n') => {}
+                Some('n') => value.push('\n'),
+                Some('t') => value.push('\t'),
+                Some('b') => {
+                    value.pop();
+                }
+                Some(other) => {
+                    value.push_str(&core::mem::take(&mut blanks));
+                    value.push(other);
+                }
+                None => {}
+            },
+            '"' => {
+                value.push_str(&core::mem::take(&mut blanks));
+                quoted = !quoted;
+            }
+            ';' | '#' if !quoted => {
+                skip_line(chars);
+                break;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if !value.is_empty() {
+                    blanks.push(c);
+                }
+            }
+            c => {
+                value.push_str(&core::mem::take(&mut blanks));
+                value.push(c);
+            }
+        }
+    }
+    value
+}
+
+fn skip_line(chars: &mut impl Iterator<Item = char>) {
+    for c in chars.by_ref() {
+        if c == '\n' {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(content: &str) -> Vec<(String, String)> {
+        entries(content)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|entry| (entry.key, entry.value))
+            .collect()
+    }
+
+    fn pair(key: &str, value: &str) -> (String, String) {
+        (key.to_owned(), value.to_owned())
+    }
+
+    #[test]
+    fn reads_values_as_git_does() {
+        assert_eq!(
+            pairs("[alias] ci = commit --no-verify\n"),
+            [pair("alias.ci", "commit --no-verify")]
+        );
+        assert_eq!(
+            pairs("[ALIAS]\n\tCi=\"commit\" -n ; note\n"),
+            [pair("alias.ci", "commit -n")]
+        );
+        assert_eq!(
+            pairs("[alias]\n  ci = \\\n commit -n\n"),
+            [pair("alias.ci", "commit -n")]
+        );
+        assert_eq!(
+            pairs("[remote \"Origin\"]\n url = x # a comment\n[core]\n bare\n"),
+            [pair("remote.Origin.url", "x"), pair("core.bare", "true")]
+        );
+        assert_eq!(
+            pairs("[branch.Main]\n remote = \"a;b\\\"c\"\n"),
+            [pair("branch.main.remote", "a;b\"c")]
+        );
+        assert_eq!(entries("hooksPath = x\n"), None);
+    }
+
+    #[test]
+    fn finds_hooks_path_however_spelled() {
+        for content in [
+            "[core]\n\thooksPath = /dev/null\n",
+            "[core] hookspath=/dev/null",
+            "[CORE]\nHOOKSPATH\n",
+            "\thooksPath = /dev/null\n",
+            "[core]\n# c\n\thooksPath = \\\n  /dev/null\n",
+        ] {
+            assert!(sets_hooks_path(content), "{content:?}");
+        }
+        assert!(!sets_hooks_path(
+            "[core]\n# hooksPath = x\n\tbare = false\n"
+        ));
+        assert!(!sets_hooks_path("[alias]\n\tx = \"hooksPath = y\"\n"));
+    }
+}
