@@ -86,6 +86,8 @@
 //!   unknown command name followed by a hook-running git subcommand is read
 //!   as git. A command holding such values is read a second time with them
 //!   empty, as an unset variable expands: `--no-verify$x` is refused.
+//! - A variable is followed through `${!name}` and through names declared
+//!   with `declare -n`, `typeset -n` or `local -n`.
 //! - Unquoted expansions split on IFS: blank, tab and newline, which shells
 //!   set at start-up, or what the command assigns it.
 //! - Text that never runs passes: messages, `echo` arguments, comments,

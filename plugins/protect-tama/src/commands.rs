@@ -52,9 +52,18 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
             Ok(())
         }
         "export" | "declare" | "typeset" | "local" | "readonly" => {
+            // `declare -n r=x`: `r` stands for the variable `x`.
+            let reference = matches!(name, "declare" | "typeset" | "local")
+                && args
+                    .iter()
+                    .any(|arg| arg.starts_with('-') && arg.contains('n'));
             for arg in args {
                 if let Some((key, value)) = arg.split_once('=') {
-                    walker.set(key, value.to_owned());
+                    if reference {
+                        walker.refer(key, value);
+                    } else {
+                        walker.set(key, value.to_owned());
+                    }
                 }
             }
             Ok(())

@@ -177,6 +177,10 @@ impl Walker<'_> {
         };
         Ok(match (value, operator) {
             (Some(value), ParameterOperator::None) => value,
+            (Some(target), ParameterOperator::Indirect) => self
+                .known(&target)
+                .filter(|_| is_name(&target))
+                .unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
             (Some(value), ParameterOperator::Default(_) | ParameterOperator::Assign(_))
                 if !value.is_empty() =>
             {
@@ -218,6 +222,15 @@ impl Walker<'_> {
             (None, _) => UNKNOWN_TEXT.to_owned(),
         })
     }
+}
+
+/// Whether `text` names a variable, as `${!x}`'s value must.
+fn is_name(text: &str) -> bool {
+    !text.starts_with(|c: char| c.is_ascii_digit())
+        && !text.is_empty()
+        && text
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
 }
 
 /// The text of a word that is one piece of text the shell leaves as it is:

@@ -74,6 +74,8 @@ pub struct Walker<'h> {
     variables: Vec<(String, String)>,
     /// How many of `variables` the host gave.
     host_variables: usize,
+    /// Names declared with `declare -n`, each with the name it stands for.
+    references: Vec<(String, String)>,
     /// Words of the earlier commands of the pipeline being walked that may
     /// be paths: what `xargs` further down may be fed.
     pub piped: Vec<String>,
@@ -116,6 +118,7 @@ impl<'h> Walker<'h> {
             moved: None,
             host_variables: host_variables.len(),
             variables: host_variables,
+            references: Vec::new(),
             piped: Vec::new(),
             pipe_input: None,
             output_read: false,
@@ -142,9 +145,11 @@ impl<'h> Walker<'h> {
     pub fn in_child(&mut self, walk: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let moved = self.moved.clone();
         let variables = self.variables.len();
+        let references = self.references.len();
         let walked = walk(self);
         self.moved = moved;
         self.variables.truncate(variables);
+        self.references.truncate(references);
         walked
     }
 
@@ -425,6 +430,7 @@ impl<'h> Walker<'h> {
 
     /// A variable's value when the walk knows it.
     pub(crate) fn known(&self, name: &str) -> Option<String> {
+        let name = self.referred(name);
         if name == "PWD" {
             return Some(self.cwd().to_owned());
         }
@@ -440,7 +446,30 @@ impl<'h> Walker<'h> {
     }
 
     pub fn set(&mut self, name: &str, value: String) {
-        self.variables.push((name.to_owned(), value));
+        let name = self.referred(name).to_owned();
+        self.variables.push((name, value));
+    }
+
+    /// `declare -n name=target`: `name` stands for `target` from then on.
+    pub fn refer(&mut self, name: &str, target: &str) {
+        self.references.push((name.to_owned(), target.to_owned()));
+    }
+
+    /// The variable `name` stands for, through references (at most eight,
+    /// as a loop of them ends).
+    fn referred<'s>(&'s self, mut name: &'s str) -> &'s str {
+        for _ in 0..8 {
+            match self
+                .references
+                .iter()
+                .rev()
+                .find(|(reference, _)| reference == name)
+            {
+                Some((_, target)) => name = target,
+                None => break,
+            }
+        }
+        name
     }
 
     /// `path` as the shell would resolve it now.

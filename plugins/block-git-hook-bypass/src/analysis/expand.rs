@@ -191,6 +191,10 @@ impl Walker {
                 let set = value.as_deref().is_some_and(|value| !value.is_empty());
                 let value = match operator {
                     ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
+                    ParameterOperator::Indirect => value
+                        .filter(|target| is_name(target))
+                        .and_then(|target| self.parameter(&target))
+                        .unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
                     ParameterOperator::Default(word) if !set => {
                         self.expand_joined(frame, word)?.text.into_owned()
                     }
@@ -296,6 +300,10 @@ impl Walker {
                 values.join(" ")
             }),
             "0" => self.arg0.clone(),
+            "#" => self
+                .positional
+                .as_ref()
+                .map(|positional| positional.len().to_string()),
             _ if name.bytes().all(|byte| byte.is_ascii_digit()) => {
                 let index: usize = name.parse().ok()?;
                 let positional = self.positional.as_ref()?;
@@ -311,6 +319,17 @@ impl Walker {
             _ => self.variable(name).map(str::to_owned),
         }
     }
+}
+
+/// Whether `text` names a variable or a positional parameter, as `${!x}`'s
+/// value must.
+fn is_name(text: &str) -> bool {
+    !text.is_empty()
+        && (text.bytes().all(|byte| byte.is_ascii_digit())
+            || (!text.starts_with(|c: char| c.is_ascii_digit())
+                && text
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_')))
 }
 
 /// A substitution's value: its output without trailing newlines.

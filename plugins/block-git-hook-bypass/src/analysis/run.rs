@@ -92,7 +92,7 @@ impl Walker {
                 for (name, value) in &env.assigned {
                     self.set_variable(name, value.clone());
                 }
-                self.declare(args)?;
+                self.declare(name, args)?;
                 done
             }
             "unset" => {
@@ -296,14 +296,24 @@ impl Walker {
                 git_call::check_assignment(&name.text, &value.text)?;
                 self.set_variable(&name.text, value.text.to_string());
             }
-            _ => self.declare(args)?,
+            _ => self.declare("set", args)?,
         }
         Ok(())
     }
 
-    fn declare(&mut self, args: &[Field<'_>]) -> Result<()> {
+    fn declare(&mut self, builtin: &str, args: &[Field<'_>]) -> Result<()> {
+        // `declare -n r=x`: `r` stands for the variable `x` from then on
+        // (`export -n` takes the export away instead).
+        let reference = matches!(builtin, "declare" | "typeset" | "local")
+            && args
+                .iter()
+                .any(|arg| arg.text.starts_with('-') && arg.text.contains('n'));
         for arg in args {
             if let Some((name, value)) = wrappers::split_assignment(&arg.text) {
+                if reference {
+                    self.variables.refer(name, value);
+                    continue;
+                }
                 git_call::check_assignment(name, value)?;
                 self.set_variable(name, value.to_owned());
             }

@@ -9,9 +9,18 @@ use crate::field::UNKNOWN_TEXT;
 /// loop cannot exhaust memory.
 const MAX_VALUE_LEN: usize = 16 * 1024;
 
+/// How many references (`declare -n`) a name is followed through; bash
+/// stops at a loop too.
+const MAX_REFERENCE_HOPS: usize = 8;
+
 #[derive(Default)]
 pub(super) struct Variables {
     entries: Vec<Variable>,
+    /// Names declared with `declare -n`, each with the name it stands for.
+    /// A subshell's references outlive it: a name then stands for its
+    /// target where bash would read it as a variable of its own, which
+    /// only reads more.
+    references: Vec<(String, String)>,
     /// Earlier values of changed variables, while a subshell is open.
     undo: Vec<(String, Option<String>)>,
     open_subshells: u32,
@@ -23,7 +32,29 @@ pub(super) struct Variable {
 }
 
 impl Variables {
+    /// `declare -n name=target`.
+    pub fn refer(&mut self, name: &str, target: &str) {
+        self.references.push((name.to_owned(), target.to_owned()));
+    }
+
+    /// The variable `name` stands for, through references.
+    fn resolve<'s>(&'s self, mut name: &'s str) -> &'s str {
+        for _ in 0..MAX_REFERENCE_HOPS {
+            match self
+                .references
+                .iter()
+                .rev()
+                .find(|(reference, _)| reference == name)
+            {
+                Some((_, target)) => name = target,
+                None => break,
+            }
+        }
+        name
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
+        let name = self.resolve(name);
         self.entries
             .iter()
             .find(|variable| variable.name == name)
@@ -35,6 +66,14 @@ impl Variables {
     }
 
     pub fn set(&mut self, name: &str, value: String) {
+        if !self.references.is_empty() {
+            let target = self.resolve(name).to_owned();
+            return self.set_resolved(&target, value);
+        }
+        self.set_resolved(name, value);
+    }
+
+    fn set_resolved(&mut self, name: &str, value: String) {
         let value = if value.len() > MAX_VALUE_LEN {
             UNKNOWN_TEXT.to_owned()
         } else {

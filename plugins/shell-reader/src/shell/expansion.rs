@@ -101,7 +101,9 @@ impl<'a> Parser<'a> {
     /// an alternative, a trimmed affix or a changed case.
     pub(super) fn braced_parameter(&mut self, parts: &mut Word<'a>, quoted: bool) -> Result<()> {
         let mut opaque = false;
+        let mut indirect = false;
         if matches!(self.peek(), Some(b'#' | b'!')) && self.peek_at(1) != Some(b'}') {
+            indirect = self.peek() == Some(b'!');
             opaque = true;
             self.pos += 1;
         }
@@ -124,6 +126,21 @@ impl<'a> Parser<'a> {
             _ => opaque = true,
         }
         let name = self.slice(start, self.pos);
+        // `${!x}` alone; `${!x*}`, `${!x[@]}` and `${!x:-w}` stay unknown.
+        let plain = |name: &str| {
+            name == "#"
+                || (!name.is_empty()
+                    && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        };
+        if indirect && plain(name) && self.peek() == Some(b'}') {
+            self.pos += 1;
+            parts.push(Part::Parameter {
+                name,
+                quoted,
+                operator: ParameterOperator::Indirect,
+            });
+            return Ok(());
+        }
         if self.starts_with("[@]") || self.starts_with("[*]") {
             self.pos += 3;
         } else if self.peek() == Some(b'[') {

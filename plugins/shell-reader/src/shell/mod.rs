@@ -207,6 +207,8 @@ pub enum Part<'a> {
 #[derive(Debug)]
 pub enum ParameterOperator<'a> {
     None,
+    /// `${!x}`: the value of the variable whose name `x` holds.
+    Indirect,
     /// `${x:-w}`, `${x-w}`.
     Default(Box<Word<'a>>),
     /// `${x:=w}`, `${x=w}`: the default, also assigned to the variable.

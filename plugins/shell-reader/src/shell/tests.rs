@@ -33,6 +33,11 @@ fn text(word: &Word<'_>) -> String {
         .iter()
         .map(|part| match part {
             Part::Text { text, .. } => text.to_string(),
+            Part::Parameter {
+                name,
+                operator: ParameterOperator::Indirect,
+                ..
+            } => format!("${{!{name}}}"),
             Part::Parameter { name, .. } => format!("${name}"),
             Part::Substitution { .. } => "$(…)".to_owned(),
             Part::ProcessSubstitution { .. } => "<(…)".to_owned(),
@@ -47,6 +52,14 @@ fn quotes_and_escapes_are_removed() {
     assert_eq!(
         words(r#"g\it "comm"'it' $'--no-\x76erify' --no-"verify""#),
         [["git", "commit", "--no-verify", "--no-verify"]]
+    );
+}
+
+#[test]
+fn an_indirection_names_its_variable_and_other_bang_forms_stay_unknown() {
+    assert_eq!(
+        words(r#"eval "${!r}" ${!#} ${!p*} ${!a[@]} ${!r:-x}"#),
+        [["eval", "${!r}", "${!#}", "$?", "$?", "$?"]]
     );
 }
 
