@@ -71,9 +71,12 @@
 //!   a command or a write tool writes is read as what it runs later: one
 //!   that skips hooks is refused as it is written, since the call that runs
 //!   it cannot see its content.
-//! - Hook files deleted, moved away, emptied, replaced by a no-op, made
+//! - Hook files deleted, moved away, emptied, replaced by a no-op (one
+//!   that exits with success before a command of its own), made
 //!   non-executable or edited in place (`sed -i`, an editor given
-//!   commands) are refused, by interpreter code too when it changes files
+//!   commands) are refused, as is an `exit 0` or a hook manager's switch
+//!   written into the file husky sources before every hook
+//!   (`~/.config/husky/init.sh`, husky 8's `~/.huskyrc`), by interpreter code too when it changes files
 //!   and names a hook (unless it writes one with a `#!` line and commands),
 //!   as are hook managers' uninstall commands; installing or restoring
 //!   hooks, samples and backups pass.

@@ -58,6 +58,19 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 "The shell start-up file `{target}`, which later shells run,"
             )));
         }
+        if files::is_hook_startup_file(target) {
+            if files::ends_hooks(&text) {
+                return Some(Finding::HookFiles {
+                    command: written,
+                    effect: "cuts short",
+                });
+            }
+            if let Some(finding) = find_bypass(&format!("{text}\ngit commit")) {
+                return Some(finding.in_code(format!(
+                    "The file `{target}`, which husky runs before every hook,"
+                )));
+            }
+        }
         if let Some(finding) = find_config_bypass(tool, target, &text) {
             return Some(finding);
         }

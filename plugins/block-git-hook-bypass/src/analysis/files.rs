@@ -81,15 +81,63 @@ fn is_active_hook_name(name: &str) -> bool {
     HOOK_NAMES.contains(&name) || name.contains(['*', '?', '[', UNKNOWN])
 }
 
-/// Whether a hook with this content does nothing: only a shebang, comments,
-/// blank lines, `exit 0`, `true` or `:`.
+/// Whether a hook with this content does nothing: before any command of
+/// its own it exits with success (`exit`, `exit 0`, `exec true`), or it
+/// holds only a shebang, comments, `true` and `:`.
 pub fn is_neutered(content: &str) -> bool {
-    content.lines().all(|line| {
-        let line = line.trim();
-        line.is_empty()
-            || line.starts_with('#')
-            || matches!(line, "exit" | "exit 0" | "exit 0;" | "true" | ":")
-    })
+    for statement in statements(content) {
+        match statement.as_slice() {
+            [] | ["true"] | [":"] => {}
+            words if exits_with_success(words) => return true,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Whether a file sourced before every hook (husky's `init.sh`) ends the
+/// hook from anywhere in it, under a condition too: `exit 0` there exits
+/// the hook, whose own commands never run.
+pub fn ends_hooks(content: &str) -> bool {
+    statements(content).any(|words| exits_with_success(&words))
+}
+
+fn exits_with_success(words: &[&str]) -> bool {
+    matches!(
+        words,
+        ["exit"] | ["exit", "0"] | ["exec", "true" | ":" | "/bin/true" | "/usr/bin/true"]
+    )
+}
+
+/// The simple statements of a shell text, as words, comments dropped:
+/// split at line ends, `;`, `&&`, `||`, `|`, `&`, parentheses and braces,
+/// with `then`, `do`, `else` and `!` before a statement dropped. A reading
+/// of words, not of quotes: enough to find an `exit` that stands alone.
+fn statements(content: &str) -> impl Iterator<Item = Vec<&str>> {
+    content
+        .lines()
+        .map(|line| match line.find(" #").or_else(|| line.find("\t#")) {
+            _ if line.trim_start().starts_with('#') => "",
+            Some(at) => line.get(..at).unwrap_or(line),
+            None => line,
+        })
+        .flat_map(|line| line.split([';', '&', '|', '(', ')', '{', '}']))
+        .map(|statement| {
+            let mut words: Vec<&str> = statement.split_whitespace().collect();
+            while words
+                .first()
+                .is_some_and(|word| matches!(*word, "then" | "do" | "else" | "!"))
+            {
+                words.remove(0);
+            }
+            words
+        })
+}
+
+/// Files husky sources before every hook it runs (`~/.config/husky/init.sh`,
+/// and `~/.huskyrc` for husky 8): what they set or do applies to every hook.
+pub fn is_hook_startup_file(path: &str) -> bool {
+    path.ends_with("husky/init.sh") || path.rsplit('/').next() == Some(".huskyrc")
 }
 
 /// Shell startup files: what is written there runs in later shells.

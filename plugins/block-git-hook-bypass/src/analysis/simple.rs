@@ -189,6 +189,9 @@ impl Walker {
             };
             return Err(self.hook_files(command(), effect));
         }
+        if files::is_hook_startup_file(path) && content.is_some_and(files::ends_hooks) {
+            return Err(self.hook_files(command(), "cuts short"));
+        }
         let is_config = self.is_config_file(path);
         let sets_hooks_path = |content: &str| {
             files::sets_hooks_path(content)
@@ -221,6 +224,11 @@ impl Walker {
             // runs with its switches and aliases.
             self.child_source_in(&format!("{content}\ngit commit"), || {
                 format!("The shell start-up file `{path}`, which later shells run,")
+            })?;
+        }
+        if files::is_hook_startup_file(path) {
+            self.child_source_in(&format!("{content}\ngit commit"), || {
+                format!("The file `{path}`, which husky runs before every hook,")
             })?;
         }
         if let Some(settings) = files::config_commands(content) {
