@@ -37,6 +37,12 @@
 //!   where a word the command spells, put in its place, lies inside one.
 //!   A command whose name the gate cannot know may be any command: its
 //!   operands count as deleted, and a shell script it is given is walked.
+//! - A harness started from the shell without Tama's hooks is refused
+//!   (`harnesses`): `claude --bare`, settings that turn every hook off or
+//!   leave out the user's, `codex --disable hooks` or `-c
+//!   features.hooks=false`, `omp --no-extensions` or `--profile`, and any of
+//!   them pointed at another configuration (`HOME`, `CLAUDE_CONFIG_DIR`,
+//!   `CODEX_HOME`, `PI_CODING_AGENT_DIR`), run directly or by `npx`.
 //! - Reading passes, except the control key (`TAMA_HOME/control.key`),
 //!   which no tool call may name. `tama` commands pass, except the
 //!   operator's: `tama sessions override`, `tama sessions grant` and
@@ -49,6 +55,7 @@ extern crate alloc;
 
 mod commands;
 mod expand;
+mod harnesses;
 mod interpreters;
 mod key_reads;
 mod links;

@@ -401,6 +401,17 @@ impl<'h> Walker<'h> {
         self.variables.len() > self.host_variables
     }
 
+    /// The value the command itself gave `name`, if it set it.
+    pub fn assigned(&self, name: &str) -> Option<&str> {
+        let name = self.referred(name);
+        self.variables
+            .get(self.host_variables..)?
+            .iter()
+            .rev()
+            .find(|(known, _)| known == name)
+            .map(|(_, value)| value.as_str())
+    }
+
     pub fn set_alias(&mut self, name: &str, value: &str) {
         self.aliases.push((name.to_owned(), value.to_owned()));
     }

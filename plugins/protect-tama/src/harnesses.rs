@@ -1,0 +1,171 @@
+//! A harness started from the agent's own shell with Tama's hooks left out:
+//! `claude --bare`, `codex --disable hooks`, `omp --no-extensions`, or one
+//! pointed at a configuration of its own (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`,
+//! `HOME`, an oh-my-pi profile). What that harness then runs, no hook of
+//! Tama's sees, so starting it so is refused like changing the hooks is.
+
+use crate::prelude::*;
+
+use crate::commands::option_values;
+use crate::walk::{Result, Walker, shown};
+
+#[derive(Clone, Copy)]
+enum Harness {
+    Claude,
+    Codex,
+    Omp,
+}
+
+impl Harness {
+    fn named(name: &str) -> Option<Harness> {
+        match name {
+            "claude" | "@anthropic-ai/claude-code" => Some(Harness::Claude),
+            "codex" | "@openai/codex" => Some(Harness::Codex),
+            "omp" | "@oh-my-pi/pi-coding-agent" => Some(Harness::Omp),
+            _ => None,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Harness::Claude => "Claude Code",
+            Harness::Codex => "Codex",
+            Harness::Omp => "oh-my-pi",
+        }
+    }
+
+    /// Variables that point the harness at another configuration, where
+    /// Tama's hooks are not.
+    fn elsewhere(self) -> &'static [&'static str] {
+        match self {
+            Harness::Claude => &["HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SIMPLE"],
+            Harness::Codex => &["HOME", "CODEX_HOME"],
+            Harness::Omp => &[
+                "HOME",
+                "PI_CODING_AGENT_DIR",
+                "PI_CONFIG_DIR",
+                "PI_PROFILE",
+                "OMP_PROFILE",
+            ],
+        }
+    }
+}
+
+/// Refuses `name args…` when it starts a harness without Tama's hooks.
+pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let Some((harness, args)) = harness_call(name, args) else {
+        return Ok(());
+    };
+    let how = match harness {
+        Harness::Claude => claude(walker, args),
+        Harness::Codex => codex(args),
+        Harness::Omp => omp(args),
+    }
+    .or_else(|| {
+        harness.elsewhere().iter().find_map(|variable| {
+            walker.assigned(variable).map(|value| {
+                format!(
+                    "`{variable}={}` points it at another configuration",
+                    shown(value)
+                )
+            })
+        })
+    });
+    match how {
+        Some(how) => Err(format!(
+            "the tool call starts {} without Tama's hooks: {how}, and what it then runs no hook sees. Start it as it is configured",
+            harness.label()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The harness a command starts and the arguments it gets: `claude …`, or
+/// its package run by `npx`/`bunx` (`npx -y @openai/codex exec …`).
+fn harness_call<'a>(name: &str, args: &'a [String]) -> Option<(Harness, &'a [String])> {
+    if let Some(harness) = Harness::named(name) {
+        return Some((harness, args));
+    }
+    if !matches!(name, "npx" | "bunx" | "pnpx") {
+        return None;
+    }
+    let at = args.iter().position(|arg| !arg.starts_with('-'))?;
+    let package = args.get(at)?;
+    // `@scope/name@1.2.3` and `name@latest` name the package without the version.
+    let unversioned = match package.rfind('@') {
+        Some(0) | None => package.as_str(),
+        Some(version) => package.get(..version)?,
+    };
+    Some((Harness::named(unversioned)?, args.get(at + 1..)?))
+}
+
+/// Claude Code: `--bare` skips hooks; `--settings` may turn them all off
+/// (`disableAllHooks`); `--setting-sources` without `user` leaves out the
+/// user settings where `tama setup` puts them.
+fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
+    if args.iter().any(|arg| arg == "--bare") {
+        return Some("`--bare` skips every hook".to_owned());
+    }
+    for settings in option_values(args, &["--settings"]) {
+        let text = if settings.trim_start().starts_with('{') {
+            Some(settings.as_str())
+        } else {
+            walker.written(&walker.resolve(&settings))
+        };
+        match text {
+            Some(text) if !text.to_ascii_lowercase().contains("disableallhooks") => {}
+            Some(_) => return Some("its `--settings` turn every hook off".to_owned()),
+            None => {
+                return Some(format!(
+                    "its `--settings {}` come from a file Tama cannot see, which may turn every hook off",
+                    shown(&settings)
+                ));
+            }
+        }
+    }
+    option_values(args, &["--setting-sources"])
+        .into_iter()
+        .find(|sources| !sources.split(',').any(|source| source.trim() == "user"))
+        .map(|sources| {
+            format!(
+                "`--setting-sources {}` leaves out the user settings that hold them",
+                shown(&sources)
+            )
+        })
+}
+
+/// Codex: `--disable hooks` and `-c features.hooks=false` (or the older
+/// `codex_hooks`) turn hooks off.
+fn codex(args: &[String]) -> Option<String> {
+    let is_hooks_feature = |feature: &str| matches!(feature.trim(), "hooks" | "codex_hooks");
+    if let Some(feature) = option_values(args, &["--disable"])
+        .into_iter()
+        .find(|feature| is_hooks_feature(feature))
+    {
+        return Some(format!("`--disable {feature}` turns hooks off"));
+    }
+    option_values(args, &["-c", "--config"])
+        .into_iter()
+        .find(|setting| {
+            let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+            let key = key.trim().to_ascii_lowercase();
+            let value = value.to_ascii_lowercase();
+            key.strip_prefix("features.").is_some_and(is_hooks_feature) && !value.contains("true")
+                || (key == "features" && value.contains("hooks"))
+        })
+        .map(|setting| format!("`-c {}` turns hooks off", shown(&setting)))
+}
+
+/// oh-my-pi: `--no-extensions` leaves out the extension that runs Tama, and
+/// a profile reads another agent folder, without it.
+fn omp(args: &[String]) -> Option<String> {
+    if args.iter().any(|arg| arg == "--no-extensions") {
+        return Some("`--no-extensions` leaves out the extension that runs Tama".to_owned());
+    }
+    option_values(args, &["--profile"]).first().map(|profile| {
+        format!(
+            "`--profile {}` reads another agent folder, without the extension that runs Tama",
+            shown(profile)
+        )
+    })
+}
