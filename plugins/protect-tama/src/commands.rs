@@ -94,10 +94,10 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         "parallel" => parallel(walker, args, call.stdin),
         "tama" => tama(args),
         "systemctl" | "launchctl" | "dbus-update-activation-environment" | "initctl"
-            if sets_session_environment(name, args) && walker.names_tama() =>
+            if sets_session_environment(name, args) && walker.affects_tama() =>
         {
             Err(format!(
-                "`{}` sets a variable that names Tama in the environment later sessions start with; a `TAMA_` variable there reaches the harness and changes Tama's policy, which is the operator's act, not the agent's",
+                "`{}` sets a variable that names Tama or a harness's hook settings in the environment later sessions start with; a `TAMA_` variable or a harness pointed away from its hooks (`CODEX_HOME`) there changes Tama's policy, which is the operator's act, not the agent's",
                 shown(&call.argv.join(" "))
             ))
         }

@@ -1,7 +1,8 @@
 //! Shell start-up files: what is written there runs in every later shell,
 //! and a harness started from such a shell inherits its variables. A
-//! `TAMA_REGISTRY` or `TAMA_HOME` set there, or a `tama` put first on
-//! `PATH`, would change Tama's policy in the sessions that follow.
+//! `TAMA_REGISTRY` or `TAMA_HOME` set there, a `tama` put first on `PATH`,
+//! or a harness's configuration moved away from its hooks, would change
+//! Tama's policy in the sessions that follow.
 
 use crate::prelude::*;
 
@@ -42,13 +43,31 @@ pub fn is_startup_file(path: &str) -> bool {
     FILES.contains(&name) || PATHS.iter().any(|known| path.contains(known))
 }
 
-/// Whether `text` names Tama once quotes and backslashes are taken out and
-/// case is ignored: `TAMA_REGISTRY`, `TA""MA_HOME`, a `tama` on `PATH`.
-pub fn names_tama(text: &str) -> bool {
+/// Whether `text`, once quotes and backslashes are taken out and case is
+/// ignored, names Tama (`TAMA_REGISTRY`, `TA""MA_HOME`, a `tama` on `PATH`)
+/// or a switch that starts a harness without Tama's hooks
+/// (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `alias claude='claude --bare'`).
+pub fn affects_tama(text: &str) -> bool {
     let letters: String = text
         .chars()
         .filter(|c| !matches!(c, '\'' | '"' | '\\'))
         .flat_map(char::to_lowercase)
         .collect();
-    letters.contains("tama")
+    letters.contains("tama") || HOOK_SWITCHES.iter().any(|switch| letters.contains(switch))
 }
+
+/// What moves a harness away from the hooks `tama setup` installed, in lower
+/// case (see `harnesses`).
+const HOOK_SWITCHES: &[&str] = &[
+    "claude_config_dir",
+    "claude_code_simple",
+    "codex_home",
+    "pi_coding_agent_dir",
+    "pi_config_dir",
+    "pi_profile",
+    "omp_profile",
+    "--bare",
+    "--no-extensions",
+    "--setting-sources",
+    "disableallhooks",
+];

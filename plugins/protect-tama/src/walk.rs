@@ -502,9 +502,9 @@ impl<'h> Walker<'h> {
     fn checked_target(&self, path: &str, change: Change, verb: &str) -> Result<String> {
         let resolved = self.resolve(path);
         self.changes_resolved(path, &resolved, change, verb)?;
-        if change == Change::Write && startup::is_startup_file(&resolved) && self.names_tama() {
+        if change == Change::Write && startup::is_startup_file(&resolved) && self.affects_tama() {
             return Err(format!(
-                "the tool call {verb} `{}`, a shell start-up file, and names Tama: a `TAMA_` variable or a `tama` on `PATH` set there reaches the harness in later sessions and changes Tama's policy, which is the operator's act, not the agent's",
+                "the tool call {verb} `{}`, a shell start-up file, and names Tama or a harness's hook settings: a `TAMA_` variable, a `tama` on `PATH` or a harness pointed away from its hooks (`CODEX_HOME`, `claude --bare`) set there reaches the harness in later sessions and changes Tama's policy, which is the operator's act, not the agent's",
                 shown(path)
             ));
         }
@@ -522,8 +522,9 @@ impl<'h> Walker<'h> {
     }
 
     /// Whether the command, or a value it assigns, names Tama (the home
-    /// folder aside: a user may be called Tamara).
-    pub(crate) fn names_tama(&self) -> bool {
+    /// folder aside: a user may be called Tamara) or a harness's hook
+    /// switch ([`startup::affects_tama`]).
+    pub(crate) fn affects_tama(&self) -> bool {
         let assigned: String = self
             .variables
             .iter()
@@ -535,8 +536,8 @@ impl<'h> Walker<'h> {
             0 | 1 => text.to_owned(),
             _ => text.replace(home, ""),
         };
-        startup::names_tama(&without_home(self.command))
-            || startup::names_tama(&without_home(&assigned))
+        startup::affects_tama(&without_home(self.command))
+            || startup::affects_tama(&without_home(&assigned))
     }
 
     fn changes_resolved(
