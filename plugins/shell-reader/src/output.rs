@@ -52,6 +52,11 @@ pub fn echo<W: AsRef<str>>(args: &[W]) -> String {
 /// `printf format [args…]`, for `%s`, `%b`, `%d` and `%%`; the format is
 /// reused while arguments remain, as printf does.
 pub fn printf<W: AsRef<str>>(args: &[W]) -> String {
+    // `printf -- FORMAT …`: the format follows the end of options.
+    let args = match args.split_first() {
+        Some((first, rest)) if first.as_ref() == "--" => rest,
+        _ => args,
+    };
     let Some((format, mut rest)) = args.split_first() else {
         return String::new();
     };

@@ -363,11 +363,7 @@ impl Walker {
         let Some(name) = args.get(1) else {
             return Ok(());
         };
-        let mut rest = args.get(2..).unwrap_or_default();
-        if rest.first().is_some_and(|arg| arg.text == "--") {
-            rest = rest.get(1..).unwrap_or_default();
-        }
-        let value = output::printf(rest);
+        let value = output::printf(args.get(2..).unwrap_or_default());
         git_call::check_assignment(&name.text, &value)?;
         self.set_variable(&name.text, value);
         Ok(())
