@@ -112,6 +112,15 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         }
         "mount" => links::mount(walker, args),
         "cp" | "rsync" | "scp" => {
+            // `cp -l` and `cp -s` make links, as `ln` does.
+            let links = name == "cp"
+                && args.iter().any(|arg| {
+                    matches!(arg.as_str(), "--link" | "--symbolic-link")
+                        || short_flags(arg).is_some_and(|flags| flags.contains(['l', 's']))
+                });
+            if links {
+                links::link(walker, args)?;
+            }
             copy_like(walker, args, &["-S", "--suffix", "-e", "--rsh"], false)
         }
         "install" => copy_like(
@@ -283,6 +292,18 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
             let work_tree = option_values(args, &["-C", "--work-tree"]);
             let folder = work_tree.last().map_or(".", String::as_str);
             walker.changes(folder, Change::Remove, "cleans untracked files out of")
+        }
+        // `git stash -u` (or `--all`) takes untracked files away with the changes.
+        [stash, ..]
+            if stash == "stash"
+                && args.iter().any(|a| {
+                    matches!(a.as_str(), "--include-untracked" | "--all")
+                        || short_flags(a).is_some_and(|flags| flags.contains(['u', 'a']))
+                }) =>
+        {
+            let work_tree = option_values(args, &["-C", "--work-tree"]);
+            let folder = work_tree.last().map_or(".", String::as_str);
+            walker.changes(folder, Change::Remove, "stashes untracked files out of")
         }
         _ => Ok(()),
     }
