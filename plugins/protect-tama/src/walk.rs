@@ -466,21 +466,9 @@ impl<'h> Walker<'h> {
         self.references.push((name.to_owned(), target.to_owned()));
     }
 
-    /// The variable `name` stands for, through references (at most eight,
-    /// as a loop of them ends).
-    fn referred<'s>(&'s self, mut name: &'s str) -> &'s str {
-        for _ in 0..8 {
-            match self
-                .references
-                .iter()
-                .rev()
-                .find(|(reference, _)| reference == name)
-            {
-                Some((_, target)) => name = target,
-                None => break,
-            }
-        }
-        name
+    /// The variable `name` stands for, through references.
+    fn referred<'s>(&'s self, name: &'s str) -> &'s str {
+        shell_reader::values::referred(&self.references, name)
     }
 
     /// `path` as the shell would resolve it now.

@@ -1,10 +1,30 @@
 //! What the shell does to a known value: trimming a pattern off it,
-//! matching a pattern, changing its case.
+//! matching a pattern, changing its case, following a name reference.
 
 use crate::prelude::*;
 
 use crate::field::UNKNOWN_TEXT;
 use crate::shell::ReplaceAt;
+
+/// How many references (`declare -n`) a name is followed through; a loop
+/// of them ends there, as bash ends one.
+const MAX_REFERENCE_HOPS: usize = 8;
+
+/// The variable `name` stands for: `references` holds each name declared
+/// with `declare -n` and the name it refers to, the latest last.
+pub fn referred<'r>(references: &'r [(String, String)], mut name: &'r str) -> &'r str {
+    for _ in 0..MAX_REFERENCE_HOPS {
+        match references
+            .iter()
+            .rev()
+            .find(|(reference, _)| reference == name)
+        {
+            Some((_, target)) => name = target,
+            None => break,
+        }
+    }
+    name
+}
 
 /// Longer values are not trimmed but unknown: each cut is one match.
 const MAX_TRIMMED: usize = 1024;

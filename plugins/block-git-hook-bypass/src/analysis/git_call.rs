@@ -294,6 +294,23 @@ impl Walker {
             })
     }
 
+    /// The variables a command runs with that the command set: those `env`
+    /// assigns, then the shell's own that it passes on.
+    fn environment<'a>(&'a self, env: &'a Env) -> impl Iterator<Item = (&'a str, &'a str)> {
+        let assigned = env
+            .assigned
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()));
+        let inherited = self
+            .variables
+            .iter()
+            .filter(|_| !env.cleared)
+            .filter(|variable| !env.unset.contains(&variable.name))
+            .filter(|variable| !env.assigned.iter().any(|(name, _)| *name == variable.name))
+            .map(|variable| (variable.name.as_str(), variable.value.as_str()));
+        assigned.chain(inherited)
+    }
+
     /// A hook-running git command told to read another user or system
     /// configuration, which drops a core.hooksPath set there.
     fn check_config_location(&self, subcommand: &str, env: &Env) -> Result<()> {
@@ -310,18 +327,7 @@ impl Walker {
                 command: command(),
             });
         }
-        let assigned = env
-            .assigned
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str()));
-        let inherited = self
-            .variables
-            .iter()
-            .map(|variable| (variable.name.as_str(), variable.value.as_str()));
-        if let Some((name, value)) = assigned
-            .chain(inherited)
-            .find(|(name, _)| locates_config(name))
-        {
+        if let Some((name, value)) = self.environment(env).find(|(name, _)| locates_config(name)) {
             return Err(Finding::ConfigSwapped {
                 change: format!("{name}={}", value.replace(UNKNOWN, "…")),
                 command: command(),
@@ -335,18 +341,7 @@ impl Walker {
     /// exported ones: assigning to a variable the environment already
     /// exports changes what the hook sees.
     fn check_hook_environment(&self, subcommand: &str, env: &Env) -> Result<()> {
-        let assigned = env
-            .assigned
-            .iter()
-            .map(|(name, value)| (name.as_str(), value.as_str()));
-        let inherited = self
-            .variables
-            .iter()
-            .filter(|_| !env.cleared)
-            .filter(|variable| !env.unset.contains(&variable.name))
-            .filter(|variable| !env.assigned.iter().any(|(name, _)| *name == variable.name))
-            .map(|variable| (variable.name.as_str(), variable.value.as_str()));
-        for (name, value) in assigned.chain(inherited) {
+        for (name, value) in self.environment(env) {
             if let Some(manager) = hook_env::switched_off_by(name, value) {
                 return Err(Finding::HookVariable {
                     assignment: format!("{name}={}", value.replace(UNKNOWN, "…")),

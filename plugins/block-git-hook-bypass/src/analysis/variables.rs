@@ -9,10 +9,6 @@ use crate::field::UNKNOWN_TEXT;
 /// loop cannot exhaust memory.
 const MAX_VALUE_LEN: usize = 16 * 1024;
 
-/// How many references (`declare -n`) a name is followed through; bash
-/// stops at a loop too.
-const MAX_REFERENCE_HOPS: usize = 8;
-
 #[derive(Default)]
 pub(super) struct Variables {
     entries: Vec<Variable>,
@@ -38,19 +34,8 @@ impl Variables {
     }
 
     /// The variable `name` stands for, through references.
-    fn resolve<'s>(&'s self, mut name: &'s str) -> &'s str {
-        for _ in 0..MAX_REFERENCE_HOPS {
-            match self
-                .references
-                .iter()
-                .rev()
-                .find(|(reference, _)| reference == name)
-            {
-                Some((_, target)) => name = target,
-                None => break,
-            }
-        }
-        name
+    fn resolve<'s>(&'s self, name: &'s str) -> &'s str {
+        shell_reader::values::referred(&self.references, name)
     }
 
     pub fn get(&self, name: &str) -> Option<&str> {
