@@ -13,6 +13,9 @@ const MAX_REFERENCE_HOPS: usize = 8;
 /// The variable `name` stands for: `references` holds each name declared
 /// with `declare -n` and the name it refers to, the latest last.
 pub fn referred<'r>(references: &'r [(String, String)], mut name: &'r str) -> &'r str {
+    if references.is_empty() {
+        return name;
+    }
     for _ in 0..MAX_REFERENCE_HOPS {
         match references
             .iter()

@@ -187,12 +187,19 @@ pub fn config_commands(content: &str) -> Option<String> {
 /// `config.worktree`), `~/.gitconfig`, `~/.config/git/config`,
 /// `/etc/gitconfig`.
 pub fn is_git_config_file(path: &str) -> bool {
-    let path = path.to_ascii_lowercase();
-    let (folder, name) = path.rsplit_once('/').unwrap_or(("", &path));
-    (name == ".gitconfig" && is_home(folder))
-        || path == "/etc/gitconfig"
-        || (matches!(name, "config" | "config.worktree")
-            && (path.contains(".git/") || path.ends_with("git/config")))
+    let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let is = |known: &str| name.eq_ignore_ascii_case(known);
+    if is(".gitconfig") {
+        return is_home(folder);
+    }
+    if is("gitconfig") {
+        return folder == "/etc";
+    }
+    if !is("config") && !is("config.worktree") {
+        return false;
+    }
+    let folder = folder.to_ascii_lowercase();
+    folder.contains(".git/") || folder.ends_with(if is("config") { "git" } else { ".git" })
 }
 
 /// Whether `folder` may be a home folder: `~`, `/root`, `/home/<user>`,
