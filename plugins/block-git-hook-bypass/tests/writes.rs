@@ -211,6 +211,20 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
     ),
     (
         "write",
+        "tools/commit.py",
+        r#"{"content":"import subprocess\nsubprocess.run([\"git\", \"commit\", \"--no-verify\", \"-m\", \"x\"])\n"}"#,
+        true,
+        "a python script that skips hooks when run later",
+    ),
+    (
+        "write",
+        "src/app.py",
+        r#"{"content":"def main():\n    print(\"hello\")\n"}"#,
+        false,
+        "ordinary python",
+    ),
+    (
+        "write",
         "notes/git.md",
         r#"{"content":"Never run git commit --no-verify.\n"}"#,
         false,

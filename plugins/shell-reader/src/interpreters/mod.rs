@@ -68,6 +68,50 @@ impl Language {
         })
     }
 
+    /// The language of a script by its file name's extension: `tool.py`,
+    /// `build.mjs`, `report.R`.
+    pub fn of_script(name: &str) -> Option<Self> {
+        let (_, extension) = name.rsplit_once('.')?;
+        Some(match extension {
+            "py" | "pyw" => Self::Python,
+            "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" => Self::JavaScript,
+            "rb" => Self::Ruby,
+            "pl" | "pm" => Self::Perl,
+            "php" => Self::Php,
+            "awk" => Self::Awk,
+            "lua" => Self::Lua,
+            "R" | "r" => Self::R,
+            "jl" => Self::Julia,
+            "applescript" | "scpt" => Self::AppleScript,
+            "el" => Self::Lisp,
+            _ => return None,
+        })
+    }
+
+    /// A shell command that runs `code` in this language: how a gate reads
+    /// a script written now as the command that runs it later.
+    pub fn command_running(self, code: &str) -> String {
+        let (program, option) = match self {
+            Self::Python => ("python3", "-c"),
+            Self::JavaScript => ("node", "-e"),
+            Self::Ruby => ("ruby", "-e"),
+            Self::Perl => ("perl", "-e"),
+            Self::Php => ("php", "-r"),
+            Self::Awk => ("awk", "--"),
+            Self::Lua => ("lua", "-e"),
+            Self::R => ("Rscript", "-e"),
+            Self::Julia => ("julia", "-e"),
+            Self::AppleScript => ("osascript", "-e"),
+            Self::Lisp => {
+                return format!(
+                    "emacs --batch --eval {}",
+                    quoted(&format!("(progn {code})"))
+                );
+            }
+        };
+        format!("{program} {option} {}", quoted(code))
+    }
+
     /// The options whose value is code, and those whose value is something else.
     fn options(self) -> (&'static [&'static str], &'static [&'static str]) {
         match self {

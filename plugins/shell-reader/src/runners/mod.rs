@@ -9,7 +9,7 @@ use crate::prelude::*;
 
 mod editors;
 
-use crate::interpreters::quoted;
+use crate::interpreters::{Language, quoted};
 use crate::output::joined;
 
 /// The shell text `name args…` hands on (`name` is the program's file name,
@@ -333,8 +333,10 @@ pub fn shell_texts<'a, W: AsRef<str>>(
 }
 
 /// What a file written at `path` with `content` hands a shell each time it
-/// is run later: all of it for a shell script, told by its name or its
-/// `#!` line, and a makefile's recipes. Empty for other files.
+/// is run later: all of it for a shell script, a makefile's recipes, and
+/// for a script in another language (told, as a shell script is, by its
+/// name or its `#!` line) the command that runs its code (`python3 -c …`),
+/// for the gate's reading of interpreter code. Empty for other files.
 pub fn run_later(path: &str, content: &str) -> Vec<String> {
     let name = path.rsplit_once('/').map_or(path, |(_, name)| name);
     if matches!(name, "GNUmakefile" | "makefile" | "Makefile") || name.ends_with(".mk") {
@@ -343,22 +345,24 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
     let script_name = [".sh", ".bash", ".zsh", ".ksh", ".dash", ".command"]
         .iter()
         .any(|extension| name.ends_with(extension));
-    let shell_line = content
+    let program = content
         .strip_prefix("#!")
         .and_then(|line| line.lines().next())
         .and_then(|line| line.split_whitespace().find(|word| *word != "/usr/bin/env"))
-        .is_some_and(|program| {
-            let program = program.rsplit_once('/').map_or(program, |(_, base)| base);
-            matches!(
-                program,
-                "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "busybox"
-            )
-        });
+        .map(|program| program.rsplit_once('/').map_or(program, |(_, base)| base));
+    let shell_line = program.is_some_and(|program| {
+        matches!(
+            program,
+            "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "busybox"
+        )
+    });
     if script_name || shell_line {
-        vec![content.to_owned()]
-    } else {
-        Vec::new()
+        return vec![content.to_owned()];
     }
+    let language = program
+        .and_then(Language::of)
+        .or_else(|| Language::of_script(name));
+    language.map_or_else(Vec::new, |language| vec![language.command_running(content)])
 }
 
 /// Whether an editor (`vi`, `vim`, `ex`, `ed`, `emacs`) given `args`, and
