@@ -73,6 +73,9 @@
 //!   tool writes is read as what it runs later: one
 //!   that skips hooks is refused as it is written, since the call that runs
 //!   it cannot see its content.
+//! - The `.git` folder deleted, moved away or replaced (`rm -rf .git`,
+//!   `rm -rf .[!.]*`, `cp -r ../other/.git .`) takes the hooks and
+//!   core.hooksPath with it, and is refused as deleting hooks is.
 //! - Hook files deleted, moved away, emptied, replaced by a no-op (one
 //!   that exits with success before a command of its own), made
 //!   non-executable or edited in place (`sed -i`, an editor given

@@ -230,9 +230,15 @@ impl Walker {
             .take_while(|arg| !arg.text.starts_with('-') && arg.text != "(" && arg.text != "!")
             .count();
         let (paths, expression) = args.split_at(starts);
-        let hooks = paths
-            .iter()
-            .any(|path| files::is_hook_path(&path.text, self.in_hooks_dir()))
+        // `find . -name .git`: what the expression names may be the git folder.
+        let names_git_dir = expression.windows(2).any(|pair| {
+            matches!(&*pair[0].text, "-name" | "-iname" | "-path" | "-ipath")
+                && files::holds_hooks(&pair[1].text)
+        });
+        let hooks = names_git_dir
+            || paths
+                .iter()
+                .any(|path| files::is_hook_path(&path.text, self.in_hooks_dir()))
             || (paths
                 .iter()
                 .any(|path| path.text.contains(".git") || path.text.contains(".husky"))

@@ -76,6 +76,43 @@ pub fn is_hook_path(path: &str, in_hooks_dir: bool) -> bool {
     }
 }
 
+/// Whether `path` names a repository's `.git` folder or a folder that
+/// holds only hooks, or is a pattern that may match one (`.g*`, `.[!.]*`):
+/// deleting or moving it takes the hooks, and the configuration that points
+/// git at others, with it.
+pub fn holds_hooks(path: &str) -> bool {
+    let name = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
+    if !name.contains(['*', '?', '[']) {
+        return name == ".git" || HOOK_DIRS.contains(&name);
+    }
+    // Only a pattern that spells the leading dot matches a dot-folder.
+    if !name.starts_with('.') {
+        return false;
+    }
+    // A bracket expression matches one character: read as `?`, it matches
+    // at least what the shell would.
+    let mut pattern = String::new();
+    let mut in_brackets = false;
+    for c in name.chars() {
+        match c {
+            '[' if !in_brackets => {
+                in_brackets = true;
+                pattern.push('?');
+            }
+            ']' if in_brackets => in_brackets = false,
+            _ if in_brackets => {}
+            c => pattern.push(c),
+        }
+    }
+    core::iter::once(".git")
+        .chain(HOOK_DIRS.iter().copied().filter(|dir| dir.starts_with('.')))
+        .any(|dir| shell_reader::values::glob_matches(pattern.as_bytes(), dir.as_bytes()))
+}
+
 /// A hook's file name, or a pattern that may match one.
 fn is_active_hook_name(name: &str) -> bool {
     HOOK_NAMES.contains(&name) || name.contains(['*', '?', '[', UNKNOWN])
@@ -262,7 +299,8 @@ pub fn tampering<'c>(
     in_hooks_dir: bool,
     content_of: impl Fn(&str) -> Option<&'c str>,
 ) -> Option<&'static str> {
-    let hook = |field: &Field<'_>| is_hook_path(&field.text, in_hooks_dir);
+    let hook =
+        |field: &Field<'_>| is_hook_path(&field.text, in_hooks_dir) || holds_hooks(&field.text);
     let no_op = |field: &Field<'_>| {
         NO_OPS.contains(&&*field.text) || content_of(&field.text).is_some_and(is_neutered)
     };
@@ -280,6 +318,19 @@ pub fn tampering<'c>(
             };
             if tool == FileTool::Moves && sources.iter().any(|source| hook(source)) {
                 return Some("moves away");
+            }
+            // `cp -r ../other/.git .`: another repository's git folder, with
+            // none of these hooks, in place of this one's.
+            let over_git_dir = destination.is_some_and(|destination| {
+                let destination = normalize(destination.text.trim_end_matches('/'));
+                destination == ".git"
+                    || (matches!(destination, "." | "")
+                        && sources.iter().any(|source| {
+                            source.text.trim_end_matches('/').rsplit('/').next() == Some(".git")
+                        }))
+            });
+            if over_git_dir {
+                return Some("replaces");
             }
             (destination.is_some_and(hook) && sources.iter().any(|source| no_op(source)))
                 .then_some("swaps a no-op in for")
