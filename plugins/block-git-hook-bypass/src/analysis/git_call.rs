@@ -210,6 +210,18 @@ impl Walker {
     }
 
     fn git_config(&mut self, args: &[Field<'_>]) -> Result<Option<String>> {
+        // `git config --edit` hands the file to an editor; without a terminal
+        // only an editor that is a command runs, and it may change anything.
+        let edits = args.first().is_some_and(|arg| arg.text == "edit")
+            || args
+                .iter()
+                .any(|arg| arg.text == "--edit" || arg.text == "-e");
+        if edits {
+            return Err(Finding::ConfigFiles {
+                command: format!("git config {}", shown(args)),
+                effect: "hands an editor",
+            });
+        }
         let Some(write) = config::config_write(args) else {
             if config::removes_hooks_path(args) {
                 return Err(Finding::HooksPathRemoved {
