@@ -81,7 +81,10 @@
 //!   non-executable or edited in place (`sed -i`, an editor given
 //!   commands) are refused, as is an `exit 0` or a hook manager's switch
 //!   written into the file husky sources before every hook
-//!   (`~/.config/husky/init.sh`, husky 8's `~/.huskyrc`), by interpreter code too when it changes files
+//!   (`~/.config/husky/init.sh`, husky 8's `~/.huskyrc`), or a hook
+//!   manager's configuration written to switch its hooks off (lefthook's
+//!   `skip:`, pre-commit's `stages: [manual]`, overcommit's `enabled:
+//!   false`), by interpreter code too when it changes files
 //!   and names a hook (unless it writes one with a `#!` line and commands),
 //!   as are hook managers' uninstall commands; installing or restoring
 //!   hooks, samples and backups pass.

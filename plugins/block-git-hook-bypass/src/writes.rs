@@ -58,6 +58,12 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 "The shell start-up file `{target}`, which later shells run,"
             )));
         }
+        if files::switches_hooks_off(target, &text) {
+            return Some(Finding::HookFiles {
+                command: written,
+                effect: "switches off",
+            });
+        }
         if files::is_hook_startup_file(target) {
             if files::ends_hooks(&text) {
                 return Some(Finding::HookFiles {

@@ -224,6 +224,13 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
         "ordinary python",
     ),
     (
+        "edit",
+        "lefthook-local.yml",
+        r#"{"old_string":"pre-commit:","new_string":"pre-commit:\n  skip: true"}"#,
+        true,
+        "lefthook's local override told to skip",
+    ),
+    (
         "write",
         "notes/git.md",
         r#"{"content":"Never run git commit --no-verify.\n"}"#,

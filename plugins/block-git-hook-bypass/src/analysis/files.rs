@@ -171,6 +171,38 @@ fn statements(content: &str) -> impl Iterator<Item = Vec<&str>> {
         })
 }
 
+/// Whether `content`, written to `path`, is a hook manager's configuration
+/// that switches its hooks off: lefthook's `skip:` (in `lefthook.yml` or
+/// the local override `lefthook-local.yml`, made for it), pre-commit's
+/// `stages: [manual]`, overcommit's `enabled: false`. Read line by line as
+/// `key: value`, which is how such files spell these settings.
+pub fn switches_hooks_off(path: &str, content: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let name = name.trim_start_matches('.');
+    let configuration = [".yml", ".yaml", ".json", ".toml"]
+        .iter()
+        .any(|extension| name.ends_with(extension));
+    if !configuration {
+        return false;
+    }
+    let switch: fn(&str, &str) -> bool = if name.starts_with("lefthook") {
+        |key, value| key == "skip" && !matches!(value, "false" | "[]")
+    } else if name.starts_with("pre-commit-config") {
+        |key, value| matches!(key, "stages" | "default_stages") && value.contains("manual")
+    } else if name.starts_with("overcommit") {
+        |key, value| (key == "enabled" && value == "false") || key == "skip"
+    } else {
+        return false;
+    };
+    content.lines().any(|line| {
+        let line = line.trim_start().trim_start_matches("- ");
+        line.split_once(':').is_some_and(|(key, value)| {
+            let value = value.trim().trim_matches(['"', '\'']);
+            switch(key.trim().trim_matches(['"', '\'']), value)
+        })
+    })
+}
+
 /// Files husky sources before every hook it runs (`~/.config/husky/init.sh`,
 /// and `~/.huskyrc` for husky 8): what they set or do applies to every hook.
 pub fn is_hook_startup_file(path: &str) -> bool {

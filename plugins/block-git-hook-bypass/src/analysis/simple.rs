@@ -192,6 +192,9 @@ impl Walker {
         if files::is_hook_startup_file(path) && content.is_some_and(files::ends_hooks) {
             return Err(self.hook_files(command(), "cuts short"));
         }
+        if content.is_some_and(|content| files::switches_hooks_off(path, content)) {
+            return Err(self.hook_files(command(), "switches off"));
+        }
         let is_config = self.is_config_file(path);
         let sets_hooks_path = |content: &str| {
             files::sets_hooks_path(content)
