@@ -36,7 +36,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         args
     };
     crate::key_reads::check(walker, name, args)?;
-    crate::harnesses::check(walker, name, args)?;
+    crate::harnesses::check(walker, call.argv, name, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;
     match name {
         _ if !name.is_ascii() && name.contains(UNKNOWN) => {

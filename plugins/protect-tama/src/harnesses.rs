@@ -6,7 +6,7 @@
 
 use crate::prelude::*;
 
-use crate::commands::option_values;
+use crate::commands::{basename, option_values};
 use crate::walk::{Result, Walker, shown};
 
 #[derive(Clone, Copy)]
@@ -51,16 +51,25 @@ impl Harness {
     }
 }
 
-/// Refuses `name args…` when it starts a harness without Tama's hooks.
-pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+/// Refuses `name args…`, the command `argv` runs, when it starts a harness
+/// without Tama's hooks.
+pub fn check(walker: &Walker<'_>, argv: &[String], name: &str, args: &[String]) -> Result<()> {
     let Some((harness, args)) = harness_call(name, args) else {
         return Ok(());
     };
-    let how = match harness {
+    // `sudo -u other claude`: another user's configuration, not this one's.
+    let as_other_user = argv
+        .iter()
+        .map(|word| basename(word))
+        .take_while(|word| *word != name)
+        .find(|word| matches!(*word, "sudo" | "doas" | "runuser" | "pkexec" | "setpriv"));
+    let how = as_other_user
+        .map(|switch| format!("`{switch}` runs it as another user, whose configuration Tama's set-up did not touch"))
+        .or_else(|| match harness {
         Harness::Claude => claude(walker, args),
         Harness::Codex => codex(args),
         Harness::Omp => omp(args),
-    }
+    })
     .or_else(|| {
         harness.elsewhere().iter().find_map(|variable| {
             walker.assigned(variable).map(|value| {
