@@ -92,7 +92,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
             Ok(())
         }
         "parallel" => parallel(walker, args, call.stdin),
-        "tama" => tama(args),
+        "tama" => tama(walker, args),
         "systemctl" | "launchctl" | "dbus-update-activation-environment" | "initctl"
             if sets_session_environment(name, args) && walker.affects_tama() =>
         {
@@ -101,7 +101,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
                 shown(&call.argv.join(" "))
             ))
         }
-        _ if is_tama_binary(walker, call.argv) => tama(args),
+        _ if is_tama_binary(walker, call.argv) => tama(walker, args),
         "rm" | "unlink" | "rmdir" | "shred" | "srm" => {
             each(walker, &operands(args, &[]), Change::Remove, "deletes")
         }
@@ -753,22 +753,29 @@ fn parallel(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Re
 }
 
 /// `tama` run by the agent: everything but the operator's commands passes.
-fn tama(args: &[String]) -> Result<()> {
+fn tama(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     let words: Vec<&str> = args
         .iter()
         .map(String::as_str)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    // `tama setup` with a registry of the agent's choosing installs hook
+    // entries for that registry's events alone, and takes the others out.
     let operator = match words.as_slice() {
         ["sessions", "override" | "grant", ..] => true,
-        ["setup", ..] => args
-            .iter()
-            .any(|a| a == "--remove" || a.starts_with("--remove=")),
+        ["setup", ..] => {
+            args.iter().any(|a| {
+                a == "--remove"
+                    || a.starts_with("--remove=")
+                    || a == "--registry"
+                    || a.starts_with("--registry=")
+            }) || walker.assigned("TAMA_REGISTRY").is_some()
+        }
         _ => false,
     };
     if operator {
         return Err(format!(
-            "`tama {}` is an operator's command: removing Tama or granting the agent rights is not the agent's act; ask the user to run it in a terminal",
+            "`tama {}` is an operator's command: removing Tama, installing it for another registry or granting the agent rights is not the agent's act; ask the user to run it in a terminal",
             shown(&args.join(" "))
         ));
     }

@@ -47,7 +47,8 @@
 //! - Reading passes, except the control key (`TAMA_HOME/control.key`),
 //!   which no tool call may name. `tama` commands pass, except the
 //!   operator's: `tama sessions override`, `tama sessions grant` and
-//!   `tama setup … --remove`.
+//!   `tama setup … --remove` and `tama setup` for a registry the command
+//!   names (`--registry`, `TAMA_REGISTRY=…`).
 //! - A command that is not valid shell is refused as unreadable.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
