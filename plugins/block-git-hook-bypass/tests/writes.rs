@@ -231,6 +231,13 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
         "lefthook's local override told to skip",
     ),
     (
+        "apply_patch",
+        "lefthook-local.yml",
+        r#"{"input":"*** Begin Patch\n*** Update File: lefthook-local.yml\n@@\n pre-commit:\n+  skip: true\n*** End Patch"}"#,
+        true,
+        "a patch that tells lefthook to skip",
+    ),
+    (
         "write",
         "notes/git.md",
         r#"{"content":"Never run git commit --no-verify.\n"}"#,

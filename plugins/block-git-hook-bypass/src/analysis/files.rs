@@ -195,7 +195,11 @@ pub fn switches_hooks_off(path: &str, content: &str) -> bool {
         return false;
     };
     content.lines().any(|line| {
-        let line = line.trim_start().trim_start_matches("- ");
+        // A patch's added lines start with `+`; a YAML list's items with `- `.
+        let line = line
+            .trim_start_matches('+')
+            .trim_start()
+            .trim_start_matches("- ");
         line.split_once(':').is_some_and(|(key, value)| {
             let value = value.trim().trim_matches(['"', '\'']);
             switch(key.trim().trim_matches(['"', '\'']), value)
