@@ -75,7 +75,9 @@
 //!   it cannot see its content.
 //! - The `.git` folder deleted, moved away or replaced (`rm -rf .git`,
 //!   `rm -rf .[!.]*`, `cp -r ../other/.git .`) takes the hooks and
-//!   core.hooksPath with it, and is refused as deleting hooks is.
+//!   core.hooksPath with it, and is refused as deleting hooks is; so is
+//!   `git clean -fdx` over the whole tree, which removes husky's ignored
+//!   `.husky/_` (`-e .husky` keeps it).
 //! - Hook files deleted, moved away, emptied, replaced by a no-op (one
 //!   that exits with success before a command of its own), made
 //!   non-executable or edited in place (`sed -i`, an editor given

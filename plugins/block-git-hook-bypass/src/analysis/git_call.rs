@@ -150,6 +150,11 @@ impl Walker {
             "http-push" => Err(Finding::Plumbing {
                 subcommand: "http-push",
             }),
+            "clean" if clean_removes_husky(args) => Err(Finding::HookFiles {
+                command: format!("git clean {}", shown(args)),
+                effect: "removes ignored files, husky's .husky/_ among them (`-e .husky` keeps \
+                         it), and with them",
+            }),
             "rm" | "mv" => {
                 let cached = args.iter().any(|arg| arg.text == "--cached");
                 let paths: Vec<&Field<'_>> = args
@@ -364,6 +369,47 @@ impl Walker {
         }
         Ok(())
     }
+}
+
+/// Whether `git clean ARGS` removes ignored files (`-x`, `-X`) where husky
+/// keeps the hooks core.hooksPath points at: `.husky/_` ignores all it
+/// holds. It does unless it is a dry run, `-e` keeps `.husky`, or every
+/// path it is given is a plain folder other than `.husky`.
+fn clean_removes_husky(args: &[Field<'_>]) -> bool {
+    let mut flags = String::new();
+    let mut paths = Vec::new();
+    let mut keeps_husky = false;
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        index += 1;
+        let text = &*arg.text;
+        let excluded = match text {
+            "-e" | "--exclude" => {
+                index += 1;
+                args.get(index - 1).map(|value| &*value.text)
+            }
+            _ => text
+                .strip_prefix("--exclude=")
+                .or_else(|| text.strip_prefix("-e").filter(|value| !value.is_empty())),
+        };
+        if let Some(pattern) = excluded {
+            keeps_husky |= pattern.trim_start_matches("./").starts_with(".husky");
+        } else if let Some(short) = text.strip_prefix('-').filter(|rest| !rest.starts_with('-')) {
+            flags.push_str(short);
+        } else if matches!(text, "--force" | "--dry-run") {
+            flags.push(if text == "--force" { 'f' } else { 'n' });
+        } else if !text.starts_with('-') {
+            paths.push(text);
+        }
+    }
+    let plain_folder = |path: &&str| {
+        !path.starts_with(['.', ':', '/']) && !path.contains(['*', '?', '[', UNKNOWN])
+    };
+    flags.contains('f')
+        && flags.contains(['x', 'X'])
+        && !flags.contains('n')
+        && !keeps_husky
+        && (paths.is_empty() || !paths.iter().all(plain_folder))
 }
 
 /// Variables that tell git which user and system configuration to read,
