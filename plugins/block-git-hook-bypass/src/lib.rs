@@ -77,7 +77,7 @@
 //!   `rm -rf .[!.]*`, `cp -r ../other/.git .`) takes the hooks and
 //!   core.hooksPath with it, and is refused as deleting hooks is; so is
 //!   `git clean -fdx` over the whole tree, which removes husky's ignored
-//!   `.husky/_` (`-e .husky` keeps it).
+//!   `.husky/_` (`-e .husky` keeps it), and `git stash --all`.
 //! - Hook files deleted, moved away, emptied, replaced by a no-op (one
 //!   that exits with success before a command of its own), made
 //!   non-executable or edited in place (`sed -i`, an editor given

@@ -155,6 +155,20 @@ impl Walker {
                 effect: "removes ignored files, husky's .husky/_ among them (`-e .husky` keeps \
                          it), and with them",
             }),
+            // `git stash --all` puts ignored files away too, `.husky/_` among them.
+            "stash"
+                if args.iter().any(|arg| {
+                    arg.text == "--all"
+                        || (arg.text.starts_with('-')
+                            && !arg.text.starts_with("--")
+                            && arg.text.contains('a'))
+                }) =>
+            {
+                Err(Finding::HookFiles {
+                    command: format!("git stash {}", shown(args)),
+                    effect: "puts ignored files away, husky's .husky/_ among them, and with them",
+                })
+            }
             "rm" | "mv" => {
                 let cached = args.iter().any(|arg| arg.text == "--cached");
                 let paths: Vec<&Field<'_>> = args
