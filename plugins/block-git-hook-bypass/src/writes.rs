@@ -41,7 +41,8 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
         if files::sets_hooks_path(&text) {
             return Some(Finding::HooksPath { setting: written });
         }
-        if files::is_git_config_file(target) {
+        let is_config = files::is_git_config_file(target);
+        if is_config {
             if lower.contains("hookspath") {
                 return Some(Finding::HooksPath { setting: written });
             }
@@ -49,33 +50,23 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 return Some(Finding::ConfigInclude { setting: written });
             }
         }
-        // Later shells start with what a start-up file sets: a git command
-        // there runs with its switches and aliases.
-        if files::is_shell_startup_file(target)
-            && let Some(finding) = find_bypass(&format!("{text}\ngit commit"))
-        {
-            return Some(finding.in_code(format!(
-                "The shell start-up file `{target}`, which later shells run,"
-            )));
-        }
         if files::switches_hooks_off(target, &text) {
             return Some(Finding::HookFiles {
                 command: written,
                 effect: "switches off",
             });
         }
-        if files::is_hook_startup_file(target) {
-            if files::ends_hooks(&text) {
-                return Some(Finding::HookFiles {
-                    command: written,
-                    effect: "cuts short",
-                });
-            }
-            if let Some(finding) = find_bypass(&format!("{text}\ngit commit")) {
-                return Some(finding.in_code(format!(
-                    "The file `{target}`, which husky runs before every hook,"
-                )));
-            }
+        if files::is_hook_startup_file(target) && files::ends_hooks(&text) {
+            return Some(Finding::HookFiles {
+                command: written,
+                effect: "cuts short",
+            });
+        }
+        // A git command after a start-up file runs with its switches and aliases.
+        if let Some(label) = files::runs_before_git(target)
+            && let Some(finding) = find_bypass(&format!("{text}\ngit commit"))
+        {
+            return Some(finding.in_code(label));
         }
         if let Some(finding) = find_config_bypass(tool, target, &text) {
             return Some(finding);
@@ -83,7 +74,7 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
         // Any other change to git's configuration may drop or move
         // core.hooksPath: an edit need not name it (`[core]` renamed, its
         // value changed), and a whole file cannot say what it replaces.
-        if files::is_git_config_file(target) {
+        if is_config {
             let effect = if tool.contains("delete") {
                 "deletes"
             } else if whole_file.is_some() {

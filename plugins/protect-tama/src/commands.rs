@@ -54,10 +54,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         }
         "export" | "declare" | "typeset" | "local" | "readonly" => {
             // `declare -n r=x`: `r` stands for the variable `x`.
-            let reference = matches!(name, "declare" | "typeset" | "local")
-                && args
-                    .iter()
-                    .any(|arg| arg.starts_with('-') && arg.contains('n'));
+            let reference = shell_reader::values::declares_references(name, args);
             for arg in args {
                 if let Some((key, value)) = arg.split_once('=') {
                     if reference {
@@ -283,27 +280,24 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         {
             each(walker, paths, Change::Write, "has git rewrite")
         }
-        [clean, ..]
-            if clean == "clean"
-                && args.iter().any(|a| {
-                    a == "--force" || short_flags(a).is_some_and(|flags| flags.contains('f'))
-                }) =>
-        {
+        [subcommand, ..] => {
+            let has = |long: &[&str], short: &[char]| {
+                args.iter().any(|a| {
+                    long.contains(&a.as_str())
+                        || short_flags(a).is_some_and(|flags| flags.contains(short))
+                })
+            };
+            // `git stash -u` (or `--all`) takes untracked files away with the changes.
+            let verb = match subcommand.as_str() {
+                "clean" if has(&["--force"], &['f']) => "cleans untracked files out of",
+                "stash" if has(&["--include-untracked", "--all"], &['u', 'a']) => {
+                    "stashes untracked files out of"
+                }
+                _ => return Ok(()),
+            };
             let work_tree = option_values(args, &["-C", "--work-tree"]);
             let folder = work_tree.last().map_or(".", String::as_str);
-            walker.changes(folder, Change::Remove, "cleans untracked files out of")
-        }
-        // `git stash -u` (or `--all`) takes untracked files away with the changes.
-        [stash, ..]
-            if stash == "stash"
-                && args.iter().any(|a| {
-                    matches!(a.as_str(), "--include-untracked" | "--all")
-                        || short_flags(a).is_some_and(|flags| flags.contains(['u', 'a']))
-                }) =>
-        {
-            let work_tree = option_values(args, &["-C", "--work-tree"]);
-            let folder = work_tree.last().map_or(".", String::as_str);
-            walker.changes(folder, Change::Remove, "stashes untracked files out of")
+            walker.changes(folder, Change::Remove, verb)
         }
         _ => Ok(()),
     }

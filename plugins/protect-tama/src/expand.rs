@@ -179,7 +179,7 @@ impl Walker<'_> {
             (Some(value), ParameterOperator::None) => value,
             (Some(target), ParameterOperator::Indirect) => self
                 .known(&target)
-                .filter(|_| is_name(&target))
+                .filter(|_| shell_reader::shell::names_parameter(&target))
                 .unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
             (Some(value), ParameterOperator::Default(_) | ParameterOperator::Assign(_))
                 if !value.is_empty() =>
@@ -222,15 +222,6 @@ impl Walker<'_> {
             (None, _) => UNKNOWN_TEXT.to_owned(),
         })
     }
-}
-
-/// Whether `text` names a variable, as `${!x}`'s value must.
-fn is_name(text: &str) -> bool {
-    !text.starts_with(|c: char| c.is_ascii_digit())
-        && !text.is_empty()
-        && text
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
 }
 
 /// The text of a word that is one piece of text the shell leaves as it is:

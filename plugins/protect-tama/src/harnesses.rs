@@ -34,14 +34,13 @@ impl Harness {
         }
     }
 
-    /// Variables that point the harness at another configuration, where
-    /// Tama's hooks are not.
+    /// Variables, besides `HOME`, that point the harness at another
+    /// configuration, where Tama's hooks are not.
     fn elsewhere(self) -> &'static [&'static str] {
         match self {
-            Harness::Claude => &["HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SIMPLE"],
-            Harness::Codex => &["HOME", "CODEX_HOME"],
+            Harness::Claude => &["CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SIMPLE"],
+            Harness::Codex => &["CODEX_HOME"],
             Harness::Omp => &[
-                "HOME",
                 "PI_CODING_AGENT_DIR",
                 "PI_CONFIG_DIR",
                 "PI_PROFILE",
@@ -49,6 +48,25 @@ impl Harness {
             ],
         }
     }
+}
+
+/// Words in a harness's options or settings that leave Tama's hooks out.
+const OFF_SWITCHES: &[&str] = &[
+    "--bare",
+    "--no-extensions",
+    "--setting-sources",
+    "disableallhooks",
+];
+
+/// Whether lower-cased shell text (a start-up file's line) names a switch
+/// that starts a harness without Tama's hooks: one of its configuration
+/// variables but `HOME`, or an option or setting that leaves them out.
+pub fn names_off_switch(lowercase: &str) -> bool {
+    OFF_SWITCHES.iter().any(|switch| lowercase.contains(switch))
+        || [Harness::Claude, Harness::Codex, Harness::Omp]
+            .iter()
+            .flat_map(|harness| harness.elsewhere())
+            .any(|variable| lowercase.contains(&variable.to_ascii_lowercase()))
 }
 
 /// Refuses `name args…`, the command `argv` runs, when it starts a harness
@@ -63,23 +81,28 @@ pub fn check(walker: &Walker<'_>, argv: &[String], name: &str, args: &[String]) 
         .map(|word| basename(word))
         .take_while(|word| *word != name)
         .find(|word| matches!(*word, "sudo" | "doas" | "runuser" | "pkexec" | "setpriv"));
-    let how = as_other_user
-        .map(|switch| format!("`{switch}` runs it as another user, whose configuration Tama's set-up did not touch"))
-        .or_else(|| match harness {
-        Harness::Claude => claude(walker, args),
-        Harness::Codex => codex(args),
-        Harness::Omp => omp(args),
-    })
-    .or_else(|| {
-        harness.elsewhere().iter().find_map(|variable| {
-            walker.assigned(variable).map(|value| {
-                format!(
+    let moved = || {
+        core::iter::once(&"HOME")
+            .chain(harness.elsewhere())
+            .find_map(|variable| {
+                let value = walker.assigned(variable)?;
+                Some(format!(
                     "`{variable}={}` points it at another configuration",
                     shown(value)
-                )
+                ))
             })
-        })
-    });
+    };
+    let how = match as_other_user {
+        Some(switch) => Some(format!(
+            "`{switch}` runs it as another user, whose configuration Tama's set-up did not touch"
+        )),
+        None => match harness {
+            Harness::Claude => claude(walker, args),
+            Harness::Codex => codex(args),
+            Harness::Omp => omp(args),
+        }
+        .or_else(moved),
+    };
     match how {
         Some(how) => Err(format!(
             "the tool call starts {} without Tama's hooks: {how}, and what it then runs no hook sees. Start it as it is configured",

@@ -53,21 +53,5 @@ pub fn affects_tama(text: &str) -> bool {
         .filter(|c| !matches!(c, '\'' | '"' | '\\'))
         .flat_map(char::to_lowercase)
         .collect();
-    letters.contains("tama") || HOOK_SWITCHES.iter().any(|switch| letters.contains(switch))
+    letters.contains("tama") || crate::harnesses::names_off_switch(&letters)
 }
-
-/// What moves a harness away from the hooks `tama setup` installed, in lower
-/// case (see `harnesses`).
-const HOOK_SWITCHES: &[&str] = &[
-    "claude_config_dir",
-    "claude_code_simple",
-    "codex_home",
-    "pi_coding_agent_dir",
-    "pi_config_dir",
-    "pi_profile",
-    "omp_profile",
-    "--bare",
-    "--no-extensions",
-    "--setting-sources",
-    "disableallhooks",
-];

@@ -29,6 +29,16 @@ pub fn referred<'r>(references: &'r [(String, String)], mut name: &'r str) -> &'
     name
 }
 
+/// Whether `builtin args…` declares name references (`declare -n r=x`,
+/// `typeset -n`, `local -n`); `export -n` takes an export away instead.
+pub fn declares_references<W: AsRef<str>>(builtin: &str, args: &[W]) -> bool {
+    matches!(builtin, "declare" | "typeset" | "local")
+        && args
+            .iter()
+            .map(AsRef::as_ref)
+            .any(|arg| arg.starts_with('-') && arg.contains('n'))
+}
+
 /// Longer values are not trimmed but unknown: each cut is one match.
 const MAX_TRIMMED: usize = 1024;
 

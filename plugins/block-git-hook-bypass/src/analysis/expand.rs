@@ -192,7 +192,7 @@ impl Walker {
                 let value = match operator {
                     ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
                     ParameterOperator::Indirect => value
-                        .filter(|target| is_name(target))
+                        .filter(|target| shell_reader::shell::names_parameter(target))
                         .and_then(|target| self.parameter(&target))
                         .unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
                     ParameterOperator::Default(word) if !set => {
@@ -319,17 +319,6 @@ impl Walker {
             _ => self.variable(name).map(str::to_owned),
         }
     }
-}
-
-/// Whether `text` names a variable or a positional parameter, as `${!x}`'s
-/// value must.
-fn is_name(text: &str) -> bool {
-    !text.is_empty()
-        && (text.bytes().all(|byte| byte.is_ascii_digit())
-            || (!text.starts_with(|c: char| c.is_ascii_digit())
-                && text
-                    .bytes()
-                    .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_')))
 }
 
 /// A substitution's value: its output without trailing newlines.

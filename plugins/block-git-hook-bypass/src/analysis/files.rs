@@ -213,6 +213,22 @@ pub fn is_hook_startup_file(path: &str) -> bool {
     path.ends_with("husky/init.sh") || path.rsplit('/').next() == Some(".huskyrc")
 }
 
+/// For a file whose content later git commands run after (a shell's
+/// start-up file, husky's `init.sh`), how a refusal names it.
+pub fn runs_before_git(path: &str) -> Option<String> {
+    if is_shell_startup_file(path) {
+        Some(format!(
+            "The shell start-up file `{path}`, which later shells run,"
+        ))
+    } else if is_hook_startup_file(path) {
+        Some(format!(
+            "The file `{path}`, which husky runs before every hook,"
+        ))
+    } else {
+        None
+    }
+}
+
 /// Shell startup files: what is written there runs in later shells.
 pub fn is_shell_startup_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -343,14 +359,11 @@ pub fn tampering<'c>(
     match tool {
         FileTool::Deletes => operands(args, &[]).any(hook).then_some("deletes"),
         FileTool::Moves | FileTool::Copies => {
-            let operands: Vec<&Field<'_>> = operands(args, COPY_OPTIONS_WITH_VALUE).collect();
-            let into_dir = args
-                .iter()
-                .any(|arg| arg.text == "-t" || arg.text.starts_with("--target-directory"));
-            let (sources, destination) = match operands.split_last() {
-                _ if into_dir => (operands.as_slice(), None),
-                Some((last, sources)) => (sources, Some(*last)),
-                None => return None,
+            let (sources, destination) = copy_operands(args)?;
+            // What lands in a `-t` folder keeps its own name, never a hook's.
+            let destination = match destination {
+                Some(Destination::Operand(operand)) => Some(operand),
+                Some(Destination::Folder(_)) | None => None,
             };
             if tool == FileTool::Moves && sources.iter().any(|source| hook(source)) {
                 return Some("moves away");
@@ -386,8 +399,7 @@ pub fn tampering<'c>(
             (edits_in_place(args) && args.iter().any(hook)).then_some("rewrites")
         }
         FileTool::Editor { reads_commands } => {
-            let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
-            (shell_reader::runners::editor_edits(&words, reads_commands) && args.iter().any(hook))
+            (shell_reader::runners::editor_edits(args, reads_commands) && args.iter().any(hook))
                 .then_some("edits")
         }
         FileTool::Dd => args
@@ -411,7 +423,11 @@ pub fn config_tampering(
     match tool {
         FileTool::Deletes => operands(args, &[]).find(config).map(|_| "deletes"),
         FileTool::Moves | FileTool::Copies => {
-            let (sources, destination) = sources_and_destination(args)?;
+            let (sources, destination) = copy_operands(args)?;
+            let destination = match destination? {
+                Destination::Operand(operand) => &*operand.text,
+                Destination::Folder(folder) => folder,
+            };
             if tool == FileTool::Moves && sources.iter().any(config) {
                 return Some("moves away");
             }
@@ -431,8 +447,7 @@ pub fn config_tampering(
             (edits_in_place(args) && args.iter().any(|arg| config(&arg))).then_some("rewrites")
         }
         FileTool::Editor { reads_commands } => {
-            let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
-            (shell_reader::runners::editor_edits(&words, reads_commands)
+            (shell_reader::runners::editor_edits(args, reads_commands)
                 && args.iter().any(|arg| config(&arg)))
             .then_some("edits")
         }
@@ -446,22 +461,31 @@ pub fn config_tampering(
     }
 }
 
-/// What `mv`, `cp`, `install` or `ln` copies and where to: its sources, and
-/// the destination (`-t DIR` or its last operand); `None` when it names
-/// too little to copy.
-fn sources_and_destination<'f>(args: &'f [Field<'f>]) -> Option<(Vec<&'f Field<'f>>, &'f str)> {
-    let operands: Vec<&Field<'_>> = operands(args, COPY_OPTIONS_WITH_VALUE).collect();
+/// Where `mv`, `cp`, `install` or `ln` puts what it copies.
+enum Destination<'f> {
+    /// Its last operand: a file, or a folder to copy into.
+    Operand(&'f Field<'f>),
+    /// The folder `-t` names.
+    Folder(&'f str),
+}
+
+/// What `mv`, `cp`, `install` or `ln` copies, and where to (none for a `-t`
+/// that names no folder); `None` when it names nothing.
+fn copy_operands<'f>(
+    args: &'f [Field<'f>],
+) -> Option<(Vec<&'f Field<'f>>, Option<Destination<'f>>)> {
+    let mut operands: Vec<&Field<'_>> = operands(args, COPY_OPTIONS_WITH_VALUE).collect();
     let mut words = args.iter().map(|arg| &*arg.text);
     while let Some(word) = words.next() {
         if word == "-t" || word == "--target-directory" {
-            return Some((operands, words.next()?));
+            return Some((operands, words.next().map(Destination::Folder)));
         }
-        if let Some(directory) = word.strip_prefix("--target-directory=") {
-            return Some((operands, directory));
+        if let Some(folder) = word.strip_prefix("--target-directory=") {
+            return Some((operands, Some(Destination::Folder(folder))));
         }
     }
-    let (last, sources) = operands.split_last()?;
-    Some((sources.to_vec(), &last.text))
+    let last = operands.pop()?;
+    Some((operands, Some(Destination::Operand(last))))
 }
 
 /// Options of `mv`, `cp`, `install` and `ln` that take the next word.

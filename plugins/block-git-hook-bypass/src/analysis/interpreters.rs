@@ -91,19 +91,17 @@ impl Walker {
             .values
             .iter()
             .find(|value| files::is_hook_path(value, in_hooks_dir));
-        let config = || {
-            strings
-                .values
-                .iter()
-                .find(|value| self.is_config_file(value))
-        };
-        if hook.is_none() && config().is_none() {
+        let config = strings
+            .values
+            .iter()
+            .find(|value| self.is_config_file(value));
+        if hook.is_none() && config.is_none() {
             return Ok(());
         }
         if !interpreters::changes_files(&code.to_ascii_lowercase()) {
             return Ok(());
         }
-        if let Some(config) = config() {
+        if let Some(config) = config {
             return Err(self.config_files(format!("{program} … {config}"), "changes"));
         }
         let installs = strings

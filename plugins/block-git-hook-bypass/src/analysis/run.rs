@@ -302,12 +302,8 @@ impl Walker {
     }
 
     fn declare(&mut self, builtin: &str, args: &[Field<'_>]) -> Result<()> {
-        // `declare -n r=x`: `r` stands for the variable `x` from then on
-        // (`export -n` takes the export away instead).
-        let reference = matches!(builtin, "declare" | "typeset" | "local")
-            && args
-                .iter()
-                .any(|arg| arg.text.starts_with('-') && arg.text.contains('n'));
+        // `declare -n r=x`: `r` stands for the variable `x` from then on.
+        let reference = shell_reader::values::declares_references(builtin, args);
         for arg in args {
             if let Some((name, value)) = wrappers::split_assignment(&arg.text) {
                 if reference {

@@ -222,17 +222,9 @@ impl Walker {
     /// start-up file, git configuration, a script (`runners::run_later`);
     /// one that skips hooks when used is refused as it is written.
     pub(super) fn run_later(&mut self, path: &str, content: &str) -> Result<()> {
-        if files::is_shell_startup_file(path) {
-            // Later shells start with what it sets: a git command there
-            // runs with its switches and aliases.
-            self.child_source_in(&format!("{content}\ngit commit"), || {
-                format!("The shell start-up file `{path}`, which later shells run,")
-            })?;
-        }
-        if files::is_hook_startup_file(path) {
-            self.child_source_in(&format!("{content}\ngit commit"), || {
-                format!("The file `{path}`, which husky runs before every hook,")
-            })?;
+        if let Some(label) = files::runs_before_git(path) {
+            // A git command after it runs with its switches and aliases.
+            self.child_source_in(&format!("{content}\ngit commit"), || label)?;
         }
         if let Some(settings) = files::config_commands(content) {
             self.child_source_in(&settings, || {

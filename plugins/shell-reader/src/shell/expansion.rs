@@ -3,7 +3,7 @@
 
 use crate::prelude::*;
 
-use super::parser::{Parser, Result, Stop};
+use super::parser::{Parser, Result, Stop, is_name_byte};
 use super::word::{Context, text};
 use super::{ParameterOperator, Part, ReplaceAt, SyntaxError, Word, ansi_c};
 
@@ -127,11 +127,8 @@ impl<'a> Parser<'a> {
         }
         let name = self.slice(start, self.pos);
         // `${!x}` alone; `${!x*}`, `${!x[@]}` and `${!x:-w}` stay unknown.
-        let plain = |name: &str| {
-            name == "#"
-                || (!name.is_empty()
-                    && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-        };
+        let plain =
+            |name: &str| name == "#" || (!name.is_empty() && name.bytes().all(is_name_byte));
         if indirect && plain(name) && self.peek() == Some(b'}') {
             self.pos += 1;
             parts.push(Part::Parameter {

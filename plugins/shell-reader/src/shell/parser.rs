@@ -100,6 +100,16 @@ pub(super) const fn is_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
 }
 
+/// Whether `text` names a variable or a positional parameter, as the value
+/// of `${!x}` must.
+pub fn names_parameter(text: &str) -> bool {
+    match text.as_bytes() {
+        [] => false,
+        [first, rest @ ..] if is_name_start(*first) => rest.iter().all(|&byte| is_name_byte(byte)),
+        digits => digits.iter().all(u8::is_ascii_digit),
+    }
+}
+
 /// Whether the byte after a reserved word, if any, ends it.
 fn ends_keyword(next: Option<u8>) -> bool {
     next.is_none_or(|byte| is_meta(byte) || byte == b'\r')
