@@ -55,6 +55,9 @@ pub enum Finding {
     /// Git's plumbing that writes commits (`commit-tree`, `fast-import`)
     /// or pushes (`send-pack`, `http-push`) without running hooks.
     Plumbing { subcommand: &'static str },
+    /// A git command that puts a commit `git stash` wrote, without hooks,
+    /// on a branch or ref (`git cherry-pick -m 1 stash@{0}`).
+    StashCommit { command: String },
     /// A git or shell alias whose definition holds a bypass.
     InAlias { alias: String, inner: Box<Finding> },
     /// Code for another interpreter (`python -c`) that runs a bypass.
@@ -184,6 +187,13 @@ impl fmt::Display for Finding {
                      ({GATE}). Use `{instead}` and fix what the hooks report."
                 )
             }
+            Self::StashCommit { command } => write!(
+                f,
+                "`{command}` puts a commit that `git stash` wrote, without running the \
+                 repository's pre-commit and commit-msg hooks, on a branch ({GATE}). Apply the \
+                 stash with `git stash pop` and commit with `git commit`, fixing what the hooks \
+                 report."
+            ),
             Self::InAlias { alias, inner } => write!(f, "The alias `{alias}` hides this: {inner}"),
             Self::InCode { code, inner } => write!(f, "{code} runs this command: {inner}"),
             Self::WithUnknownEmpty(inner) => write!(

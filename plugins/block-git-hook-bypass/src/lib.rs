@@ -94,6 +94,12 @@
 //!   write commits without hooks, and the ref update that publishes them
 //!   may come in a later call; so are `git send-pack` and `git http-push`,
 //!   which push without the pre-push hook.
+//! - A commit `git stash` wrote (without hooks) put on a branch or ref is
+//!   refused: `git cherry-pick -m 1 stash@{0}`, `git merge stash`, `git
+//!   reset --hard stash@{0}`, `git checkout -B main stash@{0}`, a tag or
+//!   branch made at it, `git stash create`'s commit by substitution,
+//!   variable or `xargs`. Applying, reading, restoring files from and
+//!   dropping a stash pass.
 //! - A value the gate cannot know (an unset variable, the output of a command
 //!   it does not model) is not guessed at: an unknown option passes, while an
 //!   unknown command name followed by a hook-running git subcommand is read

@@ -8,7 +8,7 @@ use super::simple::Env;
 use super::{Frame, Result, Walker, files};
 use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
-use crate::git::{self, ConfigArg, config};
+use crate::git::{self, ConfigArg, config, stash};
 use crate::hook_env;
 use crate::output;
 use shell_reader::git_commands;
@@ -111,6 +111,11 @@ impl Walker {
         for command in git_commands::option_commands(subcommand, args) {
             self.child_source_if_shell(&command)?;
         }
+        if stash::lands(subcommand, args) {
+            return Err(Finding::StashCommit {
+                command: format!("git {subcommand} {}", shown(args)),
+            });
+        }
         if git::runs_hooks(subcommand) {
             self.check_hook_environment(subcommand, env)?;
             let options = git::hook_options(subcommand, args);
@@ -155,6 +160,9 @@ impl Walker {
                 effect: "removes ignored files, husky's .husky/_ among them (`-e .husky` keeps \
                          it), and with them",
             }),
+            "stash" if args.first().is_some_and(|arg| arg.text == "create") => {
+                Ok(Some(format!("{}\n", stash::CREATED)))
+            }
             // `git stash --all` puts ignored files away too, `.husky/_` among them.
             "stash"
                 if args.iter().any(|arg| {
@@ -451,6 +459,8 @@ fn rev_parse_output(args: &[Field<'_>]) -> Option<String> {
                 args.get(index + 1).map_or("", |path| &*path.text)
             ),
             "--show-toplevel" => ".".to_owned(),
+            // A stash's commit, named as the stash for what uses it.
+            name if stash::names_stash(name) && !name.starts_with('-') => name.to_owned(),
             _ => continue,
         };
         out.push_str(&line);

@@ -7,6 +7,7 @@ pub mod config;
 pub mod config_file;
 mod options;
 mod parse_options;
+pub mod stash;
 
 use crate::field::Field;
 use parse_options::{Arg, GitOption, find_short, resolve_long};
