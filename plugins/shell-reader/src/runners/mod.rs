@@ -3,7 +3,7 @@
 //! recipes, `expect`'s `spawn`, PowerShell's `-Command`, `watch`, terminal
 //! emulators' `-e`, editors' and text tools' shell escapes (`editors`), the
 //! commands `tar`, `rsync`, `ssh`, `man`, `zip`, `socat` and `nc` are given
-//! to start. What each runs, as shell text, where the command shows it.
+//! to start, and the jobs of `xargs -I` and GNU `parallel`. What each runs, as shell text, where the command shows it.
 
 use crate::prelude::*;
 
@@ -328,6 +328,7 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                 .collect()
         }
         "xargs" => replaced_per_line(args, stdin),
+        "parallel" | "sem" => parallel_jobs(args, stdin, content),
         _ => Vec::new(),
     }
 }
@@ -384,6 +385,109 @@ pub fn editor_edits<W: AsRef<str>>(args: &[W], fed: bool) -> bool {
         }
     }
     commands
+}
+
+/// The options of GNU `parallel` that take a value as the next word.
+const PARALLEL_VALUED: &[&str] = &[
+    "-j",
+    "-P",
+    "--jobs",
+    "-S",
+    "--sshlogin",
+    "--joblog",
+    "--results",
+    "--res",
+    "-a",
+    "--arg-file",
+    "-d",
+    "--delimiter",
+    "-E",
+    "--eof",
+    "-n",
+    "-N",
+    "--max-args",
+    "-L",
+    "--max-lines",
+    "-C",
+    "--colsep",
+    "--timeout",
+    "--delay",
+    "--retries",
+    "--memfree",
+    "--load",
+    "--tmpdir",
+    "--workdir",
+    "--wd",
+    "--tag-string",
+    "--tagstring",
+    "-I",
+    "--env",
+];
+
+/// What GNU `parallel` runs, a shell text per argument: the argument itself
+/// when no command is given, else the command (its words joined, as
+/// `parallel` joins them) with the quoted argument in place of `{}` or
+/// `{1}`…, or after it. Arguments follow `:::`, or are the lines of the
+/// files after `::::`, or of standard input when neither is given.
+fn parallel_jobs<W: AsRef<str>>(
+    args: &[W],
+    stdin: Option<&str>,
+    content: impl Fn(&str) -> Option<String>,
+) -> Vec<String> {
+    let words: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    let is_source = |word: &str| matches!(word, ":::" | "::::" | ":::+" | "::::+");
+    let split = words
+        .iter()
+        .position(|word| is_source(word))
+        .unwrap_or(words.len());
+    let (before, sources) = words.split_at(split);
+    let command = before
+        .get(after_options(before, PARALLEL_VALUED)..)
+        .unwrap_or_default();
+    let mut inputs: Vec<String> = Vec::new();
+    let mut from_files = false;
+    for word in sources {
+        if is_source(word) {
+            from_files = word.starts_with("::::");
+        } else if from_files {
+            inputs.extend(
+                content(word)
+                    .iter()
+                    .flat_map(|text| text.lines().map(str::to_owned)),
+            );
+        } else {
+            inputs.push((*word).to_owned());
+        }
+    }
+    if sources.is_empty() {
+        inputs.extend(
+            stdin
+                .iter()
+                .flat_map(|text| text.lines().map(str::to_owned)),
+        );
+    }
+    let template = command.join(" ");
+    inputs
+        .into_iter()
+        .filter(|input| !input.is_empty())
+        .map(|input| {
+            if command.is_empty() {
+                return input;
+            }
+            let argument = quoted(&input);
+            let placeholders =
+                core::iter::once(String::from("{}")).chain((1..10).map(|n| format!("{{{n}}}")));
+            let mut text = template.clone();
+            for placeholder in placeholders {
+                text = text.replace(&placeholder, &argument);
+            }
+            if text == template {
+                text.push(' ');
+                text.push_str(&argument);
+            }
+            text
+        })
+        .collect()
 }
 
 /// The index of the first word after leading options (and the values of
@@ -594,6 +698,22 @@ mod tests {
         assert_eq!(
             texts("xargs", &["-I{}", "sh", "-c", "{}"], Some("git status\n")),
             ["'sh' '-c' 'git status'"]
+        );
+        assert_eq!(
+            texts("parallel", &[":::", "git status", "ls"], None),
+            ["git status", "ls"]
+        );
+        assert_eq!(
+            texts(
+                "parallel",
+                &["-j", "2", "git", "commit", "{}", "-m", "x", ":::", "-n"],
+                None
+            ),
+            ["git commit '-n' -m x"]
+        );
+        assert_eq!(
+            texts("parallel", &["gzip"], Some("a.txt\nb.txt\n")),
+            ["gzip 'a.txt'", "gzip 'b.txt'"]
         );
         assert!(texts("git", &["status"], None).is_empty());
         assert!(texts("crontab", &["-l"], None).is_empty());
