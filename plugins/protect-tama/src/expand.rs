@@ -131,9 +131,18 @@ impl Walker<'_> {
                     let value = self.parameter(program, name, operator)?;
                     words.push(&value, *quoted);
                 }
-                Part::Substitution { list, .. } => {
-                    self.in_child(|walker| walker.walk_nested(program, *list))?;
-                    words.push(UNKNOWN_TEXT, true);
+                Part::Substitution { list, quoted } => {
+                    // What the list prints, when known, as the shell puts it
+                    // in: trailing newlines dropped (`cp x "$(which tama)"`).
+                    let before = self.pipe_input.take();
+                    let read_before = core::mem::replace(&mut self.output_read, true);
+                    let walked = self.in_child(|walker| walker.walk_nested(program, *list));
+                    self.output_read = read_before;
+                    walked?;
+                    match core::mem::replace(&mut self.pipe_input, before) {
+                        Some(output) => words.push(output.trim_end_matches('\n'), *quoted),
+                        None => words.push(UNKNOWN_TEXT, true),
+                    }
                 }
                 Part::ProcessSubstitution { list } => {
                     // A file that holds what the list prints, when known:

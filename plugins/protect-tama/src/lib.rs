@@ -32,8 +32,13 @@
 //! - A link to a protected path, a mount over one and `git clean -f` in a
 //!   folder holding one count as changing it. A write to a shell start-up
 //!   file is refused when the command names Tama (`TAMA_REGISTRY=…`).
-//! - A value the gate cannot know (an unset variable, a command's output)
-//!   matches where the known rest of the path spells a protected one, or
+//! - A substitution is what its command prints where the gate can tell:
+//!   `echo`, `printf`, `cat` and decoding filters, `realpath` and `readlink
+//!   -f` of a path (the path), and `which`, `command -v`, `type -P` or
+//!   `whereis` of `tama` (the `tama` running now, whose path `tama setup`
+//!   wrote into the harnesses' settings): `cp /bin/true "$(which tama)"`.
+//! - A value the gate cannot know (an unset variable, another command's
+//!   output) matches where the known rest of the path spells a protected one, or
 //!   where a word the command spells, put in its place, lies inside one.
 //!   A command whose name the gate cannot know may be any command: its
 //!   operands count as deleted, and a shell script it is given is walked.

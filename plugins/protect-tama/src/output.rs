@@ -1,6 +1,7 @@
 //! What a command prints, where the gate can tell: the text a pipe hands
-//! the next command (`echo 'rm -rf …' | sh`) and a redirection writes to a
-//! file (`echo … > s.sh; sh s.sh`).
+//! the next command (`echo 'rm -rf …' | sh`), a redirection writes to a
+//! file (`echo … > s.sh; sh s.sh`) and a substitution puts in a command
+//! (`cp /bin/true "$(which tama)"`).
 
 use crate::prelude::*;
 
@@ -11,8 +12,10 @@ use crate::walk::Walker;
 
 /// What `argv`, reading `stdin`, prints: `echo` and `printf` (as the shell
 /// reader works them out), `cat` of its input or of files this command
-/// wrote, and the filters that decode or reverse their input; `None` for
-/// anything else.
+/// wrote, the filters that decode or reverse their input, where `tama` is
+/// found (`which`, `command -v`, `type -P`, `whereis`: the `tama` running
+/// now) and paths resolved (`realpath`, `readlink -f`: the paths as given);
+/// `None` for anything else.
 pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<String> {
     let (name, args) = argv.split_first()?;
     match basename(name) {
@@ -25,6 +28,41 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
             }
             files.iter().map(|file| walker.written(file)).collect()
         }
+        "which" => found(walker, args),
+        "command" if args.iter().any(|a| a == "-v" || a == "-V") => found(walker, args),
+        "type"
+            if args
+                .iter()
+                .any(|a| matches!(a.as_str(), "-P" | "-p" | "-a")) =>
+        {
+            found(walker, args)
+        }
+        "whereis" => found(walker, args).map(|path| format!("tama: {path}")),
+        "realpath" => Some(operands(args)),
+        "readlink"
+            if args
+                .iter()
+                .any(|a| matches!(a.as_str(), "-f" | "-e" | "-m")) =>
+        {
+            Some(operands(args))
+        }
         name => output::filtered(name, args, stdin?),
     }
+}
+
+/// Where a lookup of `tama` by name finds it: the `tama` running now, which
+/// `tama setup` wrote into the harnesses' settings by its resolved path.
+fn found(walker: &Walker<'_>, args: &[String]) -> Option<String> {
+    let binary = &walker.protected.tama_binary;
+    let names_tama = args.iter().any(|arg| basename(arg) == "tama");
+    (names_tama && !binary.is_empty()).then(|| format!("{binary}\n"))
+}
+
+/// The operands of a command, one per line: what `realpath` prints of
+/// paths the gate cannot resolve further.
+fn operands(args: &[String]) -> String {
+    args.iter()
+        .filter(|arg| !arg.starts_with('-'))
+        .map(|arg| format!("{arg}\n"))
+        .collect()
 }
