@@ -43,7 +43,9 @@
 //!   `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_NOSYSTEM`, `env -i`, `env -u HOME`),
 //!   which drops a core.hooksPath set there.
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
-//!   `GIT_EDITOR=…`), a `trap` action, a process substitution sourced or
+//!   `GIT_EDITOR=…`), with the `exec` lines an editor of it may write into
+//!   a rebase's todo list (`GIT_SEQUENCE_EDITOR="sed -i '1i exec …'"`),
+//!   a `trap` action, a process substitution sourced or
 //!   run (`source <(…)`), and text decoded or reversed into a shell
 //!   (`base64 -d`, `xxd -r -p`, `rev`, `tr`) are read as the commands they
 //!   run; so is what other programs hand a shell (`shell_reader::runners`):

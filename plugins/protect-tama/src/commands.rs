@@ -267,8 +267,13 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     {
         commands.push(value.trim_start_matches('!').to_owned());
     }
-    for command in commands {
-        walker.child_source_if_shell(&command)?;
+    // An editor may write `exec` lines into a rebase's todo list.
+    let todo: Vec<String> = commands
+        .iter()
+        .flat_map(|command| git_commands::todo_commands(command))
+        .collect();
+    for command in commands.iter().chain(&todo) {
+        walker.child_source_if_shell(command)?;
     }
     match operands.as_slice() {
         [clone, _source, destination, ..] if clone == "clone" => {

@@ -35,6 +35,35 @@ pub fn runs_setting(key: &str) -> bool {
     }
 }
 
+/// Commands an editor's text may write into a rebase's todo list, which git
+/// runs as its `exec` (or `x`) lines once the editor returns: what follows
+/// `exec ` or `x ` to the end of its line (a newline, or a `\n` written for
+/// `printf` or `sed`), the quotes and slashes that close the editor's own
+/// text left off. `GIT_SEQUENCE_EDITOR="sed -i '1i exec git commit -anm x'"
+/// git rebase -i HEAD` commits past the hooks.
+pub fn todo_commands(editor: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    for line in editor.split('\n').flat_map(|line| line.split("\\n")) {
+        for (at, _) in line.match_indices(['e', 'x']) {
+            let Some(rest) = line.get(at..).and_then(|rest| {
+                rest.strip_prefix("exec ")
+                    .or_else(|| rest.strip_prefix("x "))
+            }) else {
+                continue;
+            };
+            let starts_word = line
+                .get(..at)
+                .and_then(|before| before.chars().next_back())
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+            let command = rest.trim_end_matches(['\'', '"', '/', ' ']);
+            if starts_word && !command.trim().is_empty() {
+                commands.push(command.to_owned());
+            }
+        }
+    }
+    commands
+}
+
 /// Variables whose value git runs as a command.
 pub const VARIABLES: &[&str] = &[
     "GIT_PAGER",
@@ -125,6 +154,24 @@ fn ext_command(remote: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_editor_writes_exec_lines_into_a_todo_list() {
+        assert_eq!(
+            todo_commands("sed -i '1i exec git commit -anm x'"),
+            ["git commit -anm x"]
+        );
+        assert_eq!(
+            todo_commands("printf 'pick 1\\nx make test\\n' >"),
+            ["make test"]
+        );
+        assert_eq!(
+            todo_commands("sed -i 's/^pick/x git commit -n; pick/'"),
+            ["git commit -n; pick"]
+        );
+        assert!(todo_commands("sed -i 's/^pick/edit/'").is_empty());
+        assert!(todo_commands("vim --cmd 'set nox'").is_empty());
+    }
 
     #[test]
     fn settings_that_run_commands_are_known_by_section_and_name() {

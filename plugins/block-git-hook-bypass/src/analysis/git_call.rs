@@ -70,7 +70,7 @@ impl Walker {
                 return Err(Finding::ConfigInclude { setting });
             }
             if git_commands::runs_setting(key) {
-                self.child_source_if_shell(value.trim_start_matches('!'))?;
+                self.git_runs(value.trim_start_matches('!'))?;
             }
             if let Some(alias) = config::alias_name(key) {
                 self.check_alias(alias, value)?;
@@ -280,9 +280,21 @@ impl Walker {
         if git_commands::runs_setting(key)
             && let Some(value) = write.value
         {
-            self.child_source_if_shell(value.text.trim_start_matches('!'))?;
+            self.git_runs(value.text.trim_start_matches('!'))?;
         }
         Ok(None)
+    }
+
+    /// Walks a command git runs (a pager, an editor), and the commands an
+    /// editor of a rebase's todo list may write into it for git to run.
+    fn git_runs(&mut self, command: &str) -> Result<()> {
+        self.child_source_if_shell(command)?;
+        for todo in git_commands::todo_commands(command) {
+            self.child_source_in(&todo, || {
+                "The `exec` line an editor writes into a rebase's todo list".to_owned()
+            })?;
+        }
+        Ok(())
     }
 
     /// A git alias whose definition holds a bypass is refused where it is defined.
@@ -303,7 +315,7 @@ impl Walker {
         }
         for name in git_commands::VARIABLES {
             if let Some(command) = self.environment_value(env, name) {
-                self.child_source_if_shell(&command)?;
+                self.git_runs(&command)?;
             }
         }
         Ok(())
