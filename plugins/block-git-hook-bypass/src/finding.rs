@@ -45,6 +45,9 @@ pub enum Finding {
     /// A hook-running git command given another configuration than the one
     /// in use (`HOME=/tmp`, `GIT_CONFIG_GLOBAL=/dev/null`, `env -i`).
     ConfigSwapped { change: String, command: String },
+    /// A hook-running git command pointed at another repository folder
+    /// (`GIT_COMMON_DIR`, `GIT_DIR`, `--git-dir`), where git looks for hooks.
+    RepositorySwapped { change: String, command: String },
     /// A hook manager told to take its hooks out.
     Uninstall { command: String },
     /// Code for another interpreter that runs git with a hook-skipping option.
@@ -156,6 +159,13 @@ impl fmt::Display for Finding {
                  use, which may set core.hooksPath to where the hooks are installed; without \
                  it, the command skips them ({GATE}). Run `{command}` without `{change}` and \
                  fix what the hooks report."
+            ),
+            Self::RepositorySwapped { change, command } => write!(
+                f,
+                "`{change}` has `{command}` look for the repository's hooks and configuration \
+                 in another folder; one that shares the repository's objects and refs but holds \
+                 no hooks commits to the repository past them ({GATE}). Run `{command}` in the \
+                 repository (`git -C <folder>`) without `{change}` and fix what the hooks report."
             ),
             Self::Uninstall { command } => write!(
                 f,

@@ -41,7 +41,10 @@
 //!   pass. So is a hook-running git command told to read another user or
 //!   system configuration (`HOME=…`, `XDG_CONFIG_HOME`, `GIT_CONFIG_GLOBAL`,
 //!   `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_NOSYSTEM`, `env -i`, `env -u HOME`),
-//!   which drops a core.hooksPath set there.
+//!   which drops a core.hooksPath set there, or pointed at another
+//!   repository folder than `.git` (`GIT_COMMON_DIR`, `GIT_DIR`,
+//!   `--git-dir`), where git looks for the hooks: one sharing the
+//!   repository's objects and refs commits to it past them.
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
 //!   `GIT_EDITOR=…`), with the `exec` lines an editor of it may write into
 //!   a rebase's todo list (`GIT_SEQUENCE_EDITOR="sed -i '1i exec …'"`),

@@ -88,6 +88,14 @@ impl Walker {
             return Ok(None);
         };
         let rest = args.get(index + 1..).unwrap_or_default();
+        if let Some(git_dir) = globals.git_dir
+            && git::runs_hooks(subcommand)
+        {
+            return Err(Finding::RepositorySwapped {
+                change: git_dir.replace(UNKNOWN, "…"),
+                command: format!("git {subcommand}"),
+            });
+        }
         if let Some((_, definition)) = aliases.iter().find(|(alias, _)| *alias == subcommand)
             && !definition.starts_with('!')
         {
@@ -380,6 +388,15 @@ impl Walker {
         }
         if let Some((name, value)) = self.environment(env).find(|(name, _)| locates_config(name)) {
             return Err(Finding::ConfigSwapped {
+                change: format!("{name}={}", value.replace(UNKNOWN, "…")),
+                command: command(),
+            });
+        }
+        let elsewhere = |(name, value): &(&str, &str)| {
+            *name == "GIT_COMMON_DIR" || (*name == "GIT_DIR" && !git::is_dot_git(value))
+        };
+        if let Some((name, value)) = self.environment(env).find(elsewhere) {
+            return Err(Finding::RepositorySwapped {
                 change: format!("{name}={}", value.replace(UNKNOWN, "…")),
                 command: command(),
             });

@@ -73,6 +73,9 @@ pub enum ConfigArg<'f> {
 /// The options before the subcommand.
 pub struct GlobalOptions<'f> {
     pub config: Vec<ConfigArg<'f>>,
+    /// `--git-dir` naming another folder than `.git`, as written: the
+    /// repository's folder, where git also looks for its hooks.
+    pub git_dir: Option<String>,
     /// Where the subcommand stands in the arguments, if anywhere.
     pub subcommand: Option<usize>,
 }
@@ -81,6 +84,7 @@ pub struct GlobalOptions<'f> {
 /// matches exactly, never by prefix.
 pub fn global_options<'f>(args: &'f [Field<'f>]) -> GlobalOptions<'f> {
     let mut config = Vec::new();
+    let mut git_dir = None;
     let mut index = 0;
     while let Some(field) = args.get(index) {
         let text = &*field.text;
@@ -96,8 +100,20 @@ pub fn global_options<'f>(args: &'f [Field<'f>]) -> GlobalOptions<'f> {
                 }
                 index += 2;
             }
-            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
-            | "--attr-source" => index += 2,
+            "--git-dir" => {
+                let folder = next.map_or("", |next| &*next.text);
+                if !is_dot_git(folder) {
+                    git_dir = Some(format!("--git-dir {folder}"));
+                }
+                index += 2;
+            }
+            "-C" | "--work-tree" | "--namespace" | "--super-prefix" | "--attr-source" => index += 2,
+            _ if text.starts_with("--git-dir=") => {
+                if !is_dot_git(&text["--git-dir=".len()..]) {
+                    git_dir = Some(text.to_owned());
+                }
+                index += 1;
+            }
             _ if text.starts_with("--config-env=") => {
                 config.push(ConfigArg::FromEnvironment(field));
                 index += 1;
@@ -106,6 +122,7 @@ pub fn global_options<'f>(args: &'f [Field<'f>]) -> GlobalOptions<'f> {
             _ => {
                 return GlobalOptions {
                     config,
+                    git_dir,
                     subcommand: Some(index),
                 };
             }
@@ -113,8 +130,15 @@ pub fn global_options<'f>(args: &'f [Field<'f>]) -> GlobalOptions<'f> {
     }
     GlobalOptions {
         config,
+        git_dir,
         subcommand: None,
     }
+}
+
+/// Whether a repository folder named on git's command line or in
+/// `GIT_DIR` is the one in the working folder, `.git`.
+pub fn is_dot_git(folder: &str) -> bool {
+    matches!(folder.trim_end_matches('/'), ".git" | "./.git")
 }
 
 /// What a subcommand's options do to hooks, last option winning as in git.
