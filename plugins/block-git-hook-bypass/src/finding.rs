@@ -58,6 +58,10 @@ pub enum Finding {
     /// Git's plumbing that writes commits (`commit-tree`, `fast-import`)
     /// or pushes (`send-pack`, `http-push`) without running hooks.
     Plumbing { subcommand: &'static str },
+    /// History rewritten with its files or messages changed by a filter or
+    /// callback (`git filter-branch --tree-filter`, `git filter-repo
+    /// --blob-callback`), into commits no hook checked.
+    Rewrite { command: String },
     /// A git command that puts a commit `git stash` wrote, without hooks,
     /// on a branch or ref (`git cherry-pick -m 1 stash@{0}`).
     StashCommit { command: String },
@@ -197,6 +201,13 @@ impl fmt::Display for Finding {
                      ({GATE}). Use `{instead}` and fix what the hooks report."
                 )
             }
+            Self::Rewrite { command } => write!(
+                f,
+                "`{command}` rewrites commits with changed files or messages without running \
+                 the repository's pre-commit and commit-msg hooks ({GATE}). Make the change \
+                 with `git commit` (or `git commit --amend` in `git rebase -i`) and fix what the \
+                 hooks report."
+            ),
             Self::StashCommit { command } => write!(
                 f,
                 "`{command}` puts a commit that `git stash` wrote, without running the \

@@ -98,7 +98,10 @@
 //! - `git commit-tree` and `git fast-import` are refused on their own: they
 //!   write commits without hooks, and the ref update that publishes them
 //!   may come in a later call; so are `git send-pack` and `git http-push`,
-//!   which push without the pre-push hook.
+//!   which push without the pre-push hook. History rewritten with changed
+//!   files or messages is refused for the same reason: `git filter-branch`
+//!   with a tree, index, message, commit or parent filter, `git
+//!   filter-repo` with a content callback or text replacement.
 //! - A commit `git stash` wrote (without hooks) put on a branch or ref is
 //!   refused: `git cherry-pick -m 1 stash@{0}`, `git merge stash`, `git
 //!   reset --hard stash@{0}`, `git checkout -B main stash@{0}`, a tag or

@@ -157,6 +157,9 @@ impl Walker {
             "fast-import" => Err(Finding::Plumbing {
                 subcommand: "fast-import",
             }),
+            "filter-branch" | "filter-repo" if rewrites_content(args) => Err(Finding::Rewrite {
+                command: format!("git {subcommand} {}", shown(args)),
+            }),
             "send-pack" => Err(Finding::Plumbing {
                 subcommand: "send-pack",
             }),
@@ -461,6 +464,32 @@ fn clean_removes_husky(args: &[Field<'_>]) -> bool {
         && !flags.contains('n')
         && !keeps_husky
         && (paths.is_empty() || !paths.iter().all(plain_folder))
+}
+
+/// Whether `git filter-branch` or `git filter-repo` is given a filter or
+/// callback that changes files or messages: a tree, index, message, commit
+/// or parent filter, a callback, text replacement. Author changes
+/// (`--env-filter`, name and email callbacks), renames and paths kept or
+/// dropped pass.
+fn rewrites_content(args: &[Field<'_>]) -> bool {
+    const REWRITING: &[&str] = &[
+        "--tree-filter",
+        "--index-filter",
+        "--msg-filter",
+        "--commit-filter",
+        "--parent-filter",
+        "--replace-text",
+        "--replace-message",
+    ];
+    args.iter().any(|arg| {
+        let option = arg.text.split('=').next().unwrap_or_default();
+        let renames = matches!(
+            option,
+            "--name-callback" | "--email-callback" | "--refname-callback"
+        );
+        REWRITING.contains(&option)
+            || (option.starts_with("--") && option.ends_with("-callback") && !renames)
+    })
 }
 
 /// Variables that tell git which user and system configuration to read,
