@@ -29,7 +29,7 @@ pub fn lands(subcommand: &str, args: &[Field<'_>]) -> bool {
     let revisions = || args.iter().take_while(|arg| arg.text != "--");
     match subcommand {
         "cherry-pick" | "merge" | "rebase" | "revert" | "switch" | "pull" | "push" | "fetch"
-        | "format-patch" => revisions().any(named),
+        | "format-patch" | "replace" | "symbolic-ref" => revisions().any(named),
         // A stash named last, with no paths after it, moves HEAD (or the
         // branch) to it; one followed by paths restores those files.
         "checkout" | "reset" => {
