@@ -83,8 +83,8 @@
 //!   core.hooksPath with it, and is refused as deleting hooks is; so is
 //!   `git clean -fdx` over the whole tree, which removes husky's ignored
 //!   `.husky/_` (`-e .husky` keeps it), and `git stash --all`.
-//! - Hook files deleted, moved away, emptied, replaced by a no-op (one
-//!   that exits with success before a command of its own), made
+//! - Hook files deleted, moved away, emptied, covered by a mount, replaced
+//!   by a no-op (one that exits with success before a command of its own), made
 //!   non-executable or edited in place (`sed -i`, an editor given
 //!   commands) are refused, as is an `exit 0` or a hook manager's switch
 //!   written into the file husky sources before every hook

@@ -109,6 +109,7 @@ pub(super) fn known(name: &str) -> Option<Known> {
         b"cp" | b"install" | b"ln" => file_tool(FileTool::Copies),
         b"chmod" => file_tool(FileTool::Chmod),
         b"truncate" => file_tool(FileTool::Truncate),
+        b"mount" => file_tool(FileTool::Mount),
         b"sed" | b"gsed" => file_tool(FileTool::EditsInPlace),
         b"vi" | b"vim" | b"nvim" | b"vim.basic" | b"vim.tiny" => file_tool(FileTool::Editor {
             reads_commands: false,

@@ -332,6 +332,8 @@ pub enum FileTool {
     Copies,
     Chmod,
     Truncate,
+    /// `mount`: what it mounts covers its last operand.
+    Mount,
     /// `sed`, `perl`: with `-i`, rewrites the files it names.
     EditsInPlace,
     Dd,
@@ -407,7 +409,26 @@ pub fn tampering<'c>(
             .filter_map(|arg| arg.text.strip_prefix("of="))
             .any(|path| is_hook_path(path, in_hooks_dir))
             .then_some("rewrites"),
+        FileTool::Mount => mount_target(args).is_some_and(hook).then_some("covers"),
     }
+}
+
+/// Where `mount` mounts: its last operand, past the values of its options.
+fn mount_target<'f>(args: &'f [Field<'f>]) -> Option<&'f Field<'f>> {
+    operands(
+        args,
+        &[
+            "-t",
+            "--types",
+            "-o",
+            "--options",
+            "-L",
+            "--label",
+            "-U",
+            "--uuid",
+        ],
+    )
+    .last()
 }
 
 /// What `tool args` does to git's configuration files (`is_config`), if it
@@ -457,6 +478,9 @@ pub fn config_tampering(
             .any(is_config)
             .then_some("rewrites"),
         // A file git cannot read stops git, hooks and all.
+        FileTool::Mount => mount_target(args)
+            .filter(|target| is_config(&target.text))
+            .map(|_| "covers"),
         FileTool::Chmod => None,
     }
 }
