@@ -83,6 +83,9 @@
 //!   core.hooksPath with it, and is refused as deleting hooks is; so is
 //!   `git clean -fdx` over the whole tree, which removes husky's ignored
 //!   `.husky/_` (`-e .husky` keeps it), and `git stash --all`.
+//! - A no-op put in place of a program in a project's tool folder, where
+//!   the programs hooks run live (`node_modules/.bin/lint-staged`,
+//!   `vendor/bin`, `.venv/bin`), is refused: the hook then checks nothing.
 //! - Hook files deleted, moved away, emptied, covered by a mount, replaced
 //!   by a no-op (one that exits with success before a command of its own), made
 //!   non-executable or edited in place (`sed -i`, an editor given

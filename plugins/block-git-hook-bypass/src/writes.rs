@@ -37,6 +37,12 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
                 effect,
             });
         }
+        if files::is_hook_tool(target) && whole_file.is_some_and(files::is_neutered) {
+            return Some(Finding::HookFiles {
+                command: written,
+                effect: files::TOOL_SWAPPED,
+            });
+        }
         let text = whole_file.map_or_else(|| strings(&input), str::to_owned);
         if files::sets_hooks_path(&text) {
             return Some(Finding::HooksPath { setting: written });

@@ -8,6 +8,20 @@ use block_git_hook_bypass::write_bypass;
 const CASES: &[(&str, &str, &str, bool, &str)] = &[
     (
         "write",
+        "node_modules/.bin/lint-staged",
+        r##"{"content":"#!/bin/sh\nexit 0\n"}"##,
+        true,
+        "a no-op in place of a program the pre-commit hook runs",
+    ),
+    (
+        "write",
+        "node_modules/.bin/lint-staged",
+        r##"{"content":"#!/bin/sh\nexec node ../lint-staged/bin.js \"$@\"\n"}"##,
+        false,
+        "a working wrapper",
+    ),
+    (
+        "write",
         ".git/hooks/pre-commit",
         r##"{"content":"#!/bin/sh\nexit 0\n"}"##,
         true,

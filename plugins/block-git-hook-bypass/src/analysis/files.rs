@@ -76,6 +76,27 @@ pub fn is_hook_path(path: &str, in_hooks_dir: bool) -> bool {
     }
 }
 
+/// The effect of a no-op put in place of a program in a project's tool
+/// folder ([`is_hook_tool`]).
+pub const TOOL_SWAPPED: &str = "swaps a no-op in for a program run by";
+
+/// Whether `path` names a program in a project's tool folder, where the
+/// programs hooks run live (`node_modules/.bin/lint-staged`,
+/// `vendor/bin/phpcs`, `.venv/bin/ruff`): one swapped for a no-op has
+/// the hooks check nothing.
+pub fn is_hook_tool(path: &str) -> bool {
+    let mut parts = path.trim_end_matches('/').rsplit('/');
+    let (Some(program), Some(folder), Some(project)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    !program.is_empty()
+        && matches!(
+            (project, folder),
+            ("node_modules", ".bin") | ("vendor", "bin") | (".venv" | "venv", "bin")
+        )
+}
+
 /// Whether `path` names a repository's `.git` folder or a folder that
 /// holds only hooks, or is a pattern that may match one (`.g*`, `.[!.]*`):
 /// deleting or moving it takes the hooks, and the configuration that points
@@ -383,8 +404,14 @@ pub fn tampering<'c>(
             if over_git_dir {
                 return Some("replaces");
             }
-            (destination.is_some_and(hook) && sources.iter().any(|source| no_op(source)))
-                .then_some("swaps a no-op in for")
+            if !sources.iter().any(|source| no_op(source)) {
+                return None;
+            }
+            match destination {
+                Some(destination) if hook(destination) => Some("swaps a no-op in for"),
+                Some(destination) if is_hook_tool(&destination.text) => Some(TOOL_SWAPPED),
+                _ => None,
+            }
         }
         FileTool::Chmod => {
             let mode = args.iter().find(|arg| is_mode(&arg.text))?;

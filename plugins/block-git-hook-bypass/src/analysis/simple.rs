@@ -178,16 +178,18 @@ impl Walker {
         append: bool,
         content: Option<&str>,
     ) -> Result<()> {
-        if !append
-            && files::is_hook_path(path, self.in_hooks_dir())
-            && let Some(content) = content.filter(|content| files::is_neutered(content))
-        {
-            let effect = if content.is_empty() {
-                "empties"
-            } else {
-                "swaps a no-op in for"
-            };
-            return Err(self.hook_files(command(), effect));
+        if !append && let Some(content) = content.filter(|content| files::is_neutered(content)) {
+            if files::is_hook_path(path, self.in_hooks_dir()) {
+                let effect = if content.is_empty() {
+                    "empties"
+                } else {
+                    "swaps a no-op in for"
+                };
+                return Err(self.hook_files(command(), effect));
+            }
+            if files::is_hook_tool(path) {
+                return Err(self.hook_files(command(), files::TOOL_SWAPPED));
+            }
         }
         if files::is_hook_startup_file(path) && content.is_some_and(files::ends_hooks) {
             return Err(self.hook_files(command(), "cuts short"));
