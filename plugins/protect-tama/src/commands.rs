@@ -11,8 +11,19 @@ use crate::links;
 use crate::protected::Change;
 use crate::walk::{Call, Result, Walker, shown};
 
-/// Decides one command with its expanded words.
+/// Decides one command with its expanded words. What it hands a shell
+/// runs as another user when it switches user (`su -c`, `sudo -u u sh -c`).
 pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
+    let before = walker.other_user;
+    if let Some(switch) = crate::harnesses::user_switch(call.argv) {
+        walker.other_user = Some(switch);
+    }
+    let decided = run_as(walker, call);
+    walker.other_user = before;
+    decided
+}
+
+fn run_as(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
         return Ok(());
     };
@@ -365,6 +376,12 @@ fn unwrap<'a>(
                 }
                 index
             }
+            "runuser" if runners::command_option(args).is_none() => runners::after_options(
+                args,
+                &["-u", "--user", "-g", "--group", "-G", "--supp-group", "-w"],
+            ),
+            "pkexec" => runners::after_options(args, &["--user"]),
+            "setpriv" => runners::after_options(args, &["--reuid", "--regid", "--groups"]),
             "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "xargs" | "setsid"
             | "unbuffer" => {
                 runners::after_options(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"])

@@ -75,12 +75,14 @@ pub fn check(walker: &Walker<'_>, argv: &[String], name: &str, args: &[String]) 
     let Some((harness, args)) = harness_call(name, args) else {
         return Ok(());
     };
-    // `sudo -u other claude`: another user's configuration, not this one's.
-    let as_other_user = argv
-        .iter()
-        .map(|word| basename(word))
-        .take_while(|word| *word != name)
-        .find(|word| matches!(*word, "sudo" | "doas" | "runuser" | "pkexec" | "setpriv"));
+    // `sudo -u other claude`, `su -c claude`: another user's configuration,
+    // not this one's.
+    let before_name = argv.iter().position(|word| basename(word) == name);
+    let as_other_user = user_switch(
+        argv.get(..before_name.unwrap_or(argv.len()))
+            .unwrap_or_default(),
+    )
+    .or(walker.other_user);
     let moved = || {
         core::iter::once(&"HOME")
             .chain(harness.elsewhere())
@@ -110,6 +112,22 @@ pub fn check(walker: &Walker<'_>, argv: &[String], name: &str, args: &[String]) 
         )),
         None => Ok(()),
     }
+}
+
+/// Programs that run a command as another user: `su` and `runuser` the
+/// shell text of their `-c`, the others the command they are given.
+const USER_SWITCHES: &[&str] = &["sudo", "doas", "runuser", "pkexec", "setpriv", "su"];
+
+/// The program among the words of a command that runs what follows as
+/// another user, if any.
+pub fn user_switch(argv: &[String]) -> Option<&'static str> {
+    argv.iter().find_map(|word| {
+        let name = basename(word);
+        USER_SWITCHES
+            .iter()
+            .find(|switch| **switch == name)
+            .copied()
+    })
 }
 
 /// The harness a command starts and the arguments it gets: `claude …`, or

@@ -85,6 +85,10 @@ pub struct Walker<'h> {
     /// Something reads what the command being walked prints: a later
     /// command of its pipeline, or a process substitution's reader.
     pub(crate) output_read: bool,
+    /// The command being walked runs as another user, switched to by this
+    /// program (`su -c '…'`, `sudo -u u sh -c '…'`): whose configuration
+    /// Tama's set-up did not touch.
+    pub(crate) other_user: Option<&'static str>,
     /// Files the command has written, resolved, with what it wrote to them
     /// (unknown parts as [`UNKNOWN_TEXT`]): a script written, then run.
     written: Vec<(String, String)>,
@@ -122,6 +126,7 @@ impl<'h> Walker<'h> {
             piped: Vec::new(),
             pipe_input: None,
             output_read: false,
+            other_user: None,
             written: Vec::new(),
             aliases: Vec::new(),
             depth: 0,
