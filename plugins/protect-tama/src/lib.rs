@@ -47,8 +47,8 @@
 //!   leave out the user's, `codex --disable hooks` or `-c
 //!   features.hooks=false`, `omp --no-extensions` or `--profile`, and any of
 //!   them pointed at another configuration (`HOME`, `CLAUDE_CONFIG_DIR`,
-//!   `CODEX_HOME`, `PI_CODING_AGENT_DIR`) or run as another user (`sudo`, `su -c`, `runuser`, or a shell started
-//!   so: `sudo -u u sh -c '…'`),
+//!   `CODEX_HOME`, `PI_CODING_AGENT_DIR`) or run as another user (`sudo`,
+//!   `su -c`, `runuser`, or a shell started so: `sudo -u u sh -c '…'`),
 //!   directly or by `npx`.
 //! - Reading passes, except the control key (`TAMA_HOME/control.key`),
 //!   which no tool call may name. `tama` commands pass, except the
