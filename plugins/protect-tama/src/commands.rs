@@ -11,22 +11,33 @@ use crate::links;
 use crate::protected::Change;
 use crate::walk::{Call, Result, Walker, shown};
 
-/// Decides one command with its expanded words. What it hands a shell
-/// runs as another user when it switches user (`su -c`, `sudo -u u sh -c`).
+/// Decides one command with its expanded words. A user switch among the
+/// words up to its name (`sudo -u u`, `su` itself) runs it, and what it
+/// hands a shell, as another user.
 pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
+    let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
+        return Ok(());
+    };
+    let up_to_name = call
+        .argv
+        .get(..call.argv.len().saturating_sub(args.len()))
+        .unwrap_or_default();
     let before = walker.other_user;
-    if let Some(switch) = crate::harnesses::user_switch(call.argv) {
+    if let Some(switch) = crate::harnesses::user_switch(up_to_name) {
         walker.other_user = Some(switch);
     }
-    let decided = run_as(walker, call);
+    let decided = decide(walker, call, name, args, fed);
     walker.other_user = before;
     decided
 }
 
-fn run_as(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
-    let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
-        return Ok(());
-    };
+fn decide(
+    walker: &mut Walker<'_>,
+    call: &Call<'_>,
+    name: &str,
+    args: &[String],
+    fed: bool,
+) -> Result<()> {
     // `… | xargs rm`, `xargs rm <<< path`: what earlier commands of the
     // pipeline name, and what `xargs` reads, may be what it hands the command.
     // `xargs -I{} sh -c '{}'` puts each line it reads in place of `{}`.
@@ -47,7 +58,7 @@ fn run_as(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
         args
     };
     crate::key_reads::check(walker, name, args)?;
-    crate::harnesses::check(walker, call.argv, name, args)?;
+    crate::harnesses::check(walker, name, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;
     match name {
         _ if !name.is_ascii() && name.contains(UNKNOWN) => {

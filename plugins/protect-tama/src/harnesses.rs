@@ -71,18 +71,10 @@ pub fn names_off_switch(lowercase: &str) -> bool {
 
 /// Refuses `name args…`, the command `argv` runs, when it starts a harness
 /// without Tama's hooks.
-pub fn check(walker: &Walker<'_>, argv: &[String], name: &str, args: &[String]) -> Result<()> {
+pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     let Some((harness, args)) = harness_call(name, args) else {
         return Ok(());
     };
-    // `sudo -u other claude`, `su -c claude`: another user's configuration,
-    // not this one's.
-    let before_name = argv.iter().position(|word| basename(word) == name);
-    let as_other_user = user_switch(
-        argv.get(..before_name.unwrap_or(argv.len()))
-            .unwrap_or_default(),
-    )
-    .or(walker.other_user);
     let moved = || {
         core::iter::once(&"HOME")
             .chain(harness.elsewhere())
@@ -94,7 +86,9 @@ pub fn check(walker: &Walker<'_>, argv: &[String], name: &str, args: &[String]) 
                 ))
             })
     };
-    let how = match as_other_user {
+    // `sudo -u other claude`, `su -c claude`: another user's configuration,
+    // not this one's (see `commands::run`).
+    let how = match walker.other_user {
         Some(switch) => Some(format!(
             "`{switch}` runs it as another user, whose configuration Tama's set-up did not touch"
         )),

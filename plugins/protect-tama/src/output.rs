@@ -61,8 +61,8 @@ fn found(walker: &Walker<'_>, args: &[String]) -> Option<String> {
 /// The operands of a command, one per line: what `realpath` prints of
 /// paths the gate cannot resolve further.
 fn operands(args: &[String]) -> String {
-    args.iter()
-        .filter(|arg| !arg.starts_with('-'))
-        .map(|arg| format!("{arg}\n"))
+    crate::commands::operands(args, &[])
+        .into_iter()
+        .map(|arg| arg + "\n")
         .collect()
 }
