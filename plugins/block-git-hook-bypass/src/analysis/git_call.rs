@@ -88,14 +88,7 @@ impl Walker {
             return Ok(None);
         };
         let rest = args.get(index + 1..).unwrap_or_default();
-        if let Some(git_dir) = globals.git_dir
-            && git::runs_hooks(subcommand)
-        {
-            return Err(Finding::RepositorySwapped {
-                change: git_dir.replace(UNKNOWN, "…"),
-                command: format!("git {subcommand}"),
-            });
-        }
+        let git_dir = globals.git_dir.as_deref();
         if let Some((_, definition)) = aliases.iter().find(|(alias, _)| *alias == subcommand)
             && !definition.starts_with('!')
         {
@@ -103,18 +96,21 @@ impl Walker {
                 definition.split_whitespace().map(Field::new).collect();
             expanded.extend_from_slice(rest);
             if let Some((first, tail)) = expanded.split_first() {
-                return self.git_subcommand(frame, &first.text, tail, env);
+                return self.git_subcommand(frame, &first.text, tail, env, git_dir);
             }
         }
-        self.git_subcommand(frame, subcommand, rest, env)
+        self.git_subcommand(frame, subcommand, rest, env, git_dir)
     }
 
+    /// `git <subcommand> <args>`, given `--git-dir` (as written) when it
+    /// names another folder than `.git`.
     fn git_subcommand(
         &mut self,
         frame: &mut Frame<'_>,
         subcommand: &str,
         args: &[Field<'_>],
         env: &Env,
+        git_dir: Option<&str>,
     ) -> Result<Option<String>> {
         for command in git_commands::option_commands(subcommand, args) {
             self.child_source_if_shell(&command)?;
@@ -143,7 +139,7 @@ impl Walker {
             if let Some(written) = options.no_post_rewrite {
                 return Err(skip(written, "--no-post-rewrite", "post-rewrite hook"));
             }
-            self.check_config_location(subcommand, env)?;
+            self.check_config_location(subcommand, env, git_dir)?;
             for script in &options.exec {
                 self.child_source(script, None)?;
             }
@@ -374,8 +370,15 @@ impl Walker {
     }
 
     /// A hook-running git command told to read another user or system
-    /// configuration, which drops a core.hooksPath set there.
-    fn check_config_location(&self, subcommand: &str, env: &Env) -> Result<()> {
+    /// configuration, which drops a core.hooksPath set there, or to use
+    /// another repository folder (`git_dir`, `GIT_DIR`, `GIT_COMMON_DIR`),
+    /// where git looks for the hooks.
+    fn check_config_location(
+        &self,
+        subcommand: &str,
+        env: &Env,
+        git_dir: Option<&str>,
+    ) -> Result<()> {
         let command = || format!("git {subcommand}");
         if env.cleared {
             return Err(Finding::ConfigSwapped {
@@ -398,13 +401,18 @@ impl Walker {
         let elsewhere = |(name, value): &(&str, &str)| {
             *name == "GIT_COMMON_DIR" || (*name == "GIT_DIR" && !git::is_dot_git(value))
         };
-        if let Some((name, value)) = self.environment(env).find(elsewhere) {
-            return Err(Finding::RepositorySwapped {
-                change: format!("{name}={}", value.replace(UNKNOWN, "…")),
+        let change = git_dir.map(str::to_owned).or_else(|| {
+            self.environment(env)
+                .find(elsewhere)
+                .map(|(name, value)| format!("{name}={value}"))
+        });
+        match change {
+            Some(change) => Err(Finding::RepositorySwapped {
+                change: change.replace(UNKNOWN, "…"),
                 command: command(),
-            });
+            }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Refuses a hook manager's off switch in the environment of a git
