@@ -526,7 +526,7 @@ fn rev_parse_output(args: &[Field<'_>]) -> Option<String> {
             ),
             "--show-toplevel" => ".".to_owned(),
             // A stash's commit, named as the stash for what uses it.
-            name if stash::names_stash(name) && !name.starts_with('-') => name.to_owned(),
+            name if stash::names_stash(name) => name.to_owned(),
             _ => continue,
         };
         out.push_str(&line);

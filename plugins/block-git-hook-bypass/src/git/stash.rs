@@ -25,7 +25,7 @@ pub fn names_stash(text: &str) -> bool {
 /// restoring files from one (`git checkout stash@{0} -- f`) and `git stash`
 /// itself pass.
 pub fn lands(subcommand: &str, args: &[Field<'_>]) -> bool {
-    let named = |arg: &Field<'_>| !arg.text.starts_with('-') && names_stash(&arg.text);
+    let named = |arg: &Field<'_>| names_stash(&arg.text);
     let revisions = || args.iter().take_while(|arg| arg.text != "--");
     match subcommand {
         "cherry-pick" | "merge" | "rebase" | "revert" | "switch" | "pull" | "push" | "fetch"
