@@ -110,7 +110,6 @@ fn decide(
             }
             Ok(())
         }
-        "parallel" => parallel(walker, args, call.stdin),
         "tama" => tama(walker, args),
         "systemctl" | "launchctl" | "dbus-update-activation-environment" | "initctl"
             if sets_session_environment(name, args) && walker.affects_tama() =>
@@ -754,29 +753,6 @@ fn unknown_command(
         walker.child_source_if_shell(script)?;
     }
     run(walker, &Call { argv: args, stdin })
-}
-
-/// `parallel COMMAND ::: VALUES`: the command runs with the values after
-/// it; with no `:::`, on what it reads.
-fn parallel(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
-    let command: Vec<String> = args.iter().take_while(|a| *a != ":::").cloned().collect();
-    let values = args.iter().skip_while(|a| *a != ":::").skip(1).cloned();
-    let stdin_values = stdin
-        .into_iter()
-        .flat_map(str::split_whitespace)
-        .map(str::to_owned);
-    let argv: Vec<String> = command
-        .into_iter()
-        .chain(values)
-        .chain(stdin_values)
-        .collect();
-    run(
-        walker,
-        &Call {
-            argv: &argv,
-            stdin: None,
-        },
-    )
 }
 
 /// `tama` run by the agent: everything but the operator's commands passes.
