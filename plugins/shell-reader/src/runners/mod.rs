@@ -3,7 +3,8 @@
 //! recipes, `expect`'s `spawn`, PowerShell's `-Command`, `watch`, terminal
 //! emulators' `-e`, editors' and text tools' shell escapes (`editors`), the
 //! commands `tar`, `rsync`, `ssh`, `man`, `zip`, `socat` and `nc` are given
-//! to start, and the jobs of `xargs -I` and GNU `parallel`. What each runs, as shell text, where the command shows it.
+//! to start, and the jobs of `xargs -I` and GNU `parallel`. What each runs,
+//! as shell text, where the command shows it.
 
 use crate::prelude::*;
 
