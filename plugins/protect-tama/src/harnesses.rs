@@ -1,8 +1,10 @@
 //! A harness started from the agent's own shell with Tama's hooks left out:
 //! `claude --bare`, `codex --disable hooks`, `omp --no-extensions`, or one
 //! pointed at a configuration of its own (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`,
-//! `HOME`, an oh-my-pi profile). What that harness then runs, no hook of
-//! Tama's sees, so starting it so is refused like changing the hooks is.
+//! `HOME`, an oh-my-pi profile), or with settings for the `tama` its hooks
+//! run (`TAMA_REGISTRY=…`, `TAMA_DISABLED_HOOKS=…`). What that harness then
+//! runs, no hook of Tama's sees as configured, so starting it so is refused
+//! like changing the hooks is.
 
 use crate::prelude::*;
 
@@ -86,6 +88,18 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
                 ))
             })
     };
+    // Its hooks' `tama` processes inherit the variable, and decide by it.
+    let tama_set = || {
+        walker
+            .own_variables()
+            .find(|(variable, _)| configures_tama(variable))
+            .map(|(variable, value)| {
+                format!(
+                    "`{variable}={}` changes which hooks Tama runs there and what it reads",
+                    shown(value)
+                )
+            })
+    };
     // `sudo -u other claude`, `su -c claude`: another user's configuration,
     // not this one's (see `commands::run`).
     let how = match walker.other_user {
@@ -97,7 +111,8 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
             Harness::Codex => codex(args),
             Harness::Omp => omp(args),
         }
-        .or_else(moved),
+        .or_else(moved)
+        .or_else(tama_set),
     };
     match how {
         Some(how) => Err(format!(
@@ -106,6 +121,13 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         )),
         None => Ok(()),
     }
+}
+
+/// Whether `variable` configures the `tama` a harness's hooks run: its
+/// registry, home, cache, the hooks it runs (`TAMA_DISABLED_HOOKS`, ...), or
+/// the Oko state `block-supervisor-stop` reads.
+fn configures_tama(variable: &str) -> bool {
+    variable.starts_with("TAMA_") || variable == "OKO_HOME"
 }
 
 /// Programs that run a command as another user: `su` and `runuser` the
@@ -179,8 +201,23 @@ fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
 }
 
 /// Codex: `--disable hooks` and `-c features.hooks=false` (or the older
-/// `codex_hooks`) turn hooks off.
+/// `codex_hooks`) turn hooks off; `-c hooks…` overrides the hooks and the
+/// trust Codex keeps for each (`hooks.state`), and an untrusted hook is
+/// skipped without a word.
 fn codex(args: &[String]) -> Option<String> {
+    let settings = option_values(args, &["-c", "--config"]);
+    if let Some(setting) = settings.iter().find(|setting| {
+        let key = setting
+            .split_once('=')
+            .map_or(setting.as_str(), |(key, _)| key);
+        let key = key.trim().to_ascii_lowercase();
+        key == "hooks" || key.starts_with("hooks.")
+    }) {
+        return Some(format!(
+            "`-c {}` overrides its hook settings, which hold Tama's hooks and the trust they run by",
+            shown(setting)
+        ));
+    }
     let is_hooks_feature = |feature: &str| matches!(feature.trim(), "hooks" | "codex_hooks");
     if let Some(feature) = option_values(args, &["--disable"])
         .into_iter()
@@ -188,7 +225,7 @@ fn codex(args: &[String]) -> Option<String> {
     {
         return Some(format!("`--disable {feature}` turns hooks off"));
     }
-    option_values(args, &["-c", "--config"])
+    settings
         .into_iter()
         .find(|setting| {
             let (key, value) = setting.split_once('=').unwrap_or((setting, ""));

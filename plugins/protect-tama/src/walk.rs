@@ -406,6 +406,15 @@ impl<'h> Walker<'h> {
         self.variables.len() > self.host_variables
     }
 
+    /// The variables the command itself set, each name's last value first.
+    pub fn own_variables(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.variables
+            .iter()
+            .skip(self.host_variables)
+            .rev()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+    }
+
     /// The value the command itself gave `name`, if it set it.
     pub fn assigned(&self, name: &str) -> Option<&str> {
         let name = self.referred(name);
