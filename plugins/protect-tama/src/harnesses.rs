@@ -109,7 +109,7 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         None => match harness {
             Harness::Claude => claude(walker, args),
             Harness::Codex => codex(args),
-            Harness::Omp => omp(args),
+            Harness::Omp => omp(walker, args),
         }
         .or_else(moved)
         .or_else(tama_set),
@@ -237,16 +237,31 @@ fn codex(args: &[String]) -> Option<String> {
         .map(|setting| format!("`-c {}` turns hooks off", shown(&setting)))
 }
 
-/// oh-my-pi: `--no-extensions` leaves out the extension that runs Tama, and
-/// a profile reads another agent folder, without it.
-fn omp(args: &[String]) -> Option<String> {
+/// oh-my-pi: `--no-extensions` leaves out the extension that runs Tama, a
+/// profile reads another agent folder, without it, and a `--config` overlay
+/// may disable it.
+fn omp(walker: &Walker<'_>, args: &[String]) -> Option<String> {
     if args.iter().any(|arg| arg == "--no-extensions") {
         return Some("`--no-extensions` leaves out the extension that runs Tama".to_owned());
     }
-    option_values(args, &["--profile"]).first().map(|profile| {
-        format!(
+    if let Some(profile) = option_values(args, &["--profile"]).first() {
+        return Some(format!(
             "`--profile {}` reads another agent folder, without the extension that runs Tama",
             shown(profile)
-        )
-    })
+        ));
+    }
+    // A settings overlay may list Tama's extension in `disabledExtensions`.
+    option_values(args, &["--config"])
+        .into_iter()
+        .find_map(|overlay| match walker.written(&walker.resolve(&overlay)) {
+            Some(text) if !text.to_ascii_lowercase().contains("extensions") => None,
+            Some(_) => Some(format!(
+                "its `--config {}` turns extensions off",
+                shown(&overlay)
+            )),
+            None => Some(format!(
+                "its `--config {}` comes from a file Tama cannot see, which may turn off the extension that runs Tama",
+                shown(&overlay)
+            )),
+        })
 }
