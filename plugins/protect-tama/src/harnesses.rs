@@ -40,7 +40,7 @@ impl Harness {
     /// configuration, where Tama's hooks are not.
     fn elsewhere(self) -> &'static [&'static str] {
         match self {
-            Harness::Claude => &["CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SIMPLE"],
+            Harness::Claude => &["CLAUDE_CONFIG_DIR"],
             Harness::Codex => &["CODEX_HOME"],
             Harness::Omp => &[
                 "PI_CODING_AGENT_DIR",
@@ -50,11 +50,23 @@ impl Harness {
             ],
         }
     }
+
+    /// Variables that turn the harness's user hooks off: `--bare` and
+    /// `--safe-mode` as set in the environment.
+    fn switches(self) -> &'static [&'static str] {
+        match self {
+            Harness::Claude => &["CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE"],
+            Harness::Codex | Harness::Omp => &[],
+        }
+    }
 }
 
 /// Words in a harness's options or settings that leave Tama's hooks out.
 const OFF_SWITCHES: &[&str] = &[
     "--bare",
+    "--safe-mode",
+    "--managed-settings",
+    "allowmanagedhooksonly",
     "--no-extensions",
     "--setting-sources",
     "disableallhooks",
@@ -67,7 +79,7 @@ pub fn names_off_switch(lowercase: &str) -> bool {
     OFF_SWITCHES.iter().any(|switch| lowercase.contains(switch))
         || [Harness::Claude, Harness::Codex, Harness::Omp]
             .iter()
-            .flat_map(|harness| harness.elsewhere())
+            .flat_map(|harness| harness.elsewhere().iter().chain(harness.switches()))
             .any(|variable| lowercase.contains(&variable.to_ascii_lowercase()))
 }
 
@@ -87,6 +99,12 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
                     shown(value)
                 ))
             })
+    };
+    let switched = || {
+        harness.switches().iter().find_map(|variable| {
+            let value = walker.assigned(variable)?;
+            Some(format!("`{variable}={}` turns its hooks off", shown(value)))
+        })
     };
     // Its hooks' `tama` processes inherit the variable, and decide by it.
     let tama_set = || {
@@ -112,6 +130,7 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
             Harness::Omp => omp(walker, args),
         }
         .or_else(moved)
+        .or_else(switched)
         .or_else(tama_set),
     };
     match how {
@@ -165,12 +184,25 @@ fn harness_call<'a>(name: &str, args: &'a [String]) -> Option<(Harness, &'a [Str
     Some((Harness::named(unversioned)?, args.get(at + 1..)?))
 }
 
-/// Claude Code: `--bare` skips hooks; `--settings` may turn them all off
-/// (`disableAllHooks`); `--setting-sources` without `user` leaves out the
-/// user settings where `tama setup` puts them.
+/// Claude Code: `--bare` skips hooks, and `--safe-mode` every hook but the
+/// policy tier's; `--settings` may turn them all off (`disableAllHooks`), and
+/// `--managed-settings` is that policy tier; `--setting-sources` without
+/// `user` leaves out the user settings where `tama setup` puts them.
 fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
     if args.iter().any(|arg| arg == "--bare") {
         return Some("`--bare` skips every hook".to_owned());
+    }
+    if args.iter().any(|arg| arg == "--safe-mode") {
+        return Some("`--safe-mode` skips every hook but managed ones".to_owned());
+    }
+    if args
+        .iter()
+        .any(|arg| arg == "--managed-settings" || arg.starts_with("--managed-settings="))
+    {
+        return Some(
+            "`--managed-settings` are policy settings, which may turn every other hook off"
+                .to_owned(),
+        );
     }
     for settings in option_values(args, &["--settings"]) {
         let text = if settings.trim_start().starts_with('{') {
