@@ -237,36 +237,48 @@ fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
 /// trust Codex keeps for each (`hooks.state`), and an untrusted hook is
 /// skipped without a word.
 fn codex(args: &[String]) -> Option<String> {
-    let settings = option_values(args, &["-c", "--config"]);
-    if let Some(setting) = settings.iter().find(|setting| {
-        let key = setting
-            .split_once('=')
-            .map_or(setting.as_str(), |(key, _)| key);
-        let key = key.trim().to_ascii_lowercase();
-        key == "hooks" || key.starts_with("hooks.")
-    }) {
-        return Some(format!(
-            "`-c {}` overrides its hook settings, which hold Tama's hooks and the trust they run by",
-            shown(setting)
-        ));
-    }
-    let is_hooks_feature = |feature: &str| matches!(feature.trim(), "hooks" | "codex_hooks");
     if let Some(feature) = option_values(args, &["--disable"])
         .into_iter()
-        .find(|feature| is_hooks_feature(feature))
+        .find(|feature| is_hooks_name(feature.trim()))
     {
         return Some(format!("`--disable {feature}` turns hooks off"));
     }
-    settings
+    option_values(args, &["-c", "--config"])
         .into_iter()
-        .find(|setting| {
-            let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
-            let key = key.trim().to_ascii_lowercase();
-            let value = value.to_ascii_lowercase();
-            key.strip_prefix("features.").is_some_and(is_hooks_feature) && !value.contains("true")
-                || (key == "features" && value.contains("hooks"))
+        .find_map(|setting| {
+            let how = codex_setting(&setting)?;
+            Some(format!("`-c {}` {how}", shown(&setting)))
         })
-        .map(|setting| format!("`-c {}` turns hooks off", shown(&setting)))
+}
+
+/// What a Codex `-c key=value` does to hooks, when it touches them: a key
+/// with a `hooks` part anywhere (`hooks.state…`, `features.hooks`,
+/// `profiles.p.features.hooks`), or a table value that names them
+/// (`features={hooks=false}`). Only switching the feature on is harmless.
+fn codex_setting(setting: &str) -> Option<&'static str> {
+    let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+    let key = key.to_ascii_lowercase();
+    let parts: Vec<&str> = key
+        .split('.')
+        .map(|part| part.trim().trim_matches('"'))
+        .collect();
+    let value = value.trim().to_ascii_lowercase();
+    let feature = matches!(parts.as_slice(), [.., "features", name] if is_hooks_name(name));
+    if feature {
+        return (value != "true").then_some("turns hooks off");
+    }
+    if parts.iter().any(|part| is_hooks_name(part)) {
+        return Some(
+            "overrides its hook settings, which hold Tama's hooks and the trust they run by",
+        );
+    }
+    (value.starts_with('{') && value.contains("hooks")).then_some("turns hooks off")
+}
+
+/// Codex's name for hooks, as a feature and as a settings table, and the
+/// feature's older name.
+fn is_hooks_name(name: &str) -> bool {
+    matches!(name, "hooks" | "codex_hooks")
 }
 
 /// oh-my-pi: `--no-extensions` leaves out the extension that runs Tama, a
