@@ -40,7 +40,13 @@ impl Harness {
     /// configuration, where Tama's hooks are not.
     fn elsewhere(self) -> &'static [&'static str] {
         match self {
-            Harness::Claude => &["CLAUDE_CONFIG_DIR"],
+            // The last three name policy settings, which may turn every other hook off.
+            Harness::Claude => &[
+                "CLAUDE_CONFIG_DIR",
+                "CLAUDE_CODE_MANAGED_SETTINGS_PATH",
+                "CLAUDE_CODE_REMOTE_SETTINGS_PATH",
+                "CLAUDE_CODE_MOCK_REMOTE_SETTINGS",
+            ],
             Harness::Codex => &["CODEX_HOME"],
             Harness::Omp => &[
                 "PI_CODING_AGENT_DIR",
