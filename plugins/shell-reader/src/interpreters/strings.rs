@@ -155,8 +155,29 @@ impl<'a> Lexer<'a> {
                         let literal = self.literal(quote, prefix);
                         tokens.push(Token::Literal(literal));
                     }
-                    None => tokens.push(Token::Word(word)),
+                    None => match char_codes(word, self.rest) {
+                        Some((text, length)) => {
+                            self.advance(length);
+                            tokens.push(Token::Literal(vec![Piece::Text(Cow::Owned(text))]));
+                        }
+                        None => tokens.push(Token::Word(word)),
+                    },
                 }
+            } else if self.language == Language::Python
+                && self.rest.starts_with("[::-1]")
+                && let Some(Token::Literal(pieces)) = tokens.last_mut()
+            {
+                // A literal read backwards: `"amat./~"[::-1]`.
+                let reversed: String = pieces
+                    .iter()
+                    .rev()
+                    .filter_map(|piece| match piece {
+                        Piece::Text(text) => Some(text.chars().rev().collect::<String>()),
+                        Piece::Name(_) => None,
+                    })
+                    .collect();
+                *pieces = vec![Piece::Text(Cow::Owned(reversed))];
+                self.advance("[::-1]".len());
             } else {
                 let length = ["==", "=>", "=~", "!=", "+=", ".=", "<=", ">=", ".."]
                     .iter()
@@ -345,6 +366,28 @@ impl Prefix {
             format: word.contains('f'),
         })
     }
+}
+
+/// Characters given by their codes, `chr(46)` (Python, Perl, PHP),
+/// `String.fromCharCode(46, 116)` (JavaScript) or `string.char(46)` (Lua),
+/// where `rest` follows the function's name `word`: the text and the
+/// length of the call's arguments.
+fn char_codes(word: &str, rest: &str) -> Option<(String, usize)> {
+    if !matches!(word, "chr" | "fromCharCode" | "char") {
+        return None;
+    }
+    let inner = rest.strip_prefix('(')?;
+    let end = inner.find(')')?;
+    let mut text = String::new();
+    for code in inner[..end].split(',') {
+        let code = code.trim();
+        let number = match code.strip_prefix("0x").or_else(|| code.strip_prefix("0X")) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => code.parse().ok()?,
+        };
+        text.push(char::from_u32(number)?);
+    }
+    (word != "chr" || text.chars().count() == 1).then_some((text, end + 2))
 }
 
 fn is_word_char(c: char) -> bool {

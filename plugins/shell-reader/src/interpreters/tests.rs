@@ -220,3 +220,34 @@ fn lua_r_julia_and_applescript_strings_are_read() {
         ["a\"b"]
     );
 }
+
+#[test]
+fn characters_given_by_code_and_reversed_literals_are_read() {
+    assert_eq!(
+        values(
+            r#"shutil.rmtree("/root/" + chr(46) + "tama")"#,
+            Language::Python
+        ),
+        ["/root/.tama"]
+    );
+    assert_eq!(
+        values(
+            "fs.rmSync(home + '/' + String.fromCharCode(46, 0x74, 97, 109, 97))",
+            Language::JavaScript
+        ),
+        ["/.tama"]
+    );
+    assert_eq!(
+        values(
+            r#"rmtree($ENV{HOME} . "/" . chr(46) . "tama")"#,
+            Language::Perl
+        ),
+        ["/.tama"]
+    );
+    assert_eq!(
+        values(r#"shutil.rmtree("amat./toor/"[::-1])"#, Language::Python),
+        ["/root/.tama"]
+    );
+    // A call whose argument is not a number stays unknown.
+    assert_eq!(values("x = chr(n) + 'a'", Language::Python), ["a"]);
+}
