@@ -240,7 +240,8 @@ fn decide(
 /// What git runs: the commands its settings and variables name (`-c
 /// core.pager='…'`, `-c alias.x='!…'`, `GIT_EDITOR=…`) are walked as shell;
 /// `git clone` writes its destination; `git clean -f` deletes the
-/// untracked files of the work tree it runs in, the working folder or `-C`'s.
+/// untracked files of the work tree it runs in, the working folder or `-C`'s,
+/// or of the pathspecs it is given.
 fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     let mut commands: Vec<String> = Vec::new();
     // Most git calls give no `-c` and run with no variable the command set.
@@ -306,7 +307,7 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         {
             each(walker, paths, Change::Write, "has git rewrite")
         }
-        [subcommand, ..] => {
+        [subcommand, pathspecs @ ..] => {
             let has = |long: &[&str], short: &[char]| {
                 args.iter().any(|a| {
                     long.contains(&a.as_str())
@@ -323,7 +324,15 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
             };
             let work_tree = option_values(args, &["-C", "--work-tree"]);
             let folder = work_tree.last().map_or(".", String::as_str);
-            walker.changes(folder, Change::Remove, verb)
+            walker.changes(folder, Change::Remove, verb)?;
+            // Pathspecs name what to clean: `git clean -fdx ~` in a home
+            // that is a repository cleans all of it.
+            let in_folder = |pathspec: &String| match pathspec.starts_with(['/', '~']) {
+                true => pathspec.clone(),
+                false => format!("{folder}/{pathspec}"),
+            };
+            let pathspecs: Vec<String> = pathspecs.iter().map(in_folder).collect();
+            each(walker, &pathspecs, Change::Remove, verb)
         }
         _ => Ok(()),
     }

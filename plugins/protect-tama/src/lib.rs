@@ -29,8 +29,8 @@
 //!   path, since what code does cannot be known without running it.
 //! - Words expand as the shell expands them: parameters with their
 //!   operators, unquoted expansions split on `IFS`, brace lists.
-//! - A link to a protected path, a mount over one and `git clean -f` in a
-//!   folder holding one count as changing it. A write to a shell start-up
+//! - A link to a protected path or a folder holding one, a mount over one
+//!   and `git clean -f` in or of a folder holding one count as changing it. A write to a shell start-up
 //!   file is refused when the command names Tama (`TAMA_REGISTRY=…`).
 //! - A substitution is what its command prints where the gate can tell:
 //!   `echo`, `printf`, `cat` and decoding filters, `realpath` and `readlink

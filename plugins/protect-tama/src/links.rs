@@ -7,9 +7,11 @@ use crate::commands::{each, operands, option_values};
 use crate::protected::Change;
 use crate::walk::{Result, Walker};
 
-/// `ln [-s] TARGET… [LINK]`: a link to a protected path lets a later write
-/// or `rm -r LINK/` reach it under the link's name, so linking to one counts
-/// as writing it. With one operand the link lands in the working folder.
+/// `ln [-s] TARGET… [LINK]`: a link to a protected path, or to a folder
+/// that holds one (`ln -s ~ /tmp/h`), lets a later write or `rm -r` reach it
+/// under another name (`/tmp/h/.tama`), so linking to one counts as
+/// changing its whole tree. With one operand the link lands in the working
+/// folder.
 pub fn link(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     let files = operands(args, &["-S", "--suffix", "-t", "--target-directory"]);
     let into_folder = !option_values(args, &["-t", "--target-directory"]).is_empty();
@@ -17,7 +19,7 @@ pub fn link(walker: &Walker<'_>, args: &[String]) -> Result<()> {
         Some((_, targets)) if !into_folder && !targets.is_empty() => targets,
         _ => &files[..],
     };
-    each(walker, targets, Change::Write, "links to")
+    each(walker, targets, Change::Remove, "links to")
 }
 
 /// `mount … SOURCE TARGET` (`--bind` too): what is mounted over a protected
