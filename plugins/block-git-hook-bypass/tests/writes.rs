@@ -8,6 +8,20 @@ use block_git_hook_bypass::write_bypass;
 const CASES: &[(&str, &str, &str, bool, &str)] = &[
     (
         "write",
+        ".pre-commit-config.yaml",
+        r#"{"content":"repos: []\n"}"#,
+        true,
+        "pre-commit with no repositories runs no hook",
+    ),
+    (
+        "write",
+        ".pre-commit-config.yaml",
+        r#"{"content":"repos:\n- repo: local\n  hooks:\n  - id: lint\n    entry: npm run lint\n    language: system\n"}"#,
+        false,
+        "a configuration with a hook",
+    ),
+    (
+        "write",
         "node_modules/.bin/lint-staged",
         r##"{"content":"#!/bin/sh\nexit 0\n"}"##,
         true,

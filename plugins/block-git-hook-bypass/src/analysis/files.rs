@@ -195,7 +195,7 @@ fn statements(content: &str) -> impl Iterator<Item = Vec<&str>> {
 /// Whether `content`, written to `path`, is a hook manager's configuration
 /// that switches its hooks off: lefthook's `skip:` (in `lefthook.yml` or
 /// the local override `lefthook-local.yml`, made for it), pre-commit's
-/// `stages: [manual]`, overcommit's `enabled: false`. Read line by line as
+/// `stages: [manual]` and `repos: []`, overcommit's `enabled: false`. Read line by line as
 /// `key: value`, which is how such files spell these settings.
 pub fn switches_hooks_off(path: &str, content: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -209,7 +209,10 @@ pub fn switches_hooks_off(path: &str, content: &str) -> bool {
     let switch: fn(&str, &str) -> bool = if name.starts_with("lefthook") {
         |key, value| key == "skip" && !matches!(value, "false" | "[]")
     } else if name.starts_with("pre-commit-config") {
-        |key, value| matches!(key, "stages" | "default_stages") && value.contains("manual")
+        |key, value| {
+            matches!(key, "stages" | "default_stages") && value.contains("manual")
+                || key == "repos" && value == "[]"
+        }
     } else if name.starts_with("overcommit") {
         |key, value| (key == "enabled" && value == "false") || key == "skip"
     } else {
