@@ -86,6 +86,34 @@ fn a_shell_call_whose_command_and_cmd_disagree_is_refused_naming_both() {
     );
 }
 
+/// Claude Code and Codex name an MCP server's tool `mcp__<server>__<tool>`;
+/// a `<tool>` spelled as a harness tool and given its input is read as one.
+#[test]
+fn an_mcp_servers_shell_or_write_tool_is_read_as_one() {
+    let (_cache, host) = host();
+    let shell = host
+        .classify(
+            "mcp__desktop-commander__execute_command",
+            &json!({"command": "git commit -n -m x"}).to_string(),
+        )
+        .expect("a shell");
+    assert_eq!(shell.kind, ToolKind::Shell);
+    assert_eq!(shell.command.as_deref(), Some("git commit -n -m x"));
+    assert_eq!(
+        kind(
+            &host,
+            "mcp__filesystem__write_file",
+            json!({"path": ".git/hooks/pre-commit", "content": "exit 0"})
+        ),
+        ToolKind::Write
+    );
+    assert_eq!(
+        kind(&host, "mcp__runner__shell", json!({"script": "ls"})),
+        ToolKind::Other,
+        "the same name with another input is another tool"
+    );
+}
+
 #[test]
 fn near_misses_are_other() {
     let (_cache, host) = host();

@@ -23,9 +23,31 @@ pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
         .map_err(|e| format!("the input of tool `{tool_name}` is not JSON: {e}"))?;
     let empty = Map::new();
     let fields = input.as_object().unwrap_or(&empty);
-    let Some(spelling) = spellings::find(&name) else {
-        return Ok(call(name, ToolKind::Other, None, Vec::new()));
+    let (spelling, from_server) = match spellings::find(&name) {
+        Some(spelling) => (spelling, false),
+        None => match spellings::server_tool(&name).and_then(spellings::find) {
+            Some(spelling) => (spelling, true),
+            None => return Ok(call(name, ToolKind::Other, None, Vec::new())),
+        },
     };
+    let read = read(tool_name, &name, spelling, fields);
+    // A server's tool that shares a harness tool's name but not its input
+    // is some other tool: read as other, never as an error that refuses.
+    match read {
+        Err(_) if from_server => Ok(call(name, ToolKind::Other, None, Vec::new())),
+        read => read,
+    }
+}
+
+/// Reads `fields`, the input of the tool `tool_name` (lower-cased `name`),
+/// by its row `spelling`.
+fn read(
+    tool_name: &str,
+    name: &str,
+    spelling: &spellings::Spelling,
+    fields: &Map<String, Value>,
+) -> Result<ToolCall, String> {
+    let name = name.to_owned();
     let write = |name: String, paths: Vec<String>| -> Result<ToolCall, String> {
         if paths.is_empty() {
             return Err(format!(
@@ -279,6 +301,7 @@ mod tests {
             "functions.read",
             "read_file",
             "mcp__x__y",
+            "mcp__github__create_issue",
             "grep",
             "shellcheck",
             "functions.functions.bash",
@@ -298,6 +321,37 @@ mod tests {
                 "str_replace_editor",
                 r#"{"command":"view","path":"/w/a.py"}"#
             ),
+            ToolKind::Other
+        );
+    }
+
+    #[test]
+    fn a_servers_tool_is_read_by_its_own_name_when_its_input_fits() {
+        let call = classify(
+            "mcp__desktop-commander__execute_command",
+            r#"{"command":"git commit -n -m x"}"#,
+        )
+        .unwrap();
+        assert_eq!(call.kind, ToolKind::Shell);
+        assert_eq!(call.command.as_deref(), Some("git commit -n -m x"));
+        let call = classify(
+            "mcp__filesystem__write_file",
+            r#"{"path":".git/hooks/pre-commit","content":"exit 0"}"#,
+        )
+        .unwrap();
+        assert_eq!(call.kind, ToolKind::Write);
+        assert_eq!(call.targets[0].path, ".git/hooks/pre-commit");
+        assert_eq!(
+            kind("mcp__plugin_p_s__bash", r#"{"command":"ls"}"#),
+            ToolKind::Shell
+        );
+        // The same names with other inputs are other tools.
+        assert_eq!(
+            kind("mcp__runner__shell", r#"{"script":"ls"}"#),
+            ToolKind::Other
+        );
+        assert_eq!(
+            kind("mcp__docs__write_file", r#"{"title":"x"}"#),
             ToolKind::Other
         );
     }

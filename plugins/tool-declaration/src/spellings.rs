@@ -3,7 +3,9 @@
 //! tests at the end, which read every row's example through `classify`).
 //!
 //! Names are lower-case: the declaration lower-cases the payload's name and
-//! reads it with or without the function bridge's `functions.` prefix.
+//! reads it with or without the function bridge's `functions.` prefix. An
+//! MCP server's tool (`mcp__<server>__<tool>`) is read by its own `<tool>`
+//! when its input fits that row.
 
 use crate::prelude::*;
 /// How the declaration reads one spelling's input.
@@ -412,6 +414,13 @@ pub const SPELLINGS: &[Spelling] = &[
 /// The bridge prefix a function-calling bridge puts before every name.
 pub const BRIDGE_PREFIX: &str = "functions.";
 
+/// The tool an MCP server's tool name `mcp__<server>__<tool>` names, as
+/// Claude Code and Codex spell it (`mcp__plugin_<p>_<server>__<tool>` too).
+pub fn server_tool(name: &str) -> Option<&str> {
+    let (_, tool) = name.strip_prefix("mcp__")?.rsplit_once("__")?;
+    (!tool.is_empty()).then_some(tool)
+}
+
 /// The row for a lower-cased tool name, with or without the bridge prefix.
 pub fn find(name: &str) -> Option<&'static Spelling> {
     let bare = name.strip_prefix(BRIDGE_PREFIX).unwrap_or(name);
@@ -421,7 +430,7 @@ pub fn find(name: &str) -> Option<&'static Spelling> {
 /// The README's list of spellings, generated from the table.
 pub fn markdown() -> String {
     let mut out = String::from(
-        "| Name (also `functions.<name>`) | Kind | Read from | Where the name comes from |\n|---|---|---|---|\n",
+        "| Name (also `functions.<name>`, `mcp__<server>__<name>`) | Kind | Read from | Where the name comes from |\n|---|---|---|---|\n",
     );
     for s in SPELLINGS {
         let (kind, fields) = match s.reads {
