@@ -246,6 +246,13 @@ pub const SPELLINGS: &[Spelling] = &[
         r#"{"path":"src/old.ts"}"#,
         &["src/old.ts"],
     ),
+    row(
+        "move_file",
+        Paths(&["source", "destination"]),
+        "the MCP filesystem server's `move_file` (modelcontextprotocol/servers src/filesystem), as `mcp__<server>__move_file`",
+        r#"{"source":"a.txt","destination":"b/a.txt"}"#,
+        &["a.txt", "b/a.txt"],
+    ),
     // Edits of one file, and anchored edits.
     row(
         "edit",
