@@ -28,6 +28,18 @@ impl Harness {
         }
     }
 
+    /// The harness whose installed package holds the script at `path`.
+    fn of_script(path: &str) -> Option<Harness> {
+        [
+            ("/@anthropic-ai/claude-code/", Harness::Claude),
+            ("/@openai/codex/", Harness::Codex),
+            ("/@oh-my-pi/pi-coding-agent/", Harness::Omp),
+        ]
+        .into_iter()
+        .find(|(package, _)| path.contains(package))
+        .map(|(_, harness)| harness)
+    }
+
     fn label(self) -> &'static str {
         match self {
             Harness::Claude => "Claude Code",
@@ -171,16 +183,30 @@ pub fn user_switch(argv: &[String]) -> Option<&'static str> {
     })
 }
 
-/// The harness a command starts and the arguments it gets: `claude …`, or
-/// its package run by `npx`/`bunx` (`npx -y @openai/codex exec …`).
+/// The harness a command starts and the arguments it gets: `claude …`, its
+/// package run by a package runner (`npx -y @openai/codex exec …`, `npm
+/// exec`, `pnpm dlx`, `yarn dlx`, `bun x`), or its script run by node or bun
+/// (`node …/@anthropic-ai/claude-code/cli.js …`).
 fn harness_call<'a>(name: &str, args: &'a [String]) -> Option<(Harness, &'a [String])> {
     if let Some(harness) = Harness::named(name) {
         return Some((harness, args));
     }
-    if !matches!(name, "npx" | "bunx" | "pnpx") {
-        return None;
-    }
-    let at = args.iter().position(|arg| !arg.starts_with('-'))?;
+    let first = args.iter().position(|arg| !arg.starts_with('-'));
+    let runs_package = |at: usize| matches!(args[at].as_str(), "exec" | "x" | "dlx");
+    let (args, at) = match name {
+        "npx" | "bunx" | "pnpx" => (args, first?),
+        "npm" | "pnpm" | "yarn" | "bun" if first.is_some_and(runs_package) => {
+            let rest = args.get(first? + 1..)?;
+            (rest, rest.iter().position(|arg| !arg.starts_with('-'))?)
+        }
+        "node" | "nodejs" | "bun" => {
+            return args
+                .iter()
+                .enumerate()
+                .find_map(|(at, arg)| Some((Harness::of_script(arg)?, args.get(at + 1..)?)));
+        }
+        _ => return None,
+    };
     let package = args.get(at)?;
     // `@scope/name@1.2.3` and `name@latest` name the package without the version.
     let unversioned = match package.rfind('@') {
