@@ -569,7 +569,11 @@ impl<'h> Walker<'h> {
             let path = word
                 .rsplit_once('=')
                 .map_or(word.as_str(), |(_, value)| value);
-            if may_name_key(path) && self.protected.names_key(&self.resolve(path)) {
+            // The path may also stand inside code or a query the program
+            // reads (`sqlite3 x "select readfile('/…/control.key')"`).
+            let mut paths = core::iter::once(path).chain(spelled_words(word));
+            if paths.any(|path| may_name_key(path) && self.protected.names_key(&self.resolve(path)))
+            {
                 return Err(key_refusal(word));
             }
         }
