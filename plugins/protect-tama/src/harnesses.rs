@@ -265,9 +265,10 @@ fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
 }
 
 /// Codex: `--disable hooks` and `-c features.hooks=false` (or the older
-/// `codex_hooks`) turn hooks off; `-c hooks…` overrides the hooks and the
-/// trust Codex keeps for each (`hooks.state`), and an untrusted hook is
-/// skipped without a word.
+/// `codex_hooks`) turn hooks off. Any other `-c` that touches hooks is
+/// refused too: the hooks and the trust Codex keeps for each (`hooks.state`,
+/// an untrusted hook being skipped without a word) live in the same layered
+/// configuration, though Codex 0.171.0 ignores such overrides.
 fn codex(args: &[String]) -> Option<String> {
     if let Some(feature) = option_values(args, &["--disable"])
         .into_iter()
