@@ -107,23 +107,14 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     let Some((harness, args)) = harness_call(name, args) else {
         return Ok(());
     };
-    let moved = || {
-        core::iter::once(&"HOME")
-            .chain(harness.elsewhere())
-            .find_map(|variable| {
-                let value = walker.assigned(variable)?;
-                Some(format!(
-                    "`{variable}={}` points it at another configuration",
-                    shown(value)
-                ))
-            })
-    };
-    let switched = || {
-        harness.switches().iter().find_map(|variable| {
+    // The first of `variables` the command set, with what setting it does.
+    let assigned = |variables: &[&str], does: &str| {
+        variables.iter().find_map(|variable| {
             let value = walker.assigned(variable)?;
-            Some(format!("`{variable}={}` turns its hooks off", shown(value)))
+            Some(format!("`{variable}={}` {does}", shown(value)))
         })
     };
+    let moved = |variables: &[&str]| assigned(variables, "points it at another configuration");
     // Its hooks' `tama` processes inherit the variable, and decide by it.
     let tama_set = || {
         walker
@@ -147,8 +138,9 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
             Harness::Codex => codex(args),
             Harness::Omp => omp(walker, args),
         }
-        .or_else(moved)
-        .or_else(switched)
+        .or_else(|| moved(&["HOME"]))
+        .or_else(|| moved(harness.elsewhere()))
+        .or_else(|| assigned(harness.switches(), "turns its hooks off"))
         .or_else(tama_set),
     };
     match how {
@@ -191,13 +183,13 @@ fn harness_call<'a>(name: &str, args: &'a [String]) -> Option<(Harness, &'a [Str
     if let Some(harness) = Harness::named(name) {
         return Some((harness, args));
     }
-    let first = args.iter().position(|arg| !arg.starts_with('-'));
+    let first = |args: &'a [String]| args.iter().position(|arg| !arg.starts_with('-'));
     let runs_package = |at: usize| matches!(args[at].as_str(), "exec" | "x" | "dlx");
     let (args, at) = match name {
-        "npx" | "bunx" | "pnpx" => (args, first?),
-        "npm" | "pnpm" | "yarn" | "bun" if first.is_some_and(runs_package) => {
-            let rest = args.get(first? + 1..)?;
-            (rest, rest.iter().position(|arg| !arg.starts_with('-'))?)
+        "npx" | "bunx" | "pnpx" => (args, first(args)?),
+        "npm" | "pnpm" | "yarn" | "bun" if first(args).is_some_and(runs_package) => {
+            let rest = args.get(first(args)? + 1..)?;
+            (rest, first(rest)?)
         }
         "node" | "nodejs" | "bun" => {
             return args

@@ -53,12 +53,7 @@ fn read(walker: &mut Walker<'_>, language: Language, code: &str, depth: u32) -> 
     }
     // What the code puts in its children's environment (`os.environ["HOME"]
     // = …`, `{env: {TAMA_REGISTRY: …}}`) goes with each command it runs.
-    let mut environment = String::new();
-    for (name, value) in &strings.pairs {
-        if is_variable_name(name) {
-            environment.push_str(&format!("export {name}={}; ", interpreters::quoted(value)));
-        }
-    }
+    let environment = strings.exports(|_, _| true);
     for command in strings.commands() {
         walker.child_source_if_shell(&format!("{environment}{command}"))?;
     }
@@ -105,11 +100,6 @@ fn patterns(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> {
         )?;
     }
     Ok(())
-}
-
-fn is_variable_name(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 fn mentions_tama_home(walker: &Walker<'_>, code: &str) -> bool {

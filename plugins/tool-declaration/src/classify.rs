@@ -30,24 +30,23 @@ pub fn classify(tool_name: &str, tool_input: &str) -> Result<ToolCall, String> {
             None => return Ok(call(name, ToolKind::Other, None, Vec::new())),
         },
     };
-    let read = read(tool_name, &name, spelling, fields);
+    if !from_server {
+        return read(tool_name, name, spelling, fields);
+    }
     // A server's tool that shares a harness tool's name but not its input
     // is some other tool: read as other, never as an error that refuses.
-    match read {
-        Err(_) if from_server => Ok(call(name, ToolKind::Other, None, Vec::new())),
-        read => read,
-    }
+    read(tool_name, name.clone(), spelling, fields)
+        .or_else(|_| Ok(call(name, ToolKind::Other, None, Vec::new())))
 }
 
 /// Reads `fields`, the input of the tool `tool_name` (lower-cased `name`),
 /// by its row `spelling`.
 fn read(
     tool_name: &str,
-    name: &str,
+    name: String,
     spelling: &spellings::Spelling,
     fields: &Map<String, Value>,
 ) -> Result<ToolCall, String> {
-    let name = name.to_owned();
     let write = |name: String, paths: Vec<String>| -> Result<ToolCall, String> {
         if paths.is_empty() {
             return Err(format!(

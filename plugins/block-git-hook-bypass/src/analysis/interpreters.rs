@@ -63,12 +63,9 @@ impl Walker {
                 option: "--no-verify",
             });
         }
-        let mut environment = String::new();
-        for (name, value) in &strings.pairs {
-            if name.starts_with("GIT_") || hook_env::switched_off_by(name, value).is_some() {
-                environment.push_str(&format!("export {name}={}; ", interpreters::quoted(value)));
-            }
-        }
+        let environment = strings.exports(|name, value| {
+            name.starts_with("GIT_") || hook_env::switched_off_by(name, value).is_some()
+        });
         for command in strings.commands() {
             self.child_source_in(&format!("{environment}{command}"), || label.to_owned())?;
         }

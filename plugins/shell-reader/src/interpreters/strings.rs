@@ -36,6 +36,19 @@ impl Strings {
             .filter(|value| super::runs_programs(value))
     }
 
+    /// The environment the code gives the programs it runs, the pairs
+    /// `keep` accepts of it, as shell text that sets it before a command
+    /// (`export NAME='value'; `).
+    pub fn exports(&self, keep: impl Fn(&str, &str) -> bool) -> String {
+        let mut text = String::new();
+        for (name, value) in &self.pairs {
+            if crate::shell::is_variable_name(name) && keep(name, value) {
+                text.push_str(&format!("export {name}={}; ", quoted(value)));
+            }
+        }
+        text
+    }
+
     /// What the code may hand a shell or `exec`, as shell text: each value,
     /// and each argument run with its words quoted.
     pub fn commands(&self) -> impl Iterator<Item = String> + '_ {

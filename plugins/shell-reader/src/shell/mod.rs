@@ -25,7 +25,7 @@ use alloc::borrow::Cow;
 pub use inline::Inline;
 
 pub use ansi_c::decode as decode_escapes;
-pub use parser::{names_parameter, parse};
+pub use parser::{is_variable_name, names_parameter, parse};
 
 /// A parsed command text. Its pipelines and words live in two arenas that
 /// lists and commands refer to by [`Span`], so that parsing allocates per

@@ -103,10 +103,14 @@ pub(super) const fn is_name_byte(byte: u8) -> bool {
 /// Whether `text` names a variable or a positional parameter, as the value
 /// of `${!x}` must.
 pub fn names_parameter(text: &str) -> bool {
+    is_variable_name(text) || (!text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit()))
+}
+
+/// Whether `text` is a name the shell can assign and export.
+pub fn is_variable_name(text: &str) -> bool {
     match text.as_bytes() {
+        [first, rest @ ..] => is_name_start(*first) && rest.iter().all(|&byte| is_name_byte(byte)),
         [] => false,
-        [first, rest @ ..] if is_name_start(*first) => rest.iter().all(|&byte| is_name_byte(byte)),
-        digits => digits.iter().all(u8::is_ascii_digit),
     }
 }
 
