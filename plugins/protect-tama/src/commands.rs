@@ -123,10 +123,10 @@ fn decide(
         "rm" | "unlink" | "rmdir" | "shred" | "srm" => {
             each(walker, &operands(args, &[]), Change::Remove, "deletes")
         }
-        "mv" => copy_like(walker, args, &["-S", "--suffix"], true),
+        "mv" => copy_like(walker, args, &GNU_COPY, true),
         "ln" | "link" => {
             links::link(walker, args)?;
-            copy_like(walker, args, &["-S", "--suffix"], false)
+            copy_like(walker, args, &GNU_COPY, false)
         }
         "mount" => links::mount(walker, args),
         "cp" | "rsync" | "scp" => {
@@ -139,14 +139,14 @@ fn decide(
             if links {
                 links::link(walker, args)?;
             }
-            copy_like(walker, args, &["-S", "--suffix", "-e", "--rsh"], false)
+            let copy = match name {
+                "rsync" => &RSYNC,
+                "scp" => &SCP,
+                _ => &GNU_COPY,
+            };
+            copy_like(walker, args, copy, false)
         }
-        "install" => copy_like(
-            walker,
-            args,
-            &["-m", "--mode", "-o", "--owner", "-g", "--group", "-S"],
-            false,
-        ),
+        "install" => copy_like(walker, args, &INSTALL, false),
         "tee" | "sponge" | "touch" | "mkdir" | "mkfifo" | "mknod" => each(
             walker,
             &operands(
@@ -439,11 +439,21 @@ pub(crate) fn operands(args: &[String], valued: &[&str]) -> Vec<String> {
             out.push(arg.clone());
         } else if arg == "--" {
             options_end = true;
-        } else if valued.contains(&arg.as_str()) {
+        } else if valued.contains(&arg.as_str()) || ends_with_valued_flag(arg, valued) {
             index += 1;
         }
     }
     out
+}
+
+/// A short-option cluster whose last letter takes the next word (`-vt DIR`).
+fn ends_with_valued_flag(arg: &str, valued: &[&str]) -> bool {
+    short_flags(arg).is_some_and(|flags| {
+        flags.len() > 1
+            && valued
+                .iter()
+                .any(|name| name.len() == 2 && flags.ends_with(&name[1..]))
+    })
 }
 
 /// The letters of a short-option cluster (`-pi` gives `pi`).
@@ -457,10 +467,7 @@ pub(crate) fn option_values(args: &[String], names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for (index, arg) in args.iter().enumerate() {
         for name in names {
-            let cluster_ends_with = name.len() == 2
-                && short_flags(arg)
-                    .is_some_and(|flags| flags.len() > 1 && flags.ends_with(&name[1..]));
-            if arg == name || cluster_ends_with {
+            if arg == name || ends_with_valued_flag(arg, &[name]) {
                 if let Some(value) = args.get(index + 1) {
                     out.push(value.clone());
                 }
@@ -491,11 +498,119 @@ pub(crate) fn each(
     Ok(())
 }
 
-/// `cp`, `mv`, `ln`, `install`, `rsync`: the destination is written, also
-/// as the folder each source lands in; `mv` removes its sources too.
-fn copy_like(walker: &Walker<'_>, args: &[String], valued: &[&str], moves: bool) -> Result<()> {
-    let mut files = operands(args, valued);
-    let mut destinations = option_values(args, &["-t", "--target-directory"]);
+/// How a copying command spells its operands.
+struct CopySyntax {
+    /// Options whose value is the next word.
+    valued: &'static [&'static str],
+    /// Options that name the folder every source lands in.
+    target_folder: &'static [&'static str],
+    /// Options that make the destination the copy itself, not a folder the
+    /// source lands in (`cp -rT src dest`).
+    no_target_folder: &'static [&'static str],
+    /// A source ending in `/` lands its contents in the destination
+    /// (`rsync -a src/ dest`), not a folder of its own name.
+    slash_means_contents: bool,
+}
+
+/// `cp`, `mv`, `ln` (GNU coreutils).
+const GNU_COPY: CopySyntax = CopySyntax {
+    valued: &["-S", "--suffix", "-t", "--target-directory"],
+    target_folder: &["-t", "--target-directory"],
+    no_target_folder: &["-T", "--no-target-directory"],
+    slash_means_contents: false,
+};
+
+const INSTALL: CopySyntax = CopySyntax {
+    valued: &[
+        "-m",
+        "--mode",
+        "-o",
+        "--owner",
+        "-g",
+        "--group",
+        "-S",
+        "--suffix",
+        "-t",
+        "--target-directory",
+    ],
+    ..GNU_COPY
+};
+
+/// rsync's `-t` keeps times and `-T` names a temporary folder; long options
+/// may take their value as the next word, also after the operands.
+const RSYNC: CopySyntax = CopySyntax {
+    valued: &[
+        "-e",
+        "--rsh",
+        "-f",
+        "--filter",
+        "-T",
+        "--temp-dir",
+        "-B",
+        "--block-size",
+        "-M",
+        "--remote-option",
+        "--rsync-path",
+        "--exclude",
+        "--include",
+        "--exclude-from",
+        "--include-from",
+        "--files-from",
+        "--partial-dir",
+        "--backup-dir",
+        "--suffix",
+        "--chmod",
+        "--chown",
+        "--compare-dest",
+        "--copy-dest",
+        "--link-dest",
+        "--log-file",
+        "--log-file-format",
+        "--out-format",
+        "--password-file",
+        "--timeout",
+        "--contimeout",
+        "--max-size",
+        "--min-size",
+        "--max-delete",
+        "--bwlimit",
+        "--usermap",
+        "--groupmap",
+        "--iconv",
+        "--port",
+        "--sockopts",
+        "--skip-compress",
+        "--compress-choice",
+        "--checksum-choice",
+        "--only-write-batch",
+        "--write-batch",
+        "--read-batch",
+        "--stop-after",
+        "--stop-at",
+        "--modify-window",
+        "--outbuf",
+        "--info",
+        "--debug",
+    ],
+    target_folder: &[],
+    no_target_folder: &[],
+    slash_means_contents: true,
+};
+
+const SCP: CopySyntax = CopySyntax {
+    valued: &["-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-S", "-X"],
+    target_folder: &[],
+    no_target_folder: &[],
+    slash_means_contents: false,
+};
+
+/// `cp`, `mv`, `ln`, `install`, `rsync`, `scp`: the destination is written,
+/// also as the folder each source lands in; where a source's contents land
+/// in the destination itself, its whole tree is replaced; `mv` removes its
+/// sources too.
+fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: bool) -> Result<()> {
+    let mut files = operands(args, syntax.valued);
+    let mut destinations = option_values(args, syntax.target_folder);
     if destinations.is_empty() {
         match files.len() {
             0 => return Ok(()),
@@ -507,12 +622,36 @@ fn copy_like(walker: &Walker<'_>, args: &[String], valued: &[&str], moves: bool)
     if moves {
         each(walker, &files, Change::Remove, "moves away")?;
     }
+    let is_copy_itself = args.iter().any(|arg| {
+        syntax.no_target_folder.contains(&arg.as_str())
+            || syntax.no_target_folder.iter().any(|option| {
+                option.len() == 2
+                    && short_flags(arg).is_some_and(|flags| flags.contains(&option[1..]))
+            })
+    });
     for destination in &destinations {
+        if is_copy_itself {
+            walker.changes(destination, Change::Remove, "replaces")?;
+            continue;
+        }
         walker.changes(destination, Change::Write, "writes")?;
         for source in &files {
-            // A source lands under its own name and replaces that whole tree.
-            let name = basename(source.trim_end_matches('/'));
-            walker.changes(&format!("{destination}/{name}"), Change::Remove, "writes")?;
+            // A source lands under its own name and replaces that whole tree;
+            // one that lands its contents replaces the destination's.
+            let trimmed = source.trim_end_matches('/');
+            let name = basename(trimmed);
+            let contents = (syntax.slash_means_contents && trimmed.len() < source.len())
+                || matches!(name, "." | "..");
+            if contents {
+                walker.changes(
+                    destination,
+                    Change::Remove,
+                    "copies a folder's contents over",
+                )?;
+            } else {
+                let folder = destination.trim_end_matches('/');
+                walker.changes(&format!("{folder}/{name}"), Change::Remove, "writes")?;
+            }
         }
     }
     Ok(())
