@@ -53,15 +53,19 @@ impl Walker {
                     }
                     index += 1;
                 }
-                "-S" | "--split-string" => {
-                    let mut split: Vec<Field<'_>> = args
-                        .get(index)
-                        .map(|arg| arg.text.split_whitespace().map(Field::new).collect())
+                "--" => {}
+                _ if split_string(text).is_some() => {
+                    // `env -S 'cmd args'`: the string split into words, then the rest.
+                    let (value, rest) = match split_string(text) {
+                        Some("") => (args.get(index).map(|arg| &*arg.text), index + 1),
+                        value => (value, index),
+                    };
+                    let mut split: Vec<Field<'_>> = value
+                        .map(|value| value.split_whitespace().map(Field::new).collect())
                         .unwrap_or_default();
-                    split.extend_from_slice(args.get(index + 1..).unwrap_or_default());
+                    split.extend_from_slice(args.get(rest..).unwrap_or_default());
                     return self.env_command(frame, &split, &env, stdin);
                 }
-                "--" => {}
                 _ if text.starts_with("--unset=") => env.unset(text.trim_start_matches("--unset=")),
                 _ if text.starts_with("-u") => env.unset(text.trim_start_matches("-u")),
                 _ if text.starts_with('-') => {}
@@ -384,4 +388,23 @@ impl Env {
         self.assigned.retain(|(assigned, _)| assigned != name);
         self.unset.push(name.to_owned());
     }
+}
+
+/// The string of `env -S`/`--split-string` in `option`: empty when it is the
+/// next word (`-S`, `--split-string`, a cluster ending in `S`), else joined
+/// to the option (`-S'…'`, `--split-string=…`, `-iS'…'`).
+fn split_string(option: &str) -> Option<&str> {
+    if option == "--split-string" {
+        return Some("");
+    }
+    if let Some(value) = option.strip_prefix("--split-string=") {
+        return Some(value);
+    }
+    let flags = option.strip_prefix('-').filter(|f| !f.starts_with('-'))?;
+    // Letters before `S` must be env's flags that take no value.
+    let at = flags.find('S')?;
+    flags[..at]
+        .chars()
+        .all(|flag| matches!(flag, 'i' | '0' | 'v'))
+        .then(|| &flags[at + 1..])
 }

@@ -326,6 +326,8 @@ fn spell(rng: &mut TestRng, form: &str, c: &Call) -> String {
         "wrapper" => vec![
             format!("env {}", c.plain()),
             format!("env -u HUSKY {}", c.plain()),
+            format!("{env}env -S '{head} {o}' {rest}"),
+            format!("{env}env --split-string='{head} {o}' {rest}"),
             format!("timeout 60 {}", c.plain()),
             format!("{env}nice -n 1 {head} {o} {rest}"),
             format!("{env}command {head} {o} {rest}"),
