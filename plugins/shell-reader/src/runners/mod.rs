@@ -1,6 +1,6 @@
 //! Programs that hand text to a shell elsewhere or later: a terminal
 //! multiplexer's new windows and typed keys, `at` and `crontab`, `make`'s
-//! recipes, `expect`'s `spawn`, PowerShell's `-Command`, `watch`, terminal
+//! recipes, `expect`'s `spawn`, `newgrp`'s shell, PowerShell's `-Command`, `watch`, terminal
 //! emulators' `-e`, editors' and text tools' shell escapes (`editors`), the
 //! commands `tar`, `rsync`, `ssh`, `man`, `zip`, `socat` and `nc` are given
 //! to start, and the jobs of `xargs -I` and GNU `parallel`. What each runs,
@@ -51,6 +51,8 @@ pub fn shell_texts<'a, W: AsRef<str>>(
             .skip(1)
             .map(str::to_owned)
             .collect(),
+        // `newgrp` starts a shell that reads what standard input holds.
+        "newgrp" => stdin_text().into_iter().collect(),
         "at" | "batch" => option_value(&["-f"])
             .map_or_else(stdin_text, content)
             .into_iter()
