@@ -48,6 +48,7 @@ fn read(walker: &mut Walker<'_>, language: Language, code: &str, depth: u32) -> 
     }
     check(walker, &text)?;
     patterns(walker, code, &strings.values)?;
+    traversals(walker, code, &strings.values)?;
     if !strings.runs_programs {
         return Ok(());
     }
@@ -98,6 +99,51 @@ fn patterns(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> {
             Change::Remove,
             "may change, by a pattern in interpreter code,",
         )?;
+    }
+    Ok(())
+}
+
+/// Refuses code that walks a folder holding a protected path (`os.walk`,
+/// `rglob`, `readdirSync`, …) and deletes, moves or writes files: what it
+/// changes is chosen as it runs (`if 'registry' in name`), so the gate
+/// cannot read it from the code. The folder is a path among the strings,
+/// or the home folder when the code asks for it (`Path.home()`,
+/// `expanduser('~')`, `process.env.HOME`).
+fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> {
+    const WALKS: &[&str] = &[
+        "walk(",
+        "rglob(",
+        "glob(",
+        "iterdir(",
+        "listdir(",
+        "scandir(",
+        "readdir",
+        "opendir",
+        "dir.glob",
+        "dir[",
+        "dir.children",
+        "find.find",
+        "file::find",
+        "walkdir",
+        "**",
+    ];
+    const CHANGES: &[&str] = &[
+        "remove", "unlink", "rmtree", "rmdir", "rmsync", "rm_rf", "rm_r", "rm(", "rename",
+        "replace(", "truncate", "write", "move(", "delete", "chmod",
+    ];
+    let lower = code.to_ascii_lowercase();
+    let walks = WALKS.iter().any(|walk| lower.contains(walk));
+    if !walks || !CHANGES.iter().any(|change| lower.contains(change)) {
+        return Ok(());
+    }
+    let home = lower.contains("home").then_some("~");
+    let folders = values
+        .iter()
+        .map(String::as_str)
+        .filter(|value| value.starts_with(['/', '~', '.']))
+        .chain(home);
+    for folder in folders {
+        walker.changes(folder, Change::Remove, "walks and changes files under")?;
     }
     Ok(())
 }

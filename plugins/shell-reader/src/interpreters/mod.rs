@@ -12,6 +12,7 @@
 
 use crate::prelude::*;
 
+mod methods;
 mod strings;
 #[cfg(test)]
 mod tests;

@@ -6,6 +6,7 @@ use crate::prelude::*;
 use alloc::borrow::Cow;
 
 use super::Language;
+use super::methods;
 use crate::shell::decode_escapes;
 
 /// What a piece of code's strings hold.
@@ -122,7 +123,7 @@ fn capped(mut value: String) -> String {
 
 /// One piece of a string literal.
 #[derive(Debug)]
-enum Piece<'a> {
+pub(super) enum Piece<'a> {
     Text(Cow<'a, str>),
     /// An interpolated name (`${x}`, `{x}`, `#{x}`, `$x`).
     Name(Cow<'a, str>),
@@ -130,7 +131,7 @@ enum Piece<'a> {
 
 /// A token of the code, borrowed from it where it can be.
 #[derive(Debug)]
-enum Token<'a> {
+pub(super) enum Token<'a> {
     Literal(Vec<Piece<'a>>),
     Word(&'a str),
     Operator(&'a str),
@@ -176,20 +177,9 @@ impl<'a> Lexer<'a> {
                         None => tokens.push(Token::Word(word)),
                     },
                 }
-            } else if self.language == Language::Python
-                && self.rest.starts_with("[::-1]")
-                && let Some(Token::Literal(pieces)) = tokens.last_mut()
-            {
-                // A literal read backwards: `"amat./~"[::-1]`.
-                let reversed: String = pieces
-                    .iter()
-                    .rev()
-                    .filter_map(|piece| match piece {
-                        Piece::Text(text) => Some(text.chars().rev().collect::<String>()),
-                        Piece::Name(_) => None,
-                    })
-                    .collect();
-                *pieces = vec![Piece::Text(Cow::Owned(reversed))];
+            } else if self.language == Language::Python && self.rest.starts_with("[::-1]") {
+                // A value read backwards: `"amat./~"[::-1]`.
+                tokens.push(Token::Operator("[::-1]"));
                 self.advance("[::-1]".len());
             } else {
                 let length = ["==", "=>", "=~", "!=", "+=", ".=", "<=", ">=", ".."]
@@ -382,15 +372,19 @@ impl Prefix {
 }
 
 /// Characters given by their codes, `chr(46)` (Python, Perl, PHP),
-/// `String.fromCharCode(46, 116)` (JavaScript) or `string.char(46)` (Lua),
+/// `String.fromCharCode(46, 116)` (JavaScript), `string.char(46)` (Lua) or
+/// `bytes([46, 116])` (Python),
 /// where `rest` follows the function's name `word`: the text and the
 /// length of the call's arguments.
 fn char_codes(word: &str, rest: &str) -> Option<(String, usize)> {
-    if !matches!(word, "chr" | "fromCharCode" | "char") {
-        return None;
-    }
-    let inner = rest.strip_prefix('(')?;
-    let end = inner.find(')')?;
+    let (open, close) = match word {
+        "chr" | "fromCharCode" | "char" => ("(", ")"),
+        // Python's `bytes([116, 97])`, decoded after.
+        "bytes" | "bytearray" => ("([", "])"),
+        _ => return None,
+    };
+    let inner = rest.strip_prefix(open)?;
+    let end = inner.find(close)?;
     let mut text = String::new();
     for code in inner[..end].split(',') {
         let code = code.trim();
@@ -400,7 +394,7 @@ fn char_codes(word: &str, rest: &str) -> Option<(String, usize)> {
         };
         text.push(char::from_u32(number)?);
     }
-    (word != "chr" || text.chars().count() == 1).then_some((text, end + 2))
+    (word != "chr" || text.chars().count() == 1).then_some((text, open.len() + end + close.len()))
 }
 
 fn is_word_char(c: char) -> bool {
@@ -424,7 +418,7 @@ fn fold(tokens: &[Token<'_>]) -> Strings {
     let mut items: Vec<Item<'_>> = Vec::new();
     let mut index = 0;
     while let Some(token) = tokens.get(index) {
-        if let Some((value, next)) = chain(tokens, index, &variables) {
+        if let Some((value, next)) = chain(tokens, index, &variables, 0) {
             // `name = value`, `name += value`.
             if let [.., Item::Word(name), Item::Operator(operator)] = items.as_slice()
                 && matches!(*operator, "=" | "+=" | ".=")
@@ -450,34 +444,55 @@ fn fold(tokens: &[Token<'_>]) -> Strings {
 }
 
 /// A value made of literals and names joined, starting at `start`, if it
-/// holds a literal: the value and the index after it.
+/// holds a literal: the value and the index after it. Each piece has the
+/// methods and operators after it applied first (`methods.rs`).
 fn chain(
     tokens: &[Token<'_>],
     start: usize,
     variables: &[(&str, String)],
+    depth: u32,
 ) -> Option<(String, usize)> {
+    let read = |at: usize| read_value(tokens, at, variables, depth + 1);
     let mut value = String::new();
     let mut has_literal = false;
     let mut index = start;
     loop {
-        match tokens.get(index) {
+        let (piece, next) = match tokens.get(index) {
             Some(Token::Literal(pieces)) => {
                 has_literal = true;
-                for piece in pieces {
-                    match piece {
-                        Piece::Text(text) => value.push_str(text),
+                let mut piece = String::new();
+                for part in pieces {
+                    match part {
+                        Piece::Text(text) => piece.push_str(text),
                         Piece::Name(name) => {
-                            value.push_str(lookup(variables, name).unwrap_or_default())
+                            piece.push_str(lookup(variables, name).unwrap_or_default())
                         }
                     }
                 }
+                (piece, index + 1)
             }
-            Some(Token::Word(name)) if !name.starts_with(|c: char| c.is_ascii_digit()) => {
-                value.push_str(lookup(variables, name).unwrap_or_default());
+            Some(Token::Word(name)) if !name.starts_with(|c: char| c.is_ascii_digit()) => (
+                lookup(variables, name).unwrap_or_default().to_owned(),
+                index + 1,
+            ),
+            Some(Token::Operator("[")) if depth < MAX_NESTING => {
+                match methods::joined_list(tokens, index, &read) {
+                    Some(joined) => {
+                        has_literal = true;
+                        joined
+                    }
+                    None => break,
+                }
             }
             _ => break,
-        }
-        index += 1;
+        };
+        let (piece, next) = if depth < MAX_NESTING {
+            methods::apply(tokens, next, piece, &read)
+        } else {
+            (piece, next)
+        };
+        value.push_str(&piece);
+        index = next;
         if value.len() > MAX_VALUE {
             value = capped(value);
         }
@@ -493,6 +508,41 @@ fn chain(
         index -= 1;
     }
     has_literal.then_some((value, index))
+}
+
+/// How deeply values are read inside the arguments of other values.
+const MAX_NESTING: u32 = 8;
+
+/// One value an argument or list item gives: a joined value, a name's
+/// value (empty when unknown), or a number as written.
+fn read_value(
+    tokens: &[Token<'_>],
+    index: usize,
+    variables: &[(&str, String)],
+    depth: u32,
+) -> Option<(String, usize)> {
+    if depth > MAX_NESTING {
+        return None;
+    }
+    chain(tokens, index, variables, depth).or_else(|| match tokens.get(index)? {
+        Token::Word(word) => {
+            let value = match lookup(variables, word) {
+                Some(value) => value.to_owned(),
+                None if word.starts_with(|c: char| c.is_ascii_digit()) => (*word).to_owned(),
+                None => String::new(),
+            };
+            let (value, next) = methods::apply(tokens, index + 1, value, &|at| {
+                read_value(tokens, at, variables, depth + 1)
+            });
+            // `os.path.expanduser(…)`: what a name's attribute or call gives
+            // is not known.
+            match methods::past_attributes(tokens, next) {
+                after if after > next => Some((String::new(), after)),
+                _ => Some((value, next)),
+            }
+        }
+        _ => None,
+    })
 }
 
 fn lookup<'v>(variables: &'v [(&str, String)], name: &str) -> Option<&'v str> {

@@ -251,3 +251,57 @@ fn characters_given_by_code_and_reversed_literals_are_read() {
     // A call whose argument is not a number stays unknown.
     assert_eq!(values("x = chr(n) + 'a'", Language::Python), ["a"]);
 }
+
+#[test]
+fn paths_assembled_by_methods_and_formatting_are_read() {
+    let python = |code| values(code, Language::Python);
+    assert_eq!(python("rmtree('~/.%s' % 'tama')"), ["~/.tama"]);
+    assert_eq!(python("rmtree('%s/.%s' % (home, 'tama'))"), ["/.tama"]);
+    assert_eq!(python("rmtree('~/.{}'.format('tama'))"), ["~/.tama"]);
+    assert_eq!(
+        python("rmtree('{}/.{x}'.format(os.path.expanduser('~'), x='tama'))"),
+        ["/.tama"]
+    );
+    assert_eq!(
+        python("rmtree('~/.' + ''.join(['t', 'a', 'm', 'a']))"),
+        ["~/.tama"]
+    );
+    assert_eq!(python("rmtree('~/.' + 'TAMA'.lower())"), ["~/.tama"]);
+    assert_eq!(
+        python("n = 'amat'; rmtree('~/.' + n[::-1])"),
+        ["amat", "~/.tama"]
+    );
+    assert_eq!(
+        python("rmtree('~/.' + bytes([116, 97, 109, 97]).decode())"),
+        ["~/.tama"]
+    );
+    assert_eq!(
+        values(
+            "fs.rmSync(home + '/.' + ['t', 'a', 'm', 'a'].join(''))",
+            Language::JavaScript
+        ),
+        ["/.tama"]
+    );
+    assert_eq!(
+        values(
+            "FileUtils.rm_rf(Dir.home + '/.' + 'TAMA'.downcase)",
+            Language::Ruby
+        ),
+        ["/.tama"]
+    );
+    // What is not a string method leaves the value as it was.
+    assert_eq!(python("print('a'.count('b'))"), ["a", "b"]);
+    // Argument vectors stay lists.
+    assert_eq!(
+        strings("run(['git', 'commit'])", Language::Python).lists,
+        [["git", "commit"]]
+    );
+}
+
+#[test]
+fn deeply_nested_lists_are_read_within_bounds() {
+    let code = format!("{}'a'{}", "[".repeat(20_000), "]".repeat(20_000));
+    assert_eq!(values(&code, Language::Python), ["a"]);
+    let code = format!("x = {}", "'a'.join([".repeat(5_000));
+    assert!(values(&code, Language::Python).len() <= 5_000);
+}
