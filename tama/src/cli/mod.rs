@@ -44,6 +44,7 @@ struct Cli {
 enum Command {
     Doctor(doctor::DoctorArgs),
     Hook(hook::HookArgs),
+    /// Hook commands Tama started that are still running, and their process groups
     #[command(subcommand)]
     Hooks(hooks::HooksCommand),
     PeerHook(peer_hook::PeerHookArgs),

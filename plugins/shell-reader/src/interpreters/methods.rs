@@ -7,6 +7,9 @@ use crate::prelude::*;
 
 use super::strings::Token;
 
+/// A call's argument: its keyword (`name=value`), if any, and its value.
+type Argument = (Option<String>, String);
+
 /// Reads one value at `index`: the value and the index after it.
 pub(super) type ReadValue<'r> = &'r dyn Fn(usize) -> Option<(String, usize)>;
 
@@ -104,7 +107,7 @@ fn percent_arguments(
     tokens: &[Token<'_>],
     index: usize,
     read: ReadValue<'_>,
-) -> Option<(Vec<(Option<String>, String)>, usize)> {
+) -> Option<(Vec<Argument>, usize)> {
     match tokens.get(index) {
         Some(Token::Operator("(")) => arguments(tokens, index, read),
         _ => read(index).map(|(value, next)| (vec![(None, value)], next)),
@@ -118,7 +121,7 @@ fn arguments(
     tokens: &[Token<'_>],
     index: usize,
     read: ReadValue<'_>,
-) -> Option<(Vec<(Option<String>, String)>, usize)> {
+) -> Option<(Vec<Argument>, usize)> {
     let Some(Token::Operator("(")) = tokens.get(index) else {
         return None;
     };
@@ -210,7 +213,7 @@ fn past_calls(tokens: &[Token<'_>], mut index: usize) -> usize {
 }
 
 /// `%s`, `%r`, `%d` and `%i` filled in order; `%%` is `%`.
-fn fill_percent(format: &str, args: &[(Option<String>, String)]) -> String {
+fn fill_percent(format: &str, args: &[Argument]) -> String {
     let mut args = args.iter().map(|(_, value)| value.as_str());
     let mut out = String::new();
     let mut chars = format.chars();
@@ -234,7 +237,7 @@ fn fill_percent(format: &str, args: &[(Option<String>, String)]) -> String {
 
 /// `{}` filled in order, `{0}` by place and `{name}` by keyword; `{{` and
 /// `}}` are braces.
-fn fill_braces(format: &str, args: &[(Option<String>, String)]) -> String {
+fn fill_braces(format: &str, args: &[Argument]) -> String {
     let positional: Vec<&str> = args
         .iter()
         .filter(|(name, _)| name.is_none())
