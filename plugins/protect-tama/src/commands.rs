@@ -6,6 +6,7 @@ use crate::prelude::*;
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
 use shell_reader::{git_commands, runners};
 
+use crate::diffs;
 use crate::interpreters;
 use crate::links;
 use crate::protected::Change;
@@ -202,25 +203,12 @@ fn decide(
             }
         }
         "unzip" => output_option(walker, args, &["-d"]),
-        "patch" => {
-            let files = operands(
-                args,
-                &[
-                    "-p", "-i", "--input", "-d", "-o", "-r", "-F", "-B", "-z", "-V", "-Y",
-                ],
-            );
-            each(
-                walker,
-                files.get(..1).unwrap_or_default(),
-                Change::Write,
-                "patches",
-            )
-        }
+        "patch" => diffs::patch(walker, args, call.stdin),
         "apply_patch" | "applypatch" => match call.stdin.or(args.first().map(String::as_str)) {
             Some(patch) => patch_targets(walker, patch),
             None => Ok(()),
         },
-        "git" => git(walker, args),
+        "git" => git(walker, args, call.stdin),
         "yq" | "jq"
             if args
                 .iter()
@@ -241,8 +229,9 @@ fn decide(
 /// core.pager='…'`, `-c alias.x='!…'`, `GIT_EDITOR=…`) are walked as shell;
 /// `git clone` writes its destination; `git clean -f` deletes the
 /// untracked files of the work tree it runs in, the working folder or `-C`'s,
-/// or of the pathspecs it is given.
-fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
+/// or of the pathspecs it is given; `git apply` and `git am` write what their
+/// diffs name.
+fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
     let mut commands: Vec<String> = Vec::new();
     // Most git calls give no `-c` and run with no variable the command set.
     let settings = if args.iter().any(|arg| arg.starts_with("-c")) {
@@ -300,6 +289,13 @@ fn git(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     match operands.as_slice() {
         [clone, _source, destination, ..] if clone == "clone" => {
             walker.changes(destination, Change::Remove, "clones into")
+        }
+        [apply, ..] if matches!(apply.as_str(), "apply" | "am") => {
+            let after = args
+                .iter()
+                .position(|arg| arg == apply)
+                .map_or(0, |at| at + 1);
+            diffs::git_apply(walker, &args[after..], stdin)
         }
         // Files git writes back from its history or removes.
         [subcommand, paths @ ..]

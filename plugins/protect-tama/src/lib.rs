@@ -62,6 +62,7 @@
 extern crate alloc;
 
 mod commands;
+mod diffs;
 mod expand;
 mod harnesses;
 mod interpreters;

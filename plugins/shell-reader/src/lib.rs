@@ -1,6 +1,7 @@
 //! The shell reader Tama's gates share: [`shell`] parses command text as a
 //! shell reads it, [`field`] is the value a word expands to, [`braces`]
-//! and [`values`] do what the shell does to a word's known text, and
+//! and [`values`] do what the shell does to a word's known text, [`diffs`]
+//! the files a diff's headers name, and
 //! [`git_commands`] names where git runs commands of its own; [`output`] is
 //! what `echo` and `printf` print; [`interpreters`] reads the strings of code
 //! handed to python, node, perl, ruby, php, awk, lua, R, julia or AppleScript; [`runners`] what programs
@@ -14,6 +15,7 @@
 extern crate alloc;
 
 pub mod braces;
+pub mod diffs;
 pub mod field;
 pub mod git_commands;
 pub mod interpreters;

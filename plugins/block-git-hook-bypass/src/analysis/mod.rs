@@ -15,7 +15,7 @@ mod simple;
 mod variables;
 mod wrappers;
 
-use crate::field::{Field, UNKNOWN};
+use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::shell::{self, Command, Compound, List, Pipeline, Program};
 use variables::Variables;
@@ -380,6 +380,44 @@ impl Walker {
 
     fn in_hooks_dir(&self) -> bool {
         self.dir.as_ref().is_some_and(|dir| !dir.git)
+    }
+
+    /// What `patch`, `git apply` or `git am` does to hooks when it is
+    /// handed a diff (on its standard input, or in a file the command wrote)
+    /// whose headers name a hook, a hook manager's file or git's
+    /// configuration (read as given and with `a/`/`b/` taken off), or a hook
+    /// manager's configuration its added lines switch off.
+    fn patches_hooks(
+        &self,
+        name: &str,
+        argv: &[Field<'_>],
+        stdin: Option<&str>,
+    ) -> Option<Finding> {
+        let args = argv.get(1..).unwrap_or_default();
+        let applies = name == "patch"
+            || (name == "git" && args.iter().any(|arg| matches!(&*arg.text, "apply" | "am")));
+        if !applies {
+            return None;
+        }
+        let files = args.iter().filter_map(|arg| self.file_content(&arg.text));
+        let in_hooks_dir = self.in_hooks_dir();
+        for diff in stdin.into_iter().chain(files) {
+            for named in shell_reader::diffs::header_paths(diff) {
+                for path in [named.as_str(), shell_reader::diffs::stripped(&named, 1)] {
+                    let command = format!("{} (a diff of {path})", shown(argv));
+                    if self.is_config_file(path) {
+                        return Some(self.config_files(command, "patches"));
+                    }
+                    if files::is_hook_path(path, in_hooks_dir)
+                        || files::holds_hooks(path)
+                        || files::switches_hooks_off(path, diff)
+                    {
+                        return Some(self.hook_files(command, "patches"));
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Whether `path` is one of git's configuration files, `config` itself

@@ -59,6 +59,9 @@ impl Walker {
         {
             return self.call_function(frame, index, Some(owned(args)));
         }
+        if let Some(finding) = self.patches_hooks(name, argv, stdin) {
+            return Err(finding);
+        }
         let done = Ok(Some(String::new()));
         match name {
             "git" | "hub" => self.git(frame, args, env),
