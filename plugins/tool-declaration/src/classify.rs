@@ -64,10 +64,26 @@ fn read(
     };
     match spelling.reads {
         Reads::Command(keys) => match shell_command(tool_name, fields, keys)? {
-            Command::Line(line) => Ok(call(name, ToolKind::Shell, Some(line), Vec::new())),
+            Command::Line(line) => {
+                let line = match working_folder(fields) {
+                    Some(folder) => format!("cd {} && {line}", folder_word(folder)),
+                    None => line,
+                };
+                Ok(call(name, ToolKind::Shell, Some(line), Vec::new()))
+            }
             Command::Patch(text) => {
                 let paths =
                     patch::targets(&text).map_err(|e| format!("the patch of `{tool_name}` {e}"))?;
+                let paths = match working_folder(fields) {
+                    Some(folder) => paths
+                        .into_iter()
+                        .map(|path| match path.starts_with(['/', '~']) {
+                            true => path,
+                            false => format!("{}/{path}", folder.trim_end_matches('/')),
+                        })
+                        .collect(),
+                    None => paths,
+                };
                 write(name, paths)
             }
             Command::Missing => Err(format!(
@@ -141,6 +157,39 @@ impl Command {
             Command::Line(text) | Command::Patch(text) => text,
             Command::Missing => "",
         }
+    }
+}
+
+/// Keys a shell tool's input names the folder its command runs in under:
+/// Codex's `workdir` (`working_directory` in a `local_shell` action),
+/// oh-my-pi's `cwd`. The command is read as run after a `cd` there.
+const WORKING_FOLDER_KEYS: &[&str] = &["workdir", "cwd", "action.working_directory"];
+
+/// The folder a shell call says its command runs in, if it names one.
+fn working_folder(fields: &Map<String, Value>) -> Option<&str> {
+    WORKING_FOLDER_KEYS
+        .iter()
+        .find_map(|key| field(fields, key)?.as_str())
+        .map(|folder| {
+            // oh-my-pi takes `@/x`, `@~/x`, `:/x` and `:~/x` for `/x` and `~/x`.
+            match folder.strip_prefix(['@', ':']) {
+                Some(rest) if rest.starts_with(['/', '~']) => rest,
+                _ => folder,
+            }
+        })
+        .filter(|folder| !folder.is_empty())
+}
+
+/// `folder` as a word `cd` reads back unchanged, its leading `~` left bare
+/// so that a shell reader expands it to the home folder, as the harness does.
+fn folder_word(folder: &str) -> String {
+    match folder.strip_prefix('~') {
+        Some("") => "~".to_owned(),
+        Some(rest) => match rest.strip_prefix('/') {
+            Some(under) => format!("~/{}", shell_quote(under)),
+            None => format!("~/{}", shell_quote(rest)),
+        },
+        None => shell_quote(folder),
     }
 }
 
@@ -407,5 +456,33 @@ mod tests {
                 .unwrap_err()
                 .contains("not a string")
         );
+    }
+
+    #[test]
+    fn a_shell_call_runs_in_the_folder_its_input_names() {
+        let command = |input: &str| classify("bash", input).unwrap().command.unwrap();
+        assert_eq!(
+            command(r#"{"command":"rm -rf .tama","cwd":"/home/u"}"#),
+            "cd /home/u && rm -rf .tama"
+        );
+        assert_eq!(
+            classify("exec_command", r#"{"cmd":"ls","workdir":"/a b"}"#)
+                .unwrap()
+                .command
+                .unwrap(),
+            "cd '/a b' && ls"
+        );
+        assert_eq!(command(r#"{"command":"ls","cwd":"~"}"#), "cd ~ && ls");
+        assert_eq!(
+            command(r#"{"command":"ls","cwd":"@~/x y"}"#),
+            "cd ~/'x y' && ls"
+        );
+        assert_eq!(command(r#"{"command":"ls","cwd":""}"#), "ls");
+        let call = classify(
+            "shell",
+            r#"{"command":["apply_patch","*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch"],"workdir":"/w"}"#,
+        )
+        .unwrap();
+        assert_eq!(call.targets[0].path, "/w/a.txt");
     }
 }
