@@ -62,6 +62,26 @@ for (const harness of [claude, codex, omp]) {
       assert.match(JSON.stringify(turns[1].body), /block-supervisor-stop/);
     });
 
+    // The folder a shell call names for itself (oh-my-pi's `cwd`, Codex's
+    // `workdir`) is where its relative paths land, not the session's.
+    const folderField = { omp: ["bash", "command", "cwd"], codex: ["exec_command", "cmd", "workdir"] }[harness.name];
+    if (folderField) {
+      test("a shell call run in the home folder by its own folder field cannot delete Tama's home", async () => {
+        const s = scratch(`${harness.name}-folder`);
+        const marker = path.join(s.home, ".tama", "marker");
+        fs.mkdirSync(path.dirname(marker), { recursive: true });
+        fs.writeFileSync(marker, "kept");
+        const [tool, command, folder] = folderField;
+        const model = await startModel([{ call: { name: tool, input: { [command]: "rm -rf .tama", [folder]: s.home } } }, { text: "stopping" }]);
+        harness.configure(s.home, model);
+        setup(harness.name, s.home);
+        const out = await harness.prompt(s, model, "clean up");
+        await model.close();
+        assert.ok(fs.existsSync(marker), `Tama's home must stay: ${out.stderr}`);
+        assert.match(model.transcript(), /protect-tama/, "the model receives the gate's reason");
+      });
+    }
+
     if (harness === codex) {
       test("with the trust recorded by tama setup codex --trust, and no bypass flag, the refusal holds", async () => {
         const s = scratch("codex-trusted");
