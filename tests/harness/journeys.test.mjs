@@ -82,6 +82,21 @@ for (const harness of [claude, codex, omp]) {
       });
     }
 
+    if (harness === omp) {
+      test("a write to Tama's registry spelled as oh-my-pi reads paths (@~/…) is refused", async () => {
+        const s = scratch("omp-at-path");
+        const target = path.join(s.home, ".tama", "registry.json");
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        const model = await startModel([{ call: { name: "write", input: { path: "@~/.tama/registry.json", content: "{}" } } }, { text: "stopping" }]);
+        harness.configure(s.home, model);
+        setup("omp", s.home);
+        const out = await harness.prompt(s, model, "write the file");
+        await model.close();
+        assert.ok(!fs.existsSync(target), `the registry must not be written: ${out.stderr}`);
+        assert.match(model.transcript(), /protect-tama/, "the model receives the gate's reason");
+      });
+    }
+
     if (harness === codex) {
       test("with the trust recorded by tama setup codex --trust, and no bypass flag, the refusal holds", async () => {
         const s = scratch("codex-trusted");

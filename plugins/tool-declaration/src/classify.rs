@@ -56,7 +56,7 @@ fn read(
         let targets = paths
             .into_iter()
             .map(|path| WriteTarget {
-                path,
+                path: crate::harness_path::plain(&path),
                 device_action: None,
             })
             .collect();

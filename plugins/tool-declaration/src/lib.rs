@@ -11,6 +11,7 @@ extern crate alloc;
 
 mod classify;
 mod device;
+mod harness_path;
 mod patch;
 mod prelude;
 pub mod spellings;

@@ -12,6 +12,8 @@ extern crate alloc;
 mod classify;
 #[path = "../src/device.rs"]
 mod device;
+#[path = "../src/harness_path.rs"]
+mod harness_path;
 #[path = "../src/patch/mod.rs"]
 mod patch;
 #[path = "../src/prelude.rs"]
