@@ -95,6 +95,32 @@ for (const harness of [claude, codex, omp]) {
         assert.ok(!fs.existsSync(target), `the registry must not be written: ${out.stderr}`);
         assert.match(model.transcript(), /protect-tama/, "the model receives the gate's reason");
       });
+
+      test("eval's Python shell escape cannot commit past the hooks", async () => {
+        const s = scratch("omp-eval-commit");
+        const model = await startModel([{ call: { name: "eval", input: { language: "py", code: `import os\n!${BYPASS}` } } }, { text: "stopping" }]);
+        harness.configure(s.home, model);
+        setup("omp", s.home);
+        const out = await harness.prompt(s, model, "commit the staged file");
+        await model.close();
+        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+        assert.match(model.transcript(), /block-git-hook-bypass/, "the model receives the gate's reason");
+      });
+
+      test("eval's JavaScript cannot delete Tama's home", async () => {
+        const s = scratch("omp-eval-js");
+        const marker = path.join(s.home, ".tama", "marker");
+        fs.mkdirSync(path.dirname(marker), { recursive: true });
+        fs.writeFileSync(marker, "kept");
+        const code = `require("fs").rmSync(${JSON.stringify(path.dirname(marker))}, { recursive: true, force: true })`;
+        const model = await startModel([{ call: { name: "eval", input: { language: "js", code } } }, { text: "stopping" }]);
+        harness.configure(s.home, model);
+        setup("omp", s.home);
+        const out = await harness.prompt(s, model, "clean up");
+        await model.close();
+        assert.ok(fs.existsSync(marker), `Tama's home must stay: ${out.stderr}`);
+        assert.match(model.transcript(), /protect-tama/, "the model receives the gate's reason");
+      });
     }
 
     if (harness === codex) {

@@ -90,6 +90,18 @@ fn read(
                 "shell tool `{tool_name}` has no command string in its input"
             )),
         },
+        Reads::Code { language, code } => {
+            let text = |key: &str| fields.get(key).and_then(Value::as_str);
+            let language = text(language).unwrap_or_default();
+            let command = text(code)
+                .and_then(|code| crate::code_cell::command(language, code))
+                .ok_or_else(|| {
+                    format!(
+                        "code tool `{tool_name}` has no code in a language it runs (`py` or `js`)"
+                    )
+                })?;
+            Ok(call(name, ToolKind::Shell, Some(command), Vec::new()))
+        }
         Reads::Paths(keys) => write(name, paths(fields, keys)?),
         Reads::Device(keys) => match device::address(fields) {
             Some(address) => device::request(&name, address, fields),

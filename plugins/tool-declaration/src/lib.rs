@@ -10,6 +10,7 @@
 extern crate alloc;
 
 mod classify;
+mod code_cell;
 mod device;
 mod harness_path;
 mod patch;

@@ -26,6 +26,12 @@ pub enum Reads {
     /// oh-my-pi's `write`: like `Paths`, except that `xd://lsp` is a device
     /// request whose `content` holds the device's JSON arguments.
     Device(&'static [&'static str]),
+    /// A cell of code a kernel runs: read as the shell command that runs the
+    /// same code (`code_cell.rs`), in the language `language` names.
+    Code {
+        language: &'static str,
+        code: &'static str,
+    },
     /// An editor with sub-commands: a write to `paths` when `field` holds one
     /// of `writes`, anything else (such as `view`) is not a write.
     Editor {
@@ -83,6 +89,16 @@ pub const SPELLINGS: &[Spelling] = &[
         "Claude Code 2.1.240 `Bash` (tools-reference); oh-my-pi 18.2.3 `bash` (src/tools/bash.ts)",
         r#"{"command":"git status","timeout":120000}"#,
         &["git status"],
+    ),
+    row(
+        "eval",
+        Code {
+            language: "language",
+            code: "code",
+        },
+        "oh-my-pi 18.2.3 `eval`, a Python or JavaScript cell its kernel runs (src/tools/eval.ts, src/eval/py/runner.py)",
+        r#"{"language":"py","code":"import os\n!git status"}"#,
+        &["python3 -c 'import os\n'\ngit status"],
     ),
     row(
         "powershell",
@@ -462,6 +478,12 @@ pub fn markdown() -> String {
             } => (
                 "write",
                 format!("{} when `{field}` is {}", quoted(paths), quoted(writes)),
+            ),
+            Code { language, code } => (
+                "shell",
+                format!(
+                    "`{code}` as `python3 -c` (its `!`, `%` and `%%` lines as the shell lines they run) or `node -e`, by `{language}`"
+                ),
             ),
         };
         out.push_str(&format!(

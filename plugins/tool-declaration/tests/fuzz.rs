@@ -10,6 +10,8 @@ extern crate alloc;
 
 #[path = "../src/classify.rs"]
 mod classify;
+#[path = "../src/code_cell.rs"]
+mod code_cell;
 #[path = "../src/device.rs"]
 mod device;
 #[path = "../src/harness_path.rs"]
