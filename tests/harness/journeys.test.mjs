@@ -107,6 +107,18 @@ for (const harness of [claude, codex, omp]) {
         assert.match(model.transcript(), /block-git-hook-bypass/, "the model receives the gate's reason");
       });
 
+      test("a program started through hub cannot commit past the hooks", async () => {
+        const s = scratch("omp-hub");
+        const args = BYPASS.split(" ").slice(1);
+        const model = await startModel([{ call: { name: "hub", input: { op: "start", name: "commit", application: "git", args, pty: false } } }, { text: "stopping" }]);
+        harness.configure(s.home, model);
+        setup("omp", s.home);
+        const out = await harness.prompt(s, model, "commit the staged file");
+        await model.close();
+        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+        assert.match(model.transcript(), /block-git-hook-bypass/, "the model receives the gate's reason");
+      });
+
       test("eval's JavaScript cannot delete Tama's home", async () => {
         const s = scratch("omp-eval-js");
         const marker = path.join(s.home, ".tama", "marker");

@@ -102,6 +102,10 @@ fn read(
                 })?;
             Ok(call(name, ToolKind::Shell, Some(command), Vec::new()))
         }
+        Reads::Launch => match crate::launch::command(fields)? {
+            Some(command) => Ok(call(name, ToolKind::Shell, Some(command), Vec::new())),
+            None => Ok(call(name, ToolKind::Other, None, Vec::new())),
+        },
         Reads::Paths(keys) => write(name, paths(fields, keys)?),
         Reads::Device(keys) => match device::address(fields) {
             Some(address) => device::request(&name, address, fields),

@@ -13,6 +13,7 @@ mod classify;
 mod code_cell;
 mod device;
 mod harness_path;
+mod launch;
 mod patch;
 mod prelude;
 pub mod spellings;

@@ -32,6 +32,9 @@ pub enum Reads {
         language: &'static str,
         code: &'static str,
     },
+    /// oh-my-pi's `hub`: `start` runs a program and `send` types into one,
+    /// each read as the shell command that does the same (`launch.rs`).
+    Launch,
     /// An editor with sub-commands: a write to `paths` when `field` holds one
     /// of `writes`, anything else (such as `view`) is not a write.
     Editor {
@@ -99,6 +102,13 @@ pub const SPELLINGS: &[Spelling] = &[
         "oh-my-pi 18.2.3 `eval`, a Python or JavaScript cell its kernel runs (src/tools/eval.ts, src/eval/py/runner.py)",
         r#"{"language":"py","code":"import os\n!git status"}"#,
         &["python3 -c 'import os\n'\ngit status"],
+    ),
+    row(
+        "hub",
+        Launch,
+        "oh-my-pi 18.2.3 `hub`, whose `start` runs a program and `send` types into it (src/tools/hub/index.ts)",
+        r#"{"op":"start","name":"web","application":"npm","args":["run","dev"]}"#,
+        &["'npm' 'run' 'dev'"],
     ),
     row(
         "powershell",
@@ -478,6 +488,11 @@ pub fn markdown() -> String {
             } => (
                 "write",
                 format!("{} when `{field}` is {}", quoted(paths), quoted(writes)),
+            ),
+            Launch => (
+                "shell, or other",
+                "`application`, `args`, `env` and `cwd` of `op` `start`; `text` of `op` `send`"
+                    .to_owned(),
             ),
             Code { language, code } => (
                 "shell",

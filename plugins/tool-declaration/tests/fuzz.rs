@@ -16,6 +16,8 @@ mod code_cell;
 mod device;
 #[path = "../src/harness_path.rs"]
 mod harness_path;
+#[path = "../src/launch.rs"]
+mod launch;
 #[path = "../src/patch/mod.rs"]
 mod patch;
 #[path = "../src/prelude.rs"]
