@@ -102,7 +102,7 @@ fn read(
                 })?;
             Ok(call(name, ToolKind::Shell, Some(command), Vec::new()))
         }
-        Reads::Launch => match crate::launch::command(fields)? {
+        Reads::Launch => match crate::launch::command(spelling.name, fields)? {
             Some(command) => Ok(call(name, ToolKind::Shell, Some(command), Vec::new())),
             None => Ok(call(name, ToolKind::Other, None, Vec::new())),
         },

@@ -1,19 +1,26 @@
-//! oh-my-pi's `hub`: its `start` runs a program (`application`, `args`,
-//! `env`, `cwd`) and its `send` types text into one it started
-//! (`src/tools/hub/index.ts`). Each is read as the shell command that does
-//! the same; its other operations run nothing.
+//! oh-my-pi's tools that start programs: `hub`'s `start` runs one
+//! (`application`, `args`, `env`, `cwd`) and its `send` types text into one
+//! it started (`src/tools/hub/index.ts`); `debug`'s `launch` runs `program`
+//! with `args` in `cwd` under a debugger (`src/tools/debug.ts`). Each is read
+//! as the shell command that does the same; their other operations run
+//! nothing.
 
 use crate::prelude::*;
 use serde_json::{Map, Value};
 
-/// What a `hub` call runs, as shell text; `Ok(None)` when it runs nothing.
-pub fn command(fields: &Map<String, Value>) -> Result<Option<String>, String> {
+/// What a call of the tool `name` runs, as shell text; `Ok(None)` when it
+/// runs nothing.
+pub fn command(name: &str, fields: &Map<String, Value>) -> Result<Option<String>, String> {
     let text = |key: &str| fields.get(key).and_then(Value::as_str);
-    match text("op") {
-        Some("start") => {
-            let application = text("application")
+    let (operation, program) = match name {
+        "debug" => (text("action"), "program"),
+        _ => (text("op"), "application"),
+    };
+    match operation {
+        Some("start" | "launch") => {
+            let application = text(program)
                 .filter(|application| !application.is_empty())
-                .ok_or("hub `start` names no application")?;
+                .ok_or_else(|| format!("`{name}` starts no program: `{program}` is missing"))?;
             let mut words = Vec::new();
             if let Some(folder) = text("cwd").filter(|folder| !folder.is_empty()) {
                 words.push(format!("cd {} &&", quote(folder)));
@@ -23,7 +30,7 @@ pub fn command(fields: &Map<String, Value>) -> Result<Option<String>, String> {
                 for (name, value) in env {
                     let value = value
                         .as_str()
-                        .ok_or("hub `start` has an env value that is not a string")?;
+                        .ok_or_else(|| format!("`{name}` has an env value that is not a string"))?;
                     words.push(quote(&format!("{name}={value}")));
                 }
             }
@@ -32,18 +39,20 @@ pub fn command(fields: &Map<String, Value>) -> Result<Option<String>, String> {
                 None => {}
                 Some(Value::Array(args)) => {
                     for arg in args {
-                        let arg = arg
-                            .as_str()
-                            .ok_or("hub `start` has an argument that is not a string")?;
+                        let arg = arg.as_str().ok_or_else(|| {
+                            format!("`{name}` has an argument that is not a string")
+                        })?;
                         words.push(quote(arg));
                     }
                 }
-                Some(_) => return Err("hub `start` has `args` that are not a list".to_owned()),
+                Some(_) => return Err(format!("`{name}` has `args` that are not a list")),
             }
             Ok(Some(words.join(" ")))
         }
         // Typed into the program, which may be a shell.
-        Some("send") if fields.contains_key("name") => Ok(text("text").map(str::to_owned)),
+        Some("send") if name == "hub" && fields.contains_key("name") => {
+            Ok(text("text").map(str::to_owned))
+        }
         _ => Ok(None),
     }
 }
@@ -58,7 +67,7 @@ mod tests {
     use serde_json::{Value, json};
 
     fn read(input: Value) -> Result<Option<String>, String> {
-        command(input.as_object().unwrap())
+        command("hub", input.as_object().unwrap())
     }
 
     #[test]
@@ -79,6 +88,18 @@ mod tests {
         );
         assert_eq!(read(json!({"op": "logs", "name": "w"})).unwrap(), None);
         assert!(read(json!({"op": "start", "name": "w"})).is_err());
+        let debug = json!({"action": "launch", "program": "./x", "args": ["-n"], "cwd": "/r"});
+        assert_eq!(
+            command("debug", debug.as_object().unwrap())
+                .unwrap()
+                .unwrap(),
+            "cd '/r' && './x' '-n'"
+        );
+        let breakpoint = json!({"action": "set_breakpoint", "file": "a.rs", "line": 3});
+        assert_eq!(
+            command("debug", breakpoint.as_object().unwrap()).unwrap(),
+            None
+        );
         assert!(read(json!({"op": "start", "application": "x", "args": [1]})).is_err());
     }
 }

@@ -32,8 +32,9 @@ pub enum Reads {
         language: &'static str,
         code: &'static str,
     },
-    /// oh-my-pi's `hub`: `start` runs a program and `send` types into one,
-    /// each read as the shell command that does the same (`launch.rs`).
+    /// oh-my-pi's `hub` and `debug`: `start` and `launch` run a program and
+    /// `hub`'s `send` types into one, each read as the shell command that
+    /// does the same (`launch.rs`).
     Launch,
     /// An editor with sub-commands: a write to `paths` when `field` holds one
     /// of `writes`, anything else (such as `view`) is not a write.
@@ -102,6 +103,13 @@ pub const SPELLINGS: &[Spelling] = &[
         "oh-my-pi 18.2.3 `eval`, a Python or JavaScript cell its kernel runs (src/tools/eval.ts, src/eval/py/runner.py)",
         r#"{"language":"py","code":"import os\n!git status"}"#,
         &["python3 -c 'import os\n'\ngit status"],
+    ),
+    row(
+        "debug",
+        Launch,
+        "oh-my-pi 18.2.3 `debug`, whose `launch` runs a program under a debugger (src/tools/debug.ts)",
+        r#"{"action":"launch","program":"target/debug/app","args":["--port","8080"]}"#,
+        &["'target/debug/app' '--port' '8080'"],
     ),
     row(
         "hub",
@@ -488,6 +496,10 @@ pub fn markdown() -> String {
             } => (
                 "write",
                 format!("{} when `{field}` is {}", quoted(paths), quoted(writes)),
+            ),
+            Launch if s.name == "debug" => (
+                "shell, or other",
+                "`program`, `args` and `cwd` of `action` `launch`".to_owned(),
             ),
             Launch => (
                 "shell, or other",
