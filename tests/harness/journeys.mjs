@@ -21,6 +21,23 @@ export async function bypass(harness, env = {}) {
   return { commits: s.commits(), transcript: model.transcript(), out };
 }
 
+/**
+ * Has the model make one tool `call` (`home => ({name, input})`) in a HOME
+ * whose `~/.tama` holds a marker file; what happened.
+ */
+export async function oneCall(harness, name, call) {
+  const s = scratch(`${harness.name}-${name}`);
+  const marker = path.join(s.home, ".tama", "marker");
+  fs.mkdirSync(path.dirname(marker), { recursive: true });
+  fs.writeFileSync(marker, "kept");
+  const model = await startModel([{ call: call(s.home) }, { text: "stopping" }]);
+  harness.configure(s.home, model);
+  setup(harness.name, s.home);
+  const out = await harness.prompt(s, model, "go on");
+  await model.close();
+  return { home: s.home, tamaHomeKept: fs.existsSync(marker), commits: s.commits(), transcript: model.transcript(), out };
+}
+
 /** Ends a turn while Oko holds open work the agent handed out; the model requests that followed. */
 export async function stopWithOpenWork(harness, env = {}) {
   const s = scratch(`${harness.name}-stop`);

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 
 import { claude, codex, golden, omp, registry, scratch, setup } from "./clients.mjs";
-import { BYPASS, bypass, stopWithOpenWork } from "./journeys.mjs";
+import { BYPASS, bypass, oneCall, stopWithOpenWork } from "./journeys.mjs";
 import { startModel } from "./model.mjs";
 
 
@@ -65,73 +65,40 @@ for (const harness of [claude, codex, omp]) {
     // The folder a shell call names for itself (oh-my-pi's `cwd`, Codex's
     // `workdir`) is where its relative paths land, not the session's.
     const folderField = { omp: ["bash", "command", "cwd"], codex: ["exec_command", "cmd", "workdir"] }[harness.name];
+    const keepsTamaHome = (seen) => {
+      assert.ok(seen.tamaHomeKept, `Tama's home must stay: ${seen.out.stderr}`);
+      assert.match(seen.transcript, /protect-tama/, "the model receives the gate's reason");
+    };
+    const refusesCommit = (seen) => {
+      assert.equal(seen.commits, 0, `no commit may land: ${seen.out.stderr}`);
+      assert.match(seen.transcript, /block-git-hook-bypass/, "the model receives the gate's reason");
+    };
     if (folderField) {
       test("a shell call run in the home folder by its own folder field cannot delete Tama's home", async () => {
-        const s = scratch(`${harness.name}-folder`);
-        const marker = path.join(s.home, ".tama", "marker");
-        fs.mkdirSync(path.dirname(marker), { recursive: true });
-        fs.writeFileSync(marker, "kept");
-        const [tool, command, folder] = folderField;
-        const model = await startModel([{ call: { name: tool, input: { [command]: "rm -rf .tama", [folder]: s.home } } }, { text: "stopping" }]);
-        harness.configure(s.home, model);
-        setup(harness.name, s.home);
-        const out = await harness.prompt(s, model, "clean up");
-        await model.close();
-        assert.ok(fs.existsSync(marker), `Tama's home must stay: ${out.stderr}`);
-        assert.match(model.transcript(), /protect-tama/, "the model receives the gate's reason");
+        const [name, command, folder] = folderField;
+        keepsTamaHome(await oneCall(harness, "folder", (home) => ({ name, input: { [command]: "rm -rf .tama", [folder]: home } })));
       });
     }
 
     if (harness === omp) {
       test("a write to Tama's registry spelled as oh-my-pi reads paths (@~/…) is refused", async () => {
-        const s = scratch("omp-at-path");
-        const target = path.join(s.home, ".tama", "registry.json");
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        const model = await startModel([{ call: { name: "write", input: { path: "@~/.tama/registry.json", content: "{}" } } }, { text: "stopping" }]);
-        harness.configure(s.home, model);
-        setup("omp", s.home);
-        const out = await harness.prompt(s, model, "write the file");
-        await model.close();
-        assert.ok(!fs.existsSync(target), `the registry must not be written: ${out.stderr}`);
-        assert.match(model.transcript(), /protect-tama/, "the model receives the gate's reason");
+        const seen = await oneCall(harness, "at-path", () => ({ name: "write", input: { path: "@~/.tama/registry.json", content: "{}" } }));
+        assert.ok(!fs.existsSync(path.join(seen.home, ".tama", "registry.json")), `the registry must not be written: ${seen.out.stderr}`);
+        assert.match(seen.transcript, /protect-tama/, "the model receives the gate's reason");
       });
 
       test("eval's Python shell escape cannot commit past the hooks", async () => {
-        const s = scratch("omp-eval-commit");
-        const model = await startModel([{ call: { name: "eval", input: { language: "py", code: `import os\n!${BYPASS}` } } }, { text: "stopping" }]);
-        harness.configure(s.home, model);
-        setup("omp", s.home);
-        const out = await harness.prompt(s, model, "commit the staged file");
-        await model.close();
-        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
-        assert.match(model.transcript(), /block-git-hook-bypass/, "the model receives the gate's reason");
+        refusesCommit(await oneCall(harness, "eval-commit", () => ({ name: "eval", input: { language: "py", code: `import os\n!${BYPASS}` } })));
       });
 
       test("a program started through hub cannot commit past the hooks", async () => {
-        const s = scratch("omp-hub");
         const args = BYPASS.split(" ").slice(1);
-        const model = await startModel([{ call: { name: "hub", input: { op: "start", name: "commit", application: "git", args, pty: false } } }, { text: "stopping" }]);
-        harness.configure(s.home, model);
-        setup("omp", s.home);
-        const out = await harness.prompt(s, model, "commit the staged file");
-        await model.close();
-        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
-        assert.match(model.transcript(), /block-git-hook-bypass/, "the model receives the gate's reason");
+        refusesCommit(await oneCall(harness, "hub", () => ({ name: "hub", input: { op: "start", name: "commit", application: "git", args, pty: false } })));
       });
 
       test("eval's JavaScript cannot delete Tama's home", async () => {
-        const s = scratch("omp-eval-js");
-        const marker = path.join(s.home, ".tama", "marker");
-        fs.mkdirSync(path.dirname(marker), { recursive: true });
-        fs.writeFileSync(marker, "kept");
-        const code = `require("fs").rmSync(${JSON.stringify(path.dirname(marker))}, { recursive: true, force: true })`;
-        const model = await startModel([{ call: { name: "eval", input: { language: "js", code } } }, { text: "stopping" }]);
-        harness.configure(s.home, model);
-        setup("omp", s.home);
-        const out = await harness.prompt(s, model, "clean up");
-        await model.close();
-        assert.ok(fs.existsSync(marker), `Tama's home must stay: ${out.stderr}`);
-        assert.match(model.transcript(), /protect-tama/, "the model receives the gate's reason");
+        const code = (home) => `require("fs").rmSync(${JSON.stringify(path.join(home, ".tama"))}, { recursive: true, force: true })`;
+        keepsTamaHome(await oneCall(harness, "eval-js", (home) => ({ name: "eval", input: { language: "js", code: code(home) } })));
       });
     }
 
