@@ -136,7 +136,22 @@ fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> 
     if !walks || !CHANGES.iter().any(|change| lower.contains(change)) {
         return Ok(());
     }
-    let home = lower.contains("home").then_some("~");
+    // How code asks for the home folder in each language.
+    const HOME: &[&str] = &[
+        "expanduser",
+        "home()",
+        "homedir",
+        "dir.home",
+        "env.home",
+        "$home",
+        "${home}",
+        "$env{home}",
+        "'home'",
+        "\"home\"",
+        "home_dir",
+        "userprofile",
+    ];
+    let home = HOME.iter().any(|asks| lower.contains(asks)).then_some("~");
     let folders = values
         .iter()
         .map(String::as_str)
