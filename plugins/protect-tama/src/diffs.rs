@@ -20,15 +20,9 @@ pub fn git_apply(walker: &Walker<'_>, args: &[String], stdin: Option<&str>) -> R
     let root = option_values(args, &["--directory"]).pop();
     let files = operands(args, &["-p", "-C", "--directory", "--exclude", "--include"]);
     let diffs = texts(walker, &files, stdin);
-    for path in diffs.iter().flat_map(|diff| header_paths(diff)) {
-        let path = stripped(&path, strip);
-        let path = match &root {
-            Some(root) => format!("{root}/{path}"),
-            None => path.to_owned(),
-        };
-        walker.changes(&path, Change::Write, "patches")?;
-    }
-    Ok(())
+    patches(walker, &diffs, root.as_deref(), |path| {
+        stripped(path, strip)
+    })
 }
 
 /// `patch`: the file operand, or each file the diff's headers name, read
@@ -71,14 +65,24 @@ pub fn patch(walker: &Walker<'_>, args: &[String], stdin: Option<&str>) -> Resul
         .and_then(|n| n.parse().ok());
     let folder = option_values(args, &["-d", "--directory"]).pop();
     let diffs = texts(walker, &option_values(args, &["-i", "--input"]), stdin);
-    for path in diffs.iter().flat_map(|diff| header_paths(diff)) {
-        let path = match strip {
-            Some(strip) => stripped(&path, strip),
-            None => path.rsplit('/').next().unwrap_or(&path),
-        };
-        let path = match &folder {
-            Some(folder) => format!("{folder}/{path}"),
-            None => path.to_owned(),
+    patches(walker, &diffs, folder.as_deref(), |path| match strip {
+        Some(strip) => stripped(path, strip),
+        None => path.rsplit('/').next().unwrap_or(path),
+    })
+}
+
+/// Each file the headers of `diffs` name, as `read` takes it (components
+/// stripped), under `folder` when one is given, is written.
+fn patches(
+    walker: &Walker<'_>,
+    diffs: &[String],
+    folder: Option<&str>,
+    read: impl Fn(&str) -> &str,
+) -> Result<()> {
+    for named in diffs.iter().flat_map(|diff| header_paths(diff)) {
+        let path = match folder {
+            Some(folder) => format!("{folder}/{}", read(&named)),
+            None => read(&named).to_owned(),
         };
         walker.changes(&path, Change::Write, "patches")?;
     }
