@@ -16,6 +16,9 @@ pub struct WriteTarget {
     pub path: String,
     #[serde(rename = "deviceAction", skip_serializing_if = "Option::is_none")]
     pub device_action: Option<String>,
+    /// What the call puts into the file, when it says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// The tool declaration's reading of one call.

@@ -108,3 +108,76 @@ fn non_shell_calls_pass_and_other_spellings_are_read() {
         assert!(matches!(decide(call), Verdict::Refuse(_)), "{name}");
     }
 }
+
+#[test]
+fn a_script_any_write_tool_writes_is_read_as_the_commands_it_will_run() {
+    let cache = tempfile::tempdir().unwrap();
+    let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).unwrap();
+    let registry = Loaded::embedded().unwrap();
+    let entry = registry
+        .registry
+        .hooks_named("block-git-hook-bypass")
+        .next()
+        .unwrap();
+    let gate = Gate::load(
+        &host,
+        &entry.id,
+        &registry.component(entry).unwrap(),
+        &serde_json::json!({}),
+        &[],
+    )
+    .unwrap();
+    let decide = |tool: &str, input: serde_json::Value| {
+        let payload = serde_json::json!({"tool_name": tool, "tool_input": input});
+        let event = Arc::new(GateEvent::new(
+            Event::decode(&payload.to_string(), None).unwrap(),
+        ));
+        gate.evaluate(&event, Arc::new(NoState)).unwrap()
+    };
+    let commit = "git commit --no-verify -m wip";
+    let refused = [
+        (
+            "apply_patch",
+            serde_json::json!({"command": ["apply_patch", format!("*** Begin Patch\n*** Add File: ship.sh\n+#!/bin/sh\n+{commit}\n*** End Patch")]}),
+        ),
+        (
+            "apply_patch",
+            serde_json::json!({"input": format!("*** Begin Patch\n*** Update File: ship.sh\n@@\n git add -A\n+{commit}\n*** End Patch")}),
+        ),
+        (
+            "MultiEdit",
+            serde_json::json!({"file_path": "ship.sh", "edits": [{"old_string": "a", "new_string": "git add -A"}, {"old_string": "b", "new_string": commit}]}),
+        ),
+        (
+            "edit",
+            serde_json::json!({"input": format!("[ship.sh#1F2E]\nPUT 1.=1:\n+{commit}\n")}),
+        ),
+        (
+            "Write",
+            serde_json::json!({"file_path": "package.json", "content": format!("{{\"scripts\": {{\"ship\": \"{commit}\"}}}}")}),
+        ),
+        (
+            "Write",
+            serde_json::json!({"file_path": "justfile", "content": format!("ship:\n    {commit}\n")}),
+        ),
+    ];
+    for (tool, input) in refused {
+        assert!(
+            matches!(decide(tool, input.clone()), Verdict::Refuse(_)),
+            "{tool} {input}"
+        );
+    }
+    let passed = [
+        (
+            "apply_patch",
+            serde_json::json!({"input": format!("*** Begin Patch\n*** Update File: ship.sh\n@@\n-{commit}\n+git commit -m wip\n*** End Patch")}),
+        ),
+        (
+            "Write",
+            serde_json::json!({"file_path": "package.json", "content": "{\"scripts\": {\"ship\": \"git commit -m wip\"}}"}),
+        ),
+    ];
+    for (tool, input) in passed {
+        assert_eq!(decide(tool, input.clone()), Verdict::Pass, "{tool} {input}");
+    }
+}

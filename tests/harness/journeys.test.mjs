@@ -80,6 +80,24 @@ for (const harness of [claude, codex, omp]) {
       });
     }
 
+    // A script written now is run later, where no gate reads it: each
+    // harness's own editing tool writes one that commits past the hooks.
+    const scriptWrite = {
+      claude: { file: "package.json", call: (repo) => ({ name: "Write", input: { file_path: path.join(repo, "package.json"), content: JSON.stringify({ scripts: { ship: BYPASS } }) } }) },
+      codex: { file: "ship.sh", call: () => ({ shell: `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ship.sh\n+#!/bin/sh\n+${BYPASS}\n*** End Patch\nPATCH` }) },
+      omp: { file: "ship.sh", call: () => ({ name: "edit", input: { input: `[ship.sh]\nPUT >$:\n+#!/bin/sh\n+${BYPASS}\n` } }) },
+    }[harness.name];
+    test("a script that would commit past the hooks is refused as the harness's editing tool writes it", async () => {
+      const s = scratch(`${harness.name}-script`);
+      const model = await startModel([scriptWrite.call(s.repo), { text: "stopping" }]);
+      harness.configure(s.home, model);
+      setup(harness.name, s.home);
+      const out = await harness.prompt(s, model, "add a release script");
+      await model.close();
+      assert.ok(!fs.existsSync(path.join(s.repo, scriptWrite.file)), `the script must not be written: ${out.stderr}`);
+      assert.match(model.transcript(), /block-git-hook-bypass/, "the model receives the gate's reason");
+    });
+
     if (harness === omp) {
       test("a write to Tama's registry spelled as oh-my-pi reads paths (@~/…) is refused", async () => {
         const seen = await oneCall(harness, "at-path", () => ({ name: "write", input: { path: "@~/.tama/registry.json", content: "{}" } }));

@@ -104,6 +104,7 @@ fn from_wit(call: wit::ToolCall) -> ToolCall {
             .map(|t| WriteTarget {
                 path: t.path,
                 device_action: t.device_action,
+                text: t.text,
             })
             .collect(),
     }

@@ -444,6 +444,7 @@ fn to_wit(call: ToolCall) -> wit_decl::ToolCall {
             .map(|t| wit_decl::WriteTarget {
                 path: t.path,
                 device_action: t.device_action,
+                text: t.text,
             })
             .collect(),
     }

@@ -146,6 +146,7 @@ wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 
 pub use analysis::find_bypass;
 pub use finding::Finding;
+pub use tama::gate::declaration::WriteTarget;
 pub use writes::write_bypass;
 
 use core::fmt::Write as _;
@@ -207,8 +208,7 @@ impl Guest for Gate {
         };
         let call = classify(&tool_name, &tool_input).map_err(GateError::InvalidInput)?;
         if matches!(call.kind, ToolKind::Write) {
-            let targets: Vec<String> = call.targets.into_iter().map(|target| target.path).collect();
-            let finding = writes::write_bypass(&call.name, &targets, &tool_input);
+            let finding = writes::write_bypass(&call.name, &call.targets, &tool_input);
             return Ok(finding.map_or(Verdict::Pass, |finding| {
                 Verdict::Refuse(finding.to_string())
             }));

@@ -7,10 +7,11 @@ use crate::prelude::*;
 
 use crate::analysis::{files, find_bypass};
 use crate::finding::Finding;
+use crate::tama::gate::declaration::WriteTarget;
 
 /// The first bypass a write tool named `tool` makes, writing `targets`
 /// with `tool_input` (its input as JSON).
-pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<Finding> {
+pub fn write_bypass(tool: &str, targets: &[WriteTarget], tool_input: &str) -> Option<Finding> {
     let input: serde_json::Value = serde_json::from_str(tool_input).unwrap_or_default();
     // A whole-file write states the file's new content; an edit states a part.
     let whole_file = ["content", "file_text", "contents"]
@@ -18,7 +19,13 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
         .find_map(|key| input.get(key).and_then(serde_json::Value::as_str))
         .filter(|_| input.get("old_string").is_none());
     let lower = tool_input.to_ascii_lowercase();
-    for target in targets {
+    for WriteTarget {
+        path: target,
+        text: written_text,
+        ..
+    } in targets
+    {
+        let target = target.as_str();
         let written = format!("{tool} {target}");
         if files::is_hook_path(target, false) {
             let effect = if tool.contains("delete") {
@@ -94,7 +101,8 @@ pub fn write_bypass(tool: &str, targets: &[String], tool_input: &str) -> Option<
             });
         }
         // A script, or a makefile's recipes, that skips hooks when run later.
-        for later in shell_reader::runners::run_later(target, &text) {
+        let script = written_text.as_deref().unwrap_or_default();
+        for later in shell_reader::runners::run_later(target, script) {
             if let Some(finding) = find_bypass(&later) {
                 return Some(
                     finding.in_code(format!("The script `{target}` that `{tool}` writes")),

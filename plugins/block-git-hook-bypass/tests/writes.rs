@@ -1,8 +1,22 @@
 //! Write tools aimed at what makes git run hooks, through the gate's
 //! reading of them (`write_bypass`), with the targets the tool declaration
-//! gives.
+//! gives: each with the text its input writes, as the declaration reads
+//! `content` and `new_string`.
 
-use block_git_hook_bypass::write_bypass;
+use block_git_hook_bypass::{WriteTarget, write_bypass};
+
+fn target(path: &str, input: &str) -> WriteTarget {
+    let input: serde_json::Value = serde_json::from_str(input).expect("a case's input is JSON");
+    let text = ["content", "new_string"]
+        .iter()
+        .find_map(|key| input.get(key)?.as_str())
+        .map(str::to_owned);
+    WriteTarget {
+        path: path.to_owned(),
+        device_action: None,
+        text,
+    }
+}
 
 /// (tool, target, input, refused, why)
 const CASES: &[(&str, &str, &str, bool, &str)] = &[
@@ -277,10 +291,10 @@ const CASES: &[(&str, &str, &str, bool, &str)] = &[
 #[test]
 fn writes_that_disarm_hooks_are_refused_and_others_pass() {
     let mut wrong = Vec::new();
-    for &(tool, target, input, refused, why) in CASES {
-        let finding = write_bypass(tool, &[target.to_owned()], input);
+    for &(tool, path, input, refused, why) in CASES {
+        let finding = write_bypass(tool, &[target(path, input)], input);
         if finding.is_some() != refused {
-            wrong.push(format!("{tool} {target} ({why}): {finding:?}"));
+            wrong.push(format!("{tool} {path} ({why}): {finding:?}"));
         }
         if let Some(finding) = finding {
             assert!(

@@ -86,7 +86,7 @@ pub use walk::Cwd;
 use prelude::*;
 use protected::Change;
 use shell_reader::field::UNKNOWN_TEXT;
-use tama::gate::declaration::{ToolKind, classify};
+use tama::gate::declaration::{ToolKind, WriteTarget, classify};
 
 /// Why `command`, run in `cwd`, is refused, or `None` when it leaves Tama alone.
 pub fn shell_refusal(protected: &Protected, cwd: &Cwd<'_>, command: &str) -> Option<String> {
@@ -94,42 +94,37 @@ pub fn shell_refusal(protected: &Protected, cwd: &Cwd<'_>, command: &str) -> Opt
     walker.source(command).err()
 }
 
-/// Why writing `paths` from `cwd`, by a tool given `tool_input`, is refused, if it is.
+/// Why writing `targets` from `cwd`, by a tool given `tool_input`, is
+/// refused, if it is.
 pub fn write_refusal(
     protected: &Protected,
     cwd: &Cwd<'_>,
-    paths: &[String],
+    targets: &[WriteTarget],
     tool_input: &str,
 ) -> Option<String> {
     let walker = walk::Walker::new(protected, cwd, tool_input, Vec::new());
-    paths
-        .iter()
-        .find_map(|path| walker.changes(path, Change::Write, "writes").err())
-        .or_else(|| script_refusal(protected, cwd, paths, tool_input))
+    let files = || {
+        targets
+            .iter()
+            .filter(|target| target.device_action.is_none())
+    };
+    files()
+        .find_map(|target| walker.changes(&target.path, Change::Write, "writes").err())
+        .or_else(|| files().find_map(|target| script_refusal(protected, cwd, target)))
 }
 
-/// Why a script (or makefile) a write tool writes is refused: what it would
-/// run later, read as the shell tool's command is, when it reads as shell.
-fn script_refusal(
-    protected: &Protected,
-    cwd: &Cwd<'_>,
-    paths: &[String],
-    tool_input: &str,
-) -> Option<String> {
-    let input: serde_json::Value = serde_json::from_str(tool_input).ok()?;
-    let text = ["content", "file_text", "contents", "new_string", "new_str"]
+/// Why a script (or makefile) a write puts into `target` is refused: what
+/// it would run later, read as the shell tool's command is, when it reads
+/// as shell.
+fn script_refusal(protected: &Protected, cwd: &Cwd<'_>, target: &WriteTarget) -> Option<String> {
+    let path = &target.path;
+    shell_reader::runners::run_later(path, target.text.as_deref()?)
         .iter()
-        .find_map(|key| input.get(key).and_then(serde_json::Value::as_str))?;
-    paths.iter().find_map(|path| {
-        shell_reader::runners::run_later(path, text)
-            .iter()
-            .find_map(|script| {
-                let mut walker =
-                    walk::Walker::new(protected, cwd, script, host_variables(protected));
-                walker.source_if_shell(script).err()
-            })
-            .map(|why| format!("the script written to `{path}` would, when run: {why}"))
-    })
+        .find_map(|script| {
+            let mut walker = walk::Walker::new(protected, cwd, script, host_variables(protected));
+            walker.source_if_shell(script).err()
+        })
+        .map(|why| format!("the script written to `{path}` would, when run: {why}"))
 }
 
 /// Words in a tool's name that say it changes files.
@@ -261,15 +256,7 @@ impl Guest for Gate {
                 })?;
                 shell_refusal(&protected, &cwd, &command)
             }
-            ToolKind::Write => {
-                let paths: Vec<String> = call
-                    .targets
-                    .into_iter()
-                    .filter(|target| target.device_action.is_none())
-                    .map(|target| target.path)
-                    .collect();
-                write_refusal(&protected, &cwd, &paths, &tool_input)
-            }
+            ToolKind::Write => write_refusal(&protected, &cwd, &call.targets, &tool_input),
             ToolKind::Other => other_tool_refusal(&protected, &cwd, &tool_name, &tool_input),
             ToolKind::Lookup => None,
         };

@@ -5,7 +5,8 @@ use serde_json::{Map, Value};
 
 use crate::device;
 use crate::exports::tama::gate::declaration::{ToolCall, ToolKind, WriteTarget};
-use crate::patch;
+use crate::new_text;
+use crate::patch::{self, Written, merged};
 use crate::spellings::{self, Reads};
 
 /// Argument-vector programs that apply a patch instead of running a shell:
@@ -47,20 +48,32 @@ fn read(
     spelling: &spellings::Spelling,
     fields: &Map<String, Value>,
 ) -> Result<ToolCall, String> {
-    let write = |name: String, paths: Vec<String>| -> Result<ToolCall, String> {
-        if paths.is_empty() {
+    let write = |name: String, written: Vec<Written>| -> Result<ToolCall, String> {
+        if written.is_empty() {
             return Err(format!(
                 "write tool `{tool_name}` names no file: no field holds a path and no patch header names one"
             ));
         }
-        let targets = paths
+        let targets = written
             .into_iter()
-            .map(|path| WriteTarget {
-                path: crate::harness_path::plain(&path),
+            .map(|file| WriteTarget {
+                path: crate::harness_path::plain(&file.path),
                 device_action: None,
+                text: (!file.text.is_empty()).then_some(file.text),
             })
             .collect();
         Ok(call(name, ToolKind::Write, None, targets))
+    };
+    // The files a write's path fields name, each given the text its input writes.
+    let field_targets = |keys: &[&str]| -> Result<Vec<Written>, String> {
+        let text = crate::new_text::of_fields(fields).unwrap_or_default();
+        Ok(paths(fields, keys)?
+            .into_iter()
+            .map(|path| Written {
+                path,
+                text: text.clone(),
+            })
+            .collect())
     };
     match spelling.reads {
         Reads::Command(keys) => match shell_command(tool_name, fields, keys)? {
@@ -72,19 +85,17 @@ fn read(
                 Ok(call(name, ToolKind::Shell, Some(line), Vec::new()))
             }
             Command::Patch(text) => {
-                let paths =
+                let mut written =
                     patch::targets(&text).map_err(|e| format!("the patch of `{tool_name}` {e}"))?;
-                let paths = match working_folder(fields) {
-                    Some(folder) => paths
-                        .into_iter()
-                        .map(|path| match path.starts_with(['/', '~']) {
-                            true => path,
-                            false => format!("{}/{path}", folder.trim_end_matches('/')),
-                        })
-                        .collect(),
-                    None => paths,
-                };
-                write(name, paths)
+                if let Some(folder) = working_folder(fields) {
+                    for file in written
+                        .iter_mut()
+                        .filter(|f| !f.path.starts_with(['/', '~']))
+                    {
+                        file.path = format!("{}/{}", folder.trim_end_matches('/'), file.path);
+                    }
+                }
+                write(name, written)
             }
             Command::Missing => Err(format!(
                 "shell tool `{tool_name}` has no command string in its input"
@@ -106,16 +117,16 @@ fn read(
             Some(command) => Ok(call(name, ToolKind::Shell, Some(command), Vec::new())),
             None => Ok(call(name, ToolKind::Other, None, Vec::new())),
         },
-        Reads::Paths(keys) => write(name, paths(fields, keys)?),
+        Reads::Paths(keys) => write(name, field_targets(keys)?),
         Reads::Device(keys) => match device::address(fields) {
             Some(address) => device::request(&name, address, fields),
-            None => write(name, paths(fields, keys)?),
+            None => write(name, field_targets(keys)?),
         },
         Reads::Edit {
             paths: keys,
             patches,
         } => {
-            let mut found = paths(fields, keys)?;
+            let mut found = field_targets(keys)?;
             for key in patches {
                 if let Some(text) = patch_text(fields, key) {
                     found.extend(
@@ -124,9 +135,13 @@ fn read(
                     );
                 }
             }
-            found.extend(renames(fields));
-            dedup(&mut found);
-            write(name, found)
+            // A renamed file holds what the edit wrote.
+            let text = new_text::of_fields(fields).unwrap_or_default();
+            found.extend(renames(fields).into_iter().map(|path| Written {
+                path,
+                text: text.clone(),
+            }));
+            write(name, merged(found))
         }
         Reads::Editor {
             field,
@@ -138,7 +153,7 @@ fn read(
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             if writes.contains(&sub) {
-                write(name, paths(fields, keys)?)
+                write(name, field_targets(keys)?)
             } else {
                 Ok(call(name, ToolKind::Other, None, Vec::new()))
             }

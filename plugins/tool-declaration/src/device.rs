@@ -39,6 +39,7 @@ pub fn request(name: &str, address: &str, fields: &Map<String, Value>) -> Result
         vec![WriteTarget {
             path: address.to_string(),
             device_action,
+            text: None,
         }]
     };
     if address != LSP {

@@ -14,6 +14,7 @@ mod code_cell;
 mod device;
 mod harness_path;
 mod launch;
+mod new_text;
 mod patch;
 mod prelude;
 pub mod spellings;

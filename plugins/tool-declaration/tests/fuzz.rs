@@ -18,6 +18,8 @@ mod device;
 mod harness_path;
 #[path = "../src/launch.rs"]
 mod launch;
+#[path = "../src/new_text.rs"]
+mod new_text;
 #[path = "../src/patch/mod.rs"]
 mod patch;
 #[path = "../src/prelude.rs"]

@@ -9,6 +9,7 @@
 use crate::prelude::*;
 
 mod editors;
+mod task_files;
 
 use crate::interpreters::{Language, quoted};
 use crate::output::joined;
@@ -172,11 +173,16 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                 })
                 .collect()
         }
-        // `npx -c 'text'`, `npm exec -c 'text'`: run in a shell.
-        "npx" | "pnpx" | "npm" | "pnpm" => option_values(args, &["-c", "--call"])
-            .into_iter()
-            .map(str::to_owned)
-            .collect(),
+        // `npx -c 'text'`, `npm exec -c 'text'`: run in a shell; and the
+        // scripts `npm pkg set` puts into `package.json` for a later run.
+        "npx" | "pnpx" | "npm" | "pnpm" | "yarn" | "bun" => {
+            let mut texts: Vec<String> = option_values(args, &["-c", "--call"])
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            texts.extend(task_files::scripts_set(&words().collect::<Vec<_>>()));
+            texts
+        }
         "man" => option_values(args, &["-P", "--pager", "-H", "--html"])
             .into_iter()
             .map(str::to_owned)
@@ -340,9 +346,13 @@ pub fn shell_texts<'a, W: AsRef<str>>(
 /// is run later: all of it for a shell script, a makefile's recipes, and
 /// for a script in another language (told, as a shell script is, by its
 /// name or its `#!` line) the command that runs its code (`python3 -c …`),
-/// for the gate's reading of interpreter code. Empty for other files.
+/// for the gate's reading of interpreter code, and the scripts of a task
+/// file (`package.json`, a justfile). Empty for other files.
 pub fn run_later(path: &str, content: &str) -> Vec<String> {
     let name = path.rsplit_once('/').map_or(path, |(_, name)| name);
+    if let Some(commands) = task_files::commands(name, content) {
+        return commands;
+    }
     if matches!(name, "GNUmakefile" | "makefile" | "Makefile") || name.ends_with(".mk") {
         return recipes(content);
     }

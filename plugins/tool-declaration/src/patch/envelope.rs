@@ -2,7 +2,9 @@
 //! `*** Add File: p`, `*** Update File: p` (with `*** Move to: q`),
 //! `*** Delete File: p`. Codex also accepts the markers padded with blanks.
 //! Paths are taken as written: neither Codex nor oh-my-pi strips quotes here.
+//! A section's `+` lines are what it adds to its file.
 
+use super::{Written, add_to_section, moved};
 use crate::prelude::*;
 const HEADERS: [&str; 4] = [
     "*** Add File:",
@@ -15,20 +17,31 @@ pub fn opens(line: &str) -> bool {
     HEADERS[..3].iter().any(|h| line.starts_with(h))
 }
 
-pub fn targets(text: &str) -> Result<Vec<String>, String> {
+pub fn targets(text: &str) -> Result<Vec<Written>, String> {
     let mut found = Vec::new();
-    for line in text.lines().map(str::trim) {
+    let mut section = None;
+    for line in text.lines() {
+        let trimmed = line.trim();
         let Some((header, path)) = HEADERS
             .iter()
-            .find_map(|h| Some((h, line.strip_prefix(h)?)))
+            .find_map(|h| Some((h, trimmed.strip_prefix(h)?)))
         else {
+            if let (Some(section), Some(added)) = (section, line.strip_prefix('+')) {
+                add_to_section(&mut found, section, added);
+            }
             continue;
         };
         let path = path.trim();
         if path.is_empty() {
             return Err(format!("names no file: its header `{header}` has no path"));
         }
-        found.push(path.to_string());
+        match (*header == "*** Move to:", section) {
+            (true, Some(section)) => found.push(moved(&found, section, path)),
+            _ => {
+                section = Some(found.len());
+                found.push(Written::new(path));
+            }
+        }
     }
     Ok(found)
 }
@@ -36,6 +49,14 @@ pub fn targets(text: &str) -> Result<Vec<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::targets;
+
+    #[test]
+    fn each_file_gets_the_lines_its_section_adds() {
+        let patch = "*** Begin Patch\n*** Add File: run.sh\n+#!/bin/sh\n+ls\n*** Update File: a.py\n*** Move to: b.py\n@@\n ctx\n-old\n+new\n*** Delete File: c\n*** End Patch";
+        let found = targets(patch).unwrap();
+        let texts: Vec<&str> = found.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(texts, ["#!/bin/sh\nls\n", "new\n", "new\n", ""]);
+    }
 
     /// oh-my-pi 18.2.3's `apply_patch` example (src/edit/index.ts), the grammar of Codex's instructions.
     #[test]

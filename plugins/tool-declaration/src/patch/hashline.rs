@@ -4,15 +4,17 @@
 //! without its tag (`[src/new.ts]`), blanks around the path or before `#`, a
 //! path in quotes, and a stray envelope keyword (`[*** Update File: p#TAG]`).
 //! `MV DEST` moves the section's file to DEST. Body rows start with `+`, so no
-//! body row is a header.
+//! body row is a header; they are what the section adds to its file.
 
+use super::{Written, add_to_section, moved};
 use crate::prelude::*;
 pub fn opens(line: &str) -> bool {
     header(line).is_some()
 }
 
-pub fn targets(text: &str) -> Result<Vec<String>, String> {
+pub fn targets(text: &str) -> Result<Vec<Written>, String> {
     let mut found = Vec::new();
+    let mut section = 0;
     for line in text.lines() {
         if let Some(inner) = header(line) {
             let path = section_path(inner);
@@ -22,7 +24,8 @@ pub fn targets(text: &str) -> Result<Vec<String>, String> {
                     line.trim()
                 ));
             }
-            found.push(path.to_string());
+            section = found.len();
+            found.push(Written::new(path));
         } else if let Some(dest) = line
             .trim()
             .strip_prefix("MV")
@@ -32,7 +35,9 @@ pub fn targets(text: &str) -> Result<Vec<String>, String> {
             if dest.is_empty() {
                 return Err("names no file: its `MV` op has no destination".to_string());
             }
-            found.push(dest.to_string());
+            found.push(moved(&found, section, dest));
+        } else if let Some(row) = line.strip_prefix('+') {
+            add_to_section(&mut found, section, row);
         }
     }
     Ok(found)
@@ -81,6 +86,13 @@ fn without_keyword(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::targets;
+
+    #[test]
+    fn body_rows_are_what_a_section_adds() {
+        let found = targets("[a.sh#1F2E]\nPUT 1.=1:\n+ls\n+pwd\nMV b.sh\n[c.sh]\nREM\n").unwrap();
+        let texts: Vec<&str> = found.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(texts, ["ls\npwd\n", "ls\npwd\n", ""]);
+    }
 
     /// oh-my-pi 18.2.3 `src/edit/hashline-compact.md`: the tagged section in
     /// its optional envelope, `PUT`, `REM` and `MV` ops.

@@ -6,59 +6,126 @@
 //! payload that names no file first would apply to the last file the session
 //! edited: that is unknowable here, so it is an error.
 
+//!
+//! What a section adds to its file: in the tagged form every line outside
+//! its `<SM:FIND>` blocks, in the marked form every line after a `»` and
+//! each line holding an inline change `⟪old│new⟫`, read with its new side.
+
+use super::Written;
 use crate::prelude::*;
+
 pub fn opens_tagged(line: &str) -> bool {
     tag_opener(line).is_some()
 }
 
-pub fn tagged_targets(text: &str) -> Result<Vec<String>, String> {
-    let openers = text.lines().filter_map(tag_opener);
-    read_openers(
-        openers.map(|attrs| attribute(attrs, "path").or_else(|| attribute(attrs, "file"))),
-        "<SM:EDIT path=\"...\">",
-    )
+pub fn tagged_targets(text: &str) -> Result<Vec<Written>, String> {
+    let mut sections = Sections::new("<SM:EDIT path=\"...\">");
+    let mut finding = false;
+    for line in text.lines() {
+        if let Some(attrs) = tag_opener(line) {
+            sections.open(attribute(attrs, "path").or_else(|| attribute(attrs, "file")))?;
+            finding = false;
+            continue;
+        }
+        let tag = line.trim();
+        if tag.starts_with("<SM:") || tag.starts_with("</SM:") {
+            finding = tag.starts_with("<SM:FIND>") && !tag.ends_with("</SM:FIND>");
+            continue;
+        }
+        if !finding {
+            sections.add(line);
+        }
+    }
+    Ok(sections.found)
 }
 
 pub fn opens_marked(line: &str) -> bool {
     line.starts_with('§')
 }
 
-pub fn marked_targets(text: &str) -> Result<Vec<String>, String> {
+pub fn marked_targets(text: &str) -> Result<Vec<Written>, String> {
     let lines: Vec<&str> = text.lines().collect();
-    let mut openers = Vec::new();
+    let mut sections = Sections::new("§path");
+    let mut replacing = false;
     for (i, line) in lines.iter().enumerate() {
         if let Some(rest) = line.trim_start().strip_prefix('§') {
-            openers.push(Some(rest.strip_prefix('*').unwrap_or(rest).trim()));
+            // A `[path]` line names the file of the bare `§` after it.
+            sections.open(Some(rest.strip_prefix('*').unwrap_or(rest)))?;
+            replacing = false;
         } else if let Some(path) = bracketed(line).filter(|_| opens_operation(&lines[i + 1..])) {
-            openers.push(Some(path));
+            sections.open(Some(path))?;
+        } else if line.trim() == "»" {
+            replacing = true;
+        } else if replacing {
+            sections.add(line);
+        } else if line.contains('⟪') {
+            sections.add(&new_side(line));
         }
     }
-    // A `[path]` line names the file of the bare `§` after it.
-    read_openers(openers.into_iter(), "§path")
+    Ok(sections.found)
 }
 
-/// Every file the openers name. The first must name one; a later empty
-/// opener continues the file before it.
-fn read_openers<'a>(
-    openers: impl Iterator<Item = Option<&'a str>>,
-    form: &str,
-) -> Result<Vec<String>, String> {
-    let mut found: Vec<String> = Vec::new();
-    for opener in openers {
-        match opener
+/// The files a sloppy payload's openers name, and the one being read.
+struct Sections {
+    found: Vec<Written>,
+    current: Option<usize>,
+    /// How an opener that names a file is written, for the error.
+    form: &'static str,
+}
+
+impl Sections {
+    fn new(form: &'static str) -> Self {
+        Sections {
+            found: Vec::new(),
+            current: None,
+            form,
+        }
+    }
+
+    /// An opener: naming a file starts it; an empty one continues the file
+    /// before it, and names no file when it comes first.
+    fn open(&mut self, path: Option<&str>) -> Result<(), String> {
+        match path
             .map(|p| super::unquote(p.trim()))
             .filter(|p| !p.is_empty())
         {
-            Some(path) => found.push(path.to_string()),
-            None if found.is_empty() => {
+            Some(path) => {
+                self.current = Some(self.found.len());
+                self.found.push(Written::new(path));
+            }
+            None if self.found.is_empty() => {
                 return Err(format!(
-                    "names no file: its first sloppy section does not start with `{form}`"
+                    "names no file: its first sloppy section does not start with `{}`",
+                    self.form
                 ));
             }
             None => {}
         }
+        Ok(())
     }
-    Ok(found)
+
+    fn add(&mut self, line: &str) {
+        if let Some(file) = self.current.and_then(|i| self.found.get_mut(i)) {
+            file.add(line);
+        }
+    }
+}
+
+/// A line with each inline change `⟪old│new⟫` read as its new side.
+fn new_side(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some((before, change)) = rest.split_once('⟪') {
+        out.push_str(before);
+        let Some((inside, after)) = change.split_once('⟫') else {
+            out.push_str(change);
+            return out;
+        };
+        out.push_str(inside.split_once('│').map_or(inside, |(_, new)| new));
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The attributes of an opening tag `<SM:EDIT ...>`.
@@ -100,6 +167,21 @@ fn opens_operation(rest: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{marked_targets, tagged_targets};
+
+    fn texts(found: &[super::Written]) -> Vec<&str> {
+        found.iter().map(|w| w.text.as_str()).collect()
+    }
+
+    #[test]
+    fn what_each_form_adds() {
+        let tagged = "<SM:EDIT path=\"a.sh\">\n<SM:FIND>\nold\n</SM:FIND>\n<SM:PUT>\nnew\n</SM:PUT>\n</SM:EDIT>\n";
+        assert_eq!(texts(&tagged_targets(tagged).unwrap()), ["new\n"]);
+        let marked = "§a.sh\nctx\nx = ⟪1│2⟫;\n§b.sh\nold\n»\nnew\n";
+        assert_eq!(
+            texts(&marked_targets(marked).unwrap()),
+            ["x = 2;\n", "new\n"]
+        );
+    }
 
     /// oh-my-pi 18.2.3's sloppy prompt: "Small change" and "Fix every match".
     #[test]

@@ -1,0 +1,178 @@
+//! Files whose entries a task runner hands a shell when it is asked to run
+//! one: a package manifest's scripts (`npm run`, `yarn`, `pnpm`, `bun run`,
+//! and the `pre`/`post` scripts `npm install` or `npm test` run unasked),
+//! Deno's and Composer's tasks, and a justfile's recipes.
+
+use crate::prelude::*;
+use serde_json::Value;
+
+/// The shell commands a task file at `name` (its file name) holds, or none
+/// when `name` is no task file.
+pub fn commands(name: &str, content: &str) -> Option<Vec<String>> {
+    let lower = name.to_ascii_lowercase();
+    if matches!(
+        name,
+        "package.json" | "deno.json" | "deno.jsonc" | "composer.json"
+    ) {
+        return Some(manifest_scripts(content));
+    }
+    if lower == "justfile" || lower == ".justfile" || lower.ends_with(".just") {
+        return Some(just_recipes(content));
+    }
+    None
+}
+
+/// Every script of a manifest: the values under `scripts` and `tasks`, each
+/// a command, a list of them or an object with a `command`. Text that is not
+/// a whole manifest (an edit's new text) gives every string it holds as a
+/// value rather than a key: which object it lands in cannot be told.
+fn manifest_scripts(content: &str) -> Vec<String> {
+    let Ok(manifest) = serde_json::from_str::<Value>(content) else {
+        return value_strings(content);
+    };
+    let mut found = Vec::new();
+    for key in ["scripts", "tasks"] {
+        if let Some(Value::Object(scripts)) = manifest.get(key) {
+            for script in scripts.values() {
+                commands_of(script, &mut found);
+            }
+        }
+    }
+    found
+}
+
+fn commands_of(script: &Value, found: &mut Vec<String>) {
+    match script {
+        Value::String(command) => found.push(command.clone()),
+        Value::Array(commands) => commands.iter().for_each(|c| commands_of(c, found)),
+        Value::Object(task) => {
+            if let Some(command) = task.get("command").or_else(|| task.get("cmd")) {
+                commands_of(command, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The scripts a package manager's command puts into `package.json`, to be
+/// run later: `npm pkg set scripts.<name>=<command>` (also `scripts[<name>]`,
+/// and `scripts={…}` with `--json`) and `npm set-script <name> <command>`;
+/// `pnpm`, `yarn` and `bun pm` take the same words.
+pub fn scripts_set(args: &[&str]) -> Vec<String> {
+    let words: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|arg| !arg.starts_with('-'))
+        .skip_while(|word| *word == "pm")
+        .collect();
+    match words.as_slice() {
+        ["set-script", _, command, ..] => vec![(*command).to_owned()],
+        ["pkg", "set", settings @ ..] => settings
+            .iter()
+            .flat_map(|setting| {
+                let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+                if key == "scripts" {
+                    return manifest_scripts(&format!("{{\"scripts\":{value}}}"));
+                }
+                let named = key.starts_with("scripts.") || key.starts_with("scripts[");
+                named.then(|| value.to_owned()).into_iter().collect()
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every JSON string literal in `text` that is not followed by a `:`.
+fn value_strings(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('"') {
+        let literal = &rest[start..];
+        let mut escaped = false;
+        let end = literal[1..].char_indices().find_map(|(i, c)| {
+            let closes = c == '"' && !escaped;
+            escaped = c == '\\' && !escaped;
+            closes.then_some(i + 2)
+        });
+        let Some(end) = end else { break };
+        let after = literal[end..].trim_start();
+        if !after.starts_with(':')
+            && let Ok(value) = serde_json::from_str::<String>(&literal[..end])
+        {
+            found.push(value);
+        }
+        rest = &literal[end..];
+    }
+    found
+}
+
+/// A justfile's recipe lines, as `just` hands them to the shell: the
+/// indented lines under a recipe, without the `@` and `-` prefixes.
+fn just_recipes(justfile: &str) -> Vec<String> {
+    justfile
+        .lines()
+        .filter(|line| line.starts_with([' ', '\t']))
+        .map(|line| line.trim().trim_start_matches(['@', '-']).to_owned())
+        .filter(|line| !line.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::commands;
+
+    #[test]
+    fn a_manifests_scripts_and_tasks() {
+        let manifest = r#"{"name":"a","description":"git commit --no-verify","scripts":{"test":"jest","ship":["git push"]}}"#;
+        let mut scripts = commands("package.json", manifest).unwrap();
+        scripts.sort();
+        assert_eq!(scripts, ["git push", "jest"]);
+        assert_eq!(
+            commands(
+                "deno.json",
+                r#"{"tasks":{"dev":{"command":"deno run x.ts"}}}"#
+            )
+            .unwrap(),
+            ["deno run x.ts"]
+        );
+        assert_eq!(commands("README.md", manifest), None);
+    }
+
+    #[test]
+    fn an_edit_of_a_manifest_gives_its_values() {
+        assert_eq!(
+            commands("package.json", r#""c": "rm -rf \"x\"", "d": "ls""#).unwrap(),
+            ["rm -rf \"x\"", "ls"]
+        );
+    }
+
+    #[test]
+    fn scripts_a_package_manager_sets() {
+        assert_eq!(
+            super::scripts_set(&["pkg", "set", "scripts.c=git commit -n", "name=x"]),
+            ["git commit -n"]
+        );
+        assert_eq!(
+            super::scripts_set(&["pkg", "set", r#"scripts={"c":"ls"}"#, "--json"]),
+            ["ls"]
+        );
+        assert_eq!(super::scripts_set(&["set-script", "c", "ls -l"]), ["ls -l"]);
+        assert_eq!(
+            super::scripts_set(&["pm", "pkg", "set", "scripts[c]=pwd"]),
+            ["pwd"]
+        );
+        assert!(super::scripts_set(&["run", "c"]).is_empty());
+    }
+
+    #[test]
+    fn a_justfiles_recipes() {
+        assert_eq!(
+            commands(
+                "justfile",
+                "set shell := [\"bash\", \"-c\"]\nship:\n    @git push\n\t-rm x\n"
+            )
+            .unwrap(),
+            ["git push", "rm x"]
+        );
+    }
+}
