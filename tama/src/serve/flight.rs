@@ -223,11 +223,6 @@ impl Watch for Flight {
         process_group: Option<i32>,
         canceller: Option<Canceller>,
     ) {
-        if self.is_cancelled()
-            && let Some(canceller) = &canceller
-        {
-            canceller.cancel();
-        }
         if let Some(flights) = self.flights.upgrade() {
             flights.supersede(self, hook_id);
         }
@@ -242,6 +237,15 @@ impl Watch for Flight {
         };
         let mut hooks = lock(&self.hooks);
         hooks.push(hook);
+        // Checked only once the hook is listed: `cancel` marks the flight
+        // before it reads the list, so a cancel either finds this hook there
+        // or is seen here, and a hook started as its flight is cancelled
+        // never runs on to its timeout.
+        if self.is_cancelled()
+            && let Some(canceller) = hooks.last().and_then(|h| h.canceller.as_ref())
+        {
+            canceller.cancel();
+        }
         if let (Some(flights), Some(me)) = (self.flights.upgrade(), self.me.upgrade()) {
             lock(&flights.busy).insert(self.id.clone(), me);
         }
