@@ -81,16 +81,19 @@ for (const harness of [claude, codex, omp]) {
     }
 
     // A script written now is run later, where no gate reads it: each
-    // harness's own editing tool writes one that commits past the hooks.
+    // harness's own way of writing files writes one that commits past the
+    // hooks (Claude Code's Write, granted as a user would, Codex's shell form
+    // of its patch, oh-my-pi's write), each as one model turn.
     const scriptWrite = {
-      claude: { file: "package.json", call: (repo) => ({ name: "Write", input: { file_path: path.join(repo, "package.json"), content: JSON.stringify({ scripts: { ship: BYPASS } }) } }) },
-      codex: { file: "ship.sh", call: () => ({ shell: `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ship.sh\n+#!/bin/sh\n+${BYPASS}\n*** End Patch\nPATCH` }) },
-      omp: { file: "ship.sh", call: () => ({ name: "edit", input: { input: `[ship.sh]\nPUT >$:\n+#!/bin/sh\n+${BYPASS}\n` } }) },
+      claude: { file: "package.json", turn: (repo) => ({ call: { name: "Write", input: { file_path: path.join(repo, "package.json"), content: JSON.stringify({ scripts: { ship: BYPASS } }) } } }) },
+      codex: { file: "ship.sh", turn: () => ({ shell: `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: ship.sh\n+#!/bin/sh\n+${BYPASS}\n*** End Patch\nPATCH` }) },
+      omp: { file: "Taskfile.yml", turn: () => ({ call: { name: "write", input: { path: "Taskfile.yml", content: `version: '3'\ntasks:\n  ship:\n    cmds:\n      - ${BYPASS}\n` } } }) },
     }[harness.name];
-    test("a script that would commit past the hooks is refused as the harness's editing tool writes it", async () => {
+    test("a script that would commit past the hooks is refused as the harness writes it", async () => {
       const s = scratch(`${harness.name}-script`);
-      const model = await startModel([scriptWrite.call(s.repo), { text: "stopping" }]);
+      const model = await startModel([scriptWrite.turn(s.repo), { text: "stopping" }]);
       harness.configure(s.home, model);
+      if (harness === claude) fs.writeFileSync(path.join(s.home, ".claude/settings.json"), JSON.stringify({ permissions: { allow: ["Bash", "Write"] } }));
       setup(harness.name, s.home);
       const out = await harness.prompt(s, model, "add a release script");
       await model.close();

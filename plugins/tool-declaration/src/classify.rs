@@ -84,10 +84,17 @@ fn read(
                 };
                 Ok(call(name, ToolKind::Shell, Some(line), Vec::new()))
             }
-            Command::Patch(text) => {
+            Command::Patch { text, folder } => {
                 let mut written =
                     patch::targets(&text).map_err(|e| format!("the patch of `{tool_name}` {e}"))?;
-                if let Some(folder) = working_folder(fields) {
+                let folder = match (folder, working_folder(fields)) {
+                    (Some(cd), Some(base)) if !cd.starts_with(['/', '~']) => {
+                        Some(format!("{}/{cd}", base.trim_end_matches('/')))
+                    }
+                    (Some(cd), _) => Some(cd),
+                    (None, base) => base.map(str::to_owned),
+                };
+                if let Some(folder) = folder {
                     for file in written
                         .iter_mut()
                         .filter(|f| !f.path.starts_with(['/', '~']))
@@ -178,14 +185,18 @@ fn call(
 #[derive(PartialEq)]
 enum Command {
     Line(String),
-    Patch(String),
+    /// Patch text `apply_patch` applies, in the folder a `cd` before it names.
+    Patch {
+        text: String,
+        folder: Option<String>,
+    },
     Missing,
 }
 
 impl Command {
     fn text(&self) -> &str {
         match self {
-            Command::Line(text) | Command::Patch(text) => text,
+            Command::Line(text) | Command::Patch { text, .. } => text,
             Command::Missing => "",
         }
     }
@@ -243,13 +254,16 @@ fn shell_command(
         .chain(others.map(|k| (k, false)))
     {
         let command = match field(fields, key) {
-            Some(Value::String(s)) => Command::Line(s.clone()),
+            Some(Value::String(s)) => match patch::shell_invocation(s) {
+                Some((folder, text)) => Command::Patch { text, folder },
+                None => Command::Line(s.clone()),
+            },
             Some(Value::Array(argv)) => {
                 let words = strings(argv).ok_or_else(|| {
                     format!("the argument vector in `{key}` holds a word that is not a string")
                 })?;
                 match patch_argv(&words) {
-                    Some(text) => Command::Patch(text),
+                    Some(text) => Command::Patch { text, folder: None },
                     None => Command::Line(
                         words
                             .iter()

@@ -1,7 +1,8 @@
 //! Files whose entries a task runner hands a shell when it is asked to run
 //! one: a package manifest's scripts (`npm run`, `yarn`, `pnpm`, `bun run`,
 //! and the `pre`/`post` scripts `npm install` or `npm test` run unasked),
-//! Deno's and Composer's tasks, and a justfile's recipes.
+//! Deno's and Composer's tasks, a justfile's recipes, a Taskfile's commands
+//! and the scripts and tasks of a `pyproject.toml` (PDM, Poe, Hatch).
 
 use crate::prelude::*;
 use serde_json::Value;
@@ -18,6 +19,12 @@ pub fn commands(name: &str, content: &str) -> Option<Vec<String>> {
     }
     if lower == "justfile" || lower == ".justfile" || lower.ends_with(".just") {
         return Some(just_recipes(content));
+    }
+    if lower.starts_with("taskfile") && (lower.ends_with(".yml") || lower.ends_with(".yaml")) {
+        return Some(taskfile_commands(content));
+    }
+    if name == "pyproject.toml" {
+        return Some(pyproject_tasks(content));
     }
     None
 }
@@ -117,6 +124,84 @@ fn just_recipes(justfile: &str) -> Vec<String> {
         .collect()
 }
 
+/// A Taskfile's commands: every list item (`- git push`), every `cmd:`
+/// value, and the lines of a block (`- |`) under them, unquoted. Items that
+/// are no command (`- build` under `deps:`) read as harmless commands.
+fn taskfile_commands(taskfile: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut block: Option<usize> = None;
+    for line in taskfile.lines() {
+        let indent = line.len() - line.trim_start().len();
+        if let Some(outer) = block {
+            if indent > outer || line.trim().is_empty() {
+                found.push(line.trim().to_owned());
+                continue;
+            }
+            block = None;
+        }
+        let item = line.trim_start();
+        let item = item.strip_prefix("- ").unwrap_or(item).trim_start();
+        let Some(value) = item
+            .strip_prefix("cmd:")
+            .or_else(|| (item.len() < line.trim_start().len()).then_some(item))
+        else {
+            continue;
+        };
+        match value.trim() {
+            "|" | ">" | "|-" | ">-" => block = Some(indent),
+            value => found.push(unquoted(value).to_owned()),
+        }
+    }
+    found.retain(|command| !command.is_empty());
+    found
+}
+
+/// Every quoted string in the tables of a `pyproject.toml` that hold scripts
+/// or tasks (`[tool.pdm.scripts]`, `[tool.poe.tasks]`, a Hatch
+/// environment's `scripts`), each a command or a piece of one.
+fn pyproject_tasks(pyproject: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_tasks = false;
+    for line in pyproject.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_tasks = line.contains("scripts") || line.contains("tasks");
+            continue;
+        }
+        if in_tasks && let Some((_, value)) = line.split_once('=') {
+            found.extend(quoted_strings(value));
+        }
+    }
+    found
+}
+
+/// The strings quoted with `"` or `'` in `text`, without their quotes.
+fn quoted_strings(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(['"', '\'']) {
+        let quote = &rest[start..start + 1];
+        let inner = &rest[start + 1..];
+        let Some(end) = inner.find(quote) else { break };
+        found.push(inner[..end].to_owned());
+        rest = &inner[end + 1..];
+    }
+    found
+}
+
+/// A YAML scalar without the quotes around it.
+fn unquoted(value: &str) -> &str {
+    for quote in ['"', '\''] {
+        if let Some(inner) = value
+            .strip_prefix(quote)
+            .and_then(|v| v.strip_suffix(quote))
+        {
+            return inner;
+        }
+    }
+    value
+}
+
 #[cfg(test)]
 mod tests {
     use super::commands;
@@ -162,6 +247,24 @@ mod tests {
             ["pwd"]
         );
         assert!(super::scripts_set(&["run", "c"]).is_empty());
+    }
+
+    #[test]
+    fn a_taskfiles_commands() {
+        let taskfile = "version: '3'\ntasks:\n  ship:\n    deps: [build]\n    cmds:\n      - git add -A\n      - cmd: \"git push\"\n      - |\n        echo a\n        echo b\n  build:\n    cmds:\n      - go build\n";
+        assert_eq!(
+            commands("Taskfile.yml", taskfile).unwrap(),
+            ["git add -A", "git push", "echo a", "echo b", "go build"]
+        );
+    }
+
+    #[test]
+    fn a_pyprojects_scripts_and_tasks() {
+        let pyproject = "[project]\nname = \"x\"\n[tool.pdm.scripts]\nlint = \"ruff check\"\nship = {cmd = 'git push'}\n[tool.poe.tasks]\nclean = \"rm -rf dist\"\n";
+        assert_eq!(
+            commands("pyproject.toml", pyproject).unwrap(),
+            ["ruff check", "git push", "rm -rf dist"]
+        );
     }
 
     #[test]

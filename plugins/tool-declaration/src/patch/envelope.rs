@@ -13,6 +13,39 @@ const HEADERS: [&str; 4] = [
     "*** Move to:",
 ];
 
+/// The patch of a shell command that is exactly Codex's own way of running
+/// `apply_patch` (`apply_patch <<'EOF'` … `EOF`, perhaps after
+/// `cd <folder> &&`), with that folder. Codex applies such a command itself
+/// and never runs it in a shell; any other command, one with more after the
+/// here-document say, runs in a shell and is read as one.
+pub fn shell_invocation(command: &str) -> Option<(Option<String>, String)> {
+    let mut rest = command.trim();
+    let mut folder = None;
+    if let Some(after) = rest.strip_prefix("cd ") {
+        let (named, tail) = after.split_once("&&")?;
+        folder = Some(unquoted(named.trim()).to_string());
+        rest = tail.trim_start();
+    }
+    let rest = rest
+        .strip_prefix("apply_patch")
+        .or_else(|| rest.strip_prefix("applypatch"))?;
+    let rest = rest.trim_start_matches([' ', '\t']).strip_prefix("<<")?;
+    let (word, body) = rest.strip_prefix('-').unwrap_or(rest).split_once('\n')?;
+    let delimiter = unquoted(word.trim());
+    if delimiter.is_empty() || delimiter.contains(char::is_whitespace) {
+        return None;
+    }
+    let (patch, last) = body.rsplit_once('\n').unwrap_or(("", body));
+    (last.trim_end() == delimiter).then(|| (folder, patch.to_string()))
+}
+
+fn unquoted(word: &str) -> &str {
+    ['\'', '"']
+        .iter()
+        .find_map(|q| word.strip_prefix(*q)?.strip_suffix(*q))
+        .unwrap_or(word)
+}
+
 pub fn opens(line: &str) -> bool {
     HEADERS[..3].iter().any(|h| line.starts_with(h))
 }
@@ -48,7 +81,28 @@ pub fn targets(text: &str) -> Result<Vec<Written>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::targets;
+    use super::{shell_invocation, targets};
+
+    #[test]
+    fn codexs_own_shell_form_and_nothing_else() {
+        let patch = "*** Begin Patch\n*** Add File: a\n+x\n*** End Patch";
+        assert_eq!(
+            shell_invocation(&format!("apply_patch <<'EOF'\n{patch}\nEOF\n")),
+            Some((None, patch.to_string()))
+        );
+        assert_eq!(
+            shell_invocation(&format!("cd 'sub dir' && apply_patch <<\"P\"\n{patch}\nP")),
+            Some((Some("sub dir".to_string()), patch.to_string()))
+        );
+        for shell in [
+            format!("apply_patch <<'EOF'\n{patch}\nEOF\ngit commit -n"),
+            format!("apply_patch <<'EOF'\n{patch}\nEOF; ls"),
+            format!("echo x; apply_patch <<'EOF'\n{patch}\nEOF"),
+            "apply_patch_all <<'EOF'\nx\nEOF".to_string(),
+        ] {
+            assert_eq!(shell_invocation(&shell), None, "{shell}");
+        }
+    }
 
     #[test]
     fn each_file_gets_the_lines_its_section_adds() {

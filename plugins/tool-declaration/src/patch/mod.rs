@@ -10,6 +10,8 @@ mod envelope;
 mod hashline;
 mod sloppy;
 
+pub use envelope::shell_invocation;
+
 /// One file a patch touches, with the lines it adds there, one per line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Written {
