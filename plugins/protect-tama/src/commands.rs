@@ -615,6 +615,12 @@ fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: b
             _ => destinations.extend(files.pop()),
         }
     }
+    for (source, destination) in files
+        .iter()
+        .flat_map(|f| destinations.iter().map(move |d| (f, d)))
+    {
+        crate::harnesses::renamed(&walker.resolve(source), destination)?;
+    }
     if moves {
         each(walker, &files, Change::Remove, "moves away")?;
     }

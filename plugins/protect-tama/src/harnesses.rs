@@ -79,6 +79,30 @@ impl Harness {
     }
 }
 
+/// Refuses a harness's program (`claude` in a `bin` folder, as `which`
+/// finds it) or package script, the resolved `source`, copied,
+/// moved or linked to `destination` under a name no harness has (`cp
+/// "$(which claude)" /tmp/x`): started by that name, it is no harness to
+/// this gate, and `/tmp/x --bare` would pass.
+pub fn renamed(source: &str, destination: &str) -> Result<()> {
+    let folder = source.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let program = matches!(basename(folder), "bin" | ".bin");
+    let harness = Harness::named(basename(source))
+        .filter(|_| program)
+        .or_else(|| Harness::of_script(source));
+    let name = basename(destination.trim_end_matches('/'));
+    let keeps_name = destination.ends_with('/') || Harness::named(name).is_some();
+    match harness {
+        Some(harness) if !keeps_name => Err(format!(
+            "the tool call puts {} (`{}`) at `{}`, a name Tama does not know it by, so that started from there its command line goes unchecked. Start it as it is configured",
+            harness.label(),
+            shown(source),
+            shown(destination)
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Words in a harness's options or settings that leave Tama's hooks out.
 const OFF_SWITCHES: &[&str] = &[
     "--bare",

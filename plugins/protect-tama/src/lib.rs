@@ -36,7 +36,8 @@
 //!   `echo`, `printf`, `cat` and decoding filters, `realpath` and `readlink
 //!   -f` of a path (the path), and `which`, `command -v`, `type -P` or
 //!   `whereis` of `tama` (the `tama` running now, whose path `tama setup`
-//!   wrote into the harnesses' settings): `cp /bin/true "$(which tama)"`.
+//!   wrote into the harnesses' settings): `cp /bin/true "$(which tama)"`;
+//!   of a harness, its name in a `bin` folder the gate cannot know.
 //! - A value the gate cannot know (an unset variable, another command's
 //!   output) matches where the known rest of the path spells a protected one, or
 //!   where a word the command spells, put in its place, lies inside one.
@@ -49,7 +50,8 @@
 //!   them pointed at another configuration (`HOME`, `CLAUDE_CONFIG_DIR`,
 //!   `CODEX_HOME`, `PI_CODING_AGENT_DIR`) or run as another user (`sudo`,
 //!   `su -c`, `runuser`, or a shell started so: `sudo -u u sh -c '…'`),
-//!   directly or by `npx`.
+//!   directly or by `npx`; so is one put under a name no harness has
+//!   (`cp "$(which claude)" /tmp/x`).
 //! - Reading passes, except the control key (`TAMA_HOME/control.key`),
 //!   which no tool call may name. `tama` commands pass, except the
 //!   operator's: `tama sessions override`, `tama sessions grant` and

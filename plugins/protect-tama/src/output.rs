@@ -5,6 +5,7 @@
 
 use crate::prelude::*;
 
+use shell_reader::field::UNKNOWN_TEXT;
 use shell_reader::output;
 
 use crate::commands::basename;
@@ -51,11 +52,19 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
 }
 
 /// Where a lookup of `tama` by name finds it: the `tama` running now, which
-/// `tama setup` wrote into the harnesses' settings by its resolved path.
+/// `tama setup` wrote into the harnesses' settings by its resolved path. A
+/// harness's program is found by its own name in a `bin` folder the gate
+/// cannot know.
 fn found(walker: &Walker<'_>, args: &[String]) -> Option<String> {
     let binary = &walker.protected.tama_binary;
-    let names_tama = args.iter().any(|arg| basename(arg) == "tama");
-    (names_tama && !binary.is_empty()).then(|| format!("{binary}\n"))
+    if args.iter().any(|arg| basename(arg) == "tama") && !binary.is_empty() {
+        return Some(format!("{binary}\n"));
+    }
+    let harness = args
+        .iter()
+        .map(|arg| basename(arg))
+        .find(|name| matches!(*name, "claude" | "codex" | "omp"))?;
+    Some(format!("{UNKNOWN_TEXT}/bin/{harness}\n"))
 }
 
 /// The operands of a command, one per line: what `realpath` prints of

@@ -64,16 +64,8 @@ fn read(
             .collect();
         Ok(call(name, ToolKind::Write, None, targets))
     };
-    // The files a write's path fields name, each given the text its input writes.
     let field_targets = |keys: &[&str]| -> Result<Vec<Written>, String> {
-        let text = crate::new_text::of_fields(fields).unwrap_or_default();
-        Ok(paths(fields, keys)?
-            .into_iter()
-            .map(|path| Written {
-                path,
-                text: text.clone(),
-            })
-            .collect())
+        Ok(with_text(paths(fields, keys)?, fields))
     };
     match spelling.reads {
         Reads::Command(keys) => match shell_command(tool_name, fields, keys)? {
@@ -143,11 +135,7 @@ fn read(
                 }
             }
             // A renamed file holds what the edit wrote.
-            let text = new_text::of_fields(fields).unwrap_or_default();
-            found.extend(renames(fields).into_iter().map(|path| Written {
-                path,
-                text: text.clone(),
-            }));
+            found.extend(with_text(renames(fields), fields));
             write(name, merged(found))
         }
         Reads::Editor {
@@ -366,6 +354,18 @@ fn renames(fields: &Map<String, Value>) -> Vec<String> {
         .filter_map(|e| e.get("rename")?.as_str())
         .filter(|p| !p.is_empty())
         .map(str::to_string)
+        .collect()
+}
+
+/// `paths`, each given the text the input's fields write (`new_text`).
+fn with_text(paths: Vec<String>, fields: &Map<String, Value>) -> Vec<Written> {
+    let text = new_text::of_fields(fields).unwrap_or_default();
+    paths
+        .into_iter()
+        .map(|path| Written {
+            path,
+            text: text.clone(),
+        })
         .collect()
 }
 
