@@ -9,6 +9,7 @@
 use crate::prelude::*;
 
 mod editors;
+mod scheduled;
 mod task_files;
 
 use crate::interpreters::{Language, quoted};
@@ -346,11 +347,15 @@ pub fn shell_texts<'a, W: AsRef<str>>(
 /// is run later: all of it for a shell script, a makefile's recipes, and
 /// for a script in another language (told, as a shell script is, by its
 /// name or its `#!` line) the command that runs its code (`python3 -c …`),
-/// for the gate's reading of interpreter code, and the scripts of a task
-/// file (`package.json`, a justfile). Empty for other files.
+/// for the gate's reading of interpreter code, the scripts of a task file
+/// (`package.json`, a justfile), and what cron, systemd, a desktop session
+/// or Python runs from the files it reads (`scheduled`). Empty for other
+/// files.
 pub fn run_later(path: &str, content: &str) -> Vec<String> {
     let name = path.rsplit_once('/').map_or(path, |(_, name)| name);
-    if let Some(commands) = task_files::commands(name, content) {
+    if let Some(commands) =
+        task_files::commands(name, content).or_else(|| scheduled::commands(path, name, content))
+    {
         return commands;
     }
     if matches!(name, "GNUmakefile" | "makefile" | "Makefile") || name.ends_with(".mk") {
@@ -606,7 +611,7 @@ fn replaced_per_line<W: AsRef<str>>(args: &[W], stdin: Option<&str>) -> Vec<Stri
 
 /// The commands of a crontab: each line's after its five time fields (or
 /// an `@reboot`-style name); comments and variable lines run nothing.
-fn cron_commands(table: &str) -> Vec<String> {
+pub(super) fn cron_commands(table: &str) -> Vec<String> {
     table
         .lines()
         .map(str::trim)
