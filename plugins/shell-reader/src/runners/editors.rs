@@ -111,7 +111,26 @@ fn closing_quote(body: &str, quote: char) -> usize {
 /// The shell commands of a `sed` script: `e command`, and the replacement
 /// of an `s` command with the `e` flag, which sed runs as a command.
 pub fn sed_commands(script: &str) -> Vec<String> {
-    let mut out = Vec::new();
+    read_sed(script).commands
+}
+
+/// The text a `sed` script puts into what it edits, one piece a line: the
+/// replacements of its `s` commands and the text of `a`, `i` and `c`.
+pub fn sed_added(script: &str) -> String {
+    read_sed(script).added.join("\n")
+}
+
+/// What a `sed` script runs and what it writes.
+struct SedScript {
+    commands: Vec<String>,
+    added: Vec<String>,
+}
+
+fn read_sed(script: &str) -> SedScript {
+    let mut out = SedScript {
+        commands: Vec::new(),
+        added: Vec::new(),
+    };
     let mut rest = script;
     loop {
         rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == '}');
@@ -125,7 +144,7 @@ pub fn sed_commands(script: &str) -> Vec<String> {
             'e' => {
                 let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
                 if !line.trim().is_empty() {
-                    out.push(line.trim().to_owned());
+                    out.commands.push(line.trim().to_owned());
                 }
                 rest = after;
             }
@@ -137,21 +156,42 @@ pub fn sed_commands(script: &str) -> Vec<String> {
                 let pattern_end = closing_quote(body, delimiter);
                 let after_pattern = body.get(pattern_end + delimiter.len_utf8()..).unwrap_or("");
                 let replacement_end = closing_quote(after_pattern, delimiter);
-                let replacement = &after_pattern[..replacement_end];
+                let mut escaped = String::from('\\');
+                escaped.push(delimiter);
+                let replacement =
+                    after_pattern[..replacement_end].replace(&escaped, &delimiter.to_string());
                 rest = after_pattern
                     .get(replacement_end + delimiter.len_utf8()..)
                     .unwrap_or("");
                 let flags_end = rest.find([';', '\n', '}']).unwrap_or(rest.len());
-                if command == 's' && rest[..flags_end].contains('e') {
-                    let mut escaped = String::from('\\');
-                    escaped.push(delimiter);
-                    out.push(replacement.replace(&escaped, &delimiter.to_string()));
+                if command == 's' {
+                    // Put inside a line, it may start a command of its own there.
+                    let added = replacement
+                        .trim_start_matches(|c: char| c.is_whitespace() || ";&|".contains(c));
+                    out.added.push(added.replace("\\n", "\n"));
+                    if rest[..flags_end].contains('e') {
+                        out.commands.push(replacement);
+                    }
                 }
                 rest = &rest[flags_end..];
             }
             '{' | '!' => {}
-            // Text, file names and labels run to the end of the line.
-            'a' | 'i' | 'c' | 'r' | 'R' | 'w' | 'W' | 'b' | 't' | 'T' | ':' => {
+            // `a text`, or `a\` with the text on the next line.
+            'a' | 'i' | 'c' => {
+                let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+                let text = line.trim_start();
+                let text = text.strip_prefix('\\').unwrap_or(text);
+                rest = after;
+                if text.trim().is_empty() {
+                    let (next, after) = rest.split_once('\n').unwrap_or((rest, ""));
+                    out.added.push(next.trim_start().to_owned());
+                    rest = after;
+                } else {
+                    out.added.push(text.to_owned());
+                }
+            }
+            // File names and labels run to the end of the line.
+            'r' | 'R' | 'w' | 'W' | 'b' | 't' | 'T' | ':' => {
                 rest = rest.split_once('\n').map_or("", |(_, after)| after);
             }
             _ => rest = rest.trim_start_matches(|c: char| c != ';' && c != '\n'),

@@ -301,15 +301,45 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                     .filter_map(content),
             );
             // Without -e or -f, the first operand is the script.
-            if scripts.is_empty() {
-                let start = after_options(args, &["-l"]);
-                scripts.extend(args.get(start).map(|script| script.as_ref().to_owned()));
+            let given = !scripts.is_empty();
+            let mut files = operands(args, &["-e", "--expression", "-f", "--file", "-l"]);
+            if !given && !files.is_empty() {
+                scripts.push(files.remove(0).to_owned());
             }
-            scripts
+            let mut texts: Vec<String> = scripts
                 .iter()
                 .flat_map(|s| editors::sed_commands(s))
+                .collect();
+            // What it writes into files it edits in place is read as their
+            // content: a script edited so runs it later.
+            if in_place(args, "nrEsuz") {
+                let added: Vec<String> = scripts.iter().map(|s| editors::sed_added(s)).collect();
+                texts.extend(
+                    files
+                        .iter()
+                        .flat_map(|file| run_later(file, &added.join("\n"))),
+                );
+            }
+            texts
+        }
+        // `perl -pi -e 's/…/…/' file`: its substitutions, read as sed's.
+        "perl" if in_place(args, "pnlw0a") => {
+            let code = option_values(args, &["-e", "-E"]);
+            let added: Vec<String> = code.iter().map(|c| editors::sed_added(c)).collect();
+            operands(args, &["-e", "-E", "-I", "-M", "-m"])
+                .iter()
+                .flat_map(|file| run_later(file, &added.join("\n")))
                 .collect()
         }
+        // `tee [-a] file`: what it reads is what it writes there.
+        "tee" => stdin_text()
+            .map(|text| {
+                operands(args, &[])
+                    .iter()
+                    .flat_map(|file| run_later(file, &text))
+                    .collect()
+            })
+            .unwrap_or_default(),
         "dc" => option_values(args, &["-e", "--expression"])
             .into_iter()
             .map(str::to_owned)
@@ -522,6 +552,36 @@ pub fn after_options<W: AsRef<str>>(args: &[W], valued: &[&str]) -> usize {
         index += if valued.contains(&arg) { 2 } else { 1 };
     }
     index.min(args.len())
+}
+
+/// Whether `args` hold `-i` (perhaps with a backup suffix, `-i.bak`, or
+/// among short `flags`, `-pi`) or `--in-place`: the files are edited in place.
+fn in_place<W: AsRef<str>>(args: &[W], flags: &str) -> bool {
+    args.iter().map(AsRef::as_ref).any(|arg| {
+        if arg == "--in-place" || arg.starts_with("--in-place=") {
+            return true;
+        }
+        let Some(cluster) = arg.strip_prefix('-').filter(|a| !a.starts_with('-')) else {
+            return false;
+        };
+        let before_suffix = cluster.split('i').next().unwrap_or_default();
+        cluster.contains('i') && before_suffix.chars().all(|c| flags.contains(c))
+    })
+}
+
+/// The operands of `args`: the words that are not options nor the values
+/// of the options `valued`.
+fn operands<'a, W: AsRef<str>>(args: &'a [W], valued: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut words = args.iter().map(AsRef::as_ref);
+    while let Some(arg) = words.next() {
+        if valued.contains(&arg) {
+            words.next();
+        } else if !arg.starts_with('-') || arg == "-" {
+            out.push(arg);
+        }
+    }
+    out
 }
 
 /// The values of the options `names`: `-o X`, `--opt X`, `--opt=X`, and
