@@ -18,6 +18,24 @@ struct Case {
     why: String,
 }
 
+/// The built-in gate, as the embedded default registry loads it.
+fn gate(host: &Host) -> Gate {
+    let registry = Loaded::embedded().unwrap();
+    let entry = registry
+        .registry
+        .hooks_named("block-git-hook-bypass")
+        .next()
+        .unwrap();
+    Gate::load(
+        host,
+        &entry.id,
+        &registry.component(entry).unwrap(),
+        &serde_json::json!({}),
+        &[],
+    )
+    .unwrap()
+}
+
 #[test]
 fn every_case_of_the_table_decides_as_written() {
     let table = std::fs::read_to_string(support::repo_file(
@@ -28,20 +46,7 @@ fn every_case_of_the_table_decides_as_written() {
     assert!(cases.len() >= 150, "the table holds {} cases", cases.len());
     let cache = tempfile::tempdir().unwrap();
     let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).unwrap();
-    let registry = Loaded::embedded().unwrap();
-    let entry = registry
-        .registry
-        .hooks_named("block-git-hook-bypass")
-        .next()
-        .unwrap();
-    let gate = Gate::load(
-        &host,
-        &entry.id,
-        &registry.component(entry).unwrap(),
-        &serde_json::json!({}),
-        &[],
-    )
-    .unwrap();
+    let gate = gate(&host);
     let mut wrong = Vec::new();
     for case in &cases {
         let payload = support::shell_payload(&case.command);
@@ -73,20 +78,7 @@ fn every_case_of_the_table_decides_as_written() {
 fn non_shell_calls_pass_and_other_spellings_are_read() {
     let cache = tempfile::tempdir().unwrap();
     let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).unwrap();
-    let registry = Loaded::embedded().unwrap();
-    let entry = registry
-        .registry
-        .hooks_named("block-git-hook-bypass")
-        .next()
-        .unwrap();
-    let gate = Gate::load(
-        &host,
-        &entry.id,
-        &registry.component(entry).unwrap(),
-        &serde_json::json!({}),
-        &[],
-    )
-    .unwrap();
+    let gate = gate(&host);
     let decide = |payload: serde_json::Value| {
         let event = Arc::new(GateEvent::new(
             Event::decode(&payload.to_string(), None).unwrap(),
@@ -113,20 +105,7 @@ fn non_shell_calls_pass_and_other_spellings_are_read() {
 fn a_script_any_write_tool_writes_is_read_as_the_commands_it_will_run() {
     let cache = tempfile::tempdir().unwrap();
     let host = Host::new(cache.path().to_path_buf(), &tool_declaration()).unwrap();
-    let registry = Loaded::embedded().unwrap();
-    let entry = registry
-        .registry
-        .hooks_named("block-git-hook-bypass")
-        .next()
-        .unwrap();
-    let gate = Gate::load(
-        &host,
-        &entry.id,
-        &registry.component(entry).unwrap(),
-        &serde_json::json!({}),
-        &[],
-    )
-    .unwrap();
+    let gate = gate(&host);
     let decide = |tool: &str, input: serde_json::Value| {
         let payload = serde_json::json!({"tool_name": tool, "tool_input": input});
         let event = Arc::new(GateEvent::new(
