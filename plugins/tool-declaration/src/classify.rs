@@ -299,17 +299,18 @@ fn strings(values: &[Value]) -> Option<Vec<&str>> {
     values.iter().map(Value::as_str).collect()
 }
 
-/// Quotes one word so a shell reads it back unchanged.
+/// Quotes one word so a shell reads it back unchanged, only when it must.
 fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
+    if plain { word.to_string() } else { quote(word) }
+}
+
+/// `text` in single quotes, which a shell reads back as one word unchanged.
+pub fn quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// Every path in `keys`, each a string or a list of strings. An empty string

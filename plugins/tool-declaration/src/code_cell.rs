@@ -5,6 +5,7 @@
 //! `eval/py/runner.py`'s `transform_cell` translates them) become the shell
 //! lines they run, in order with the code around them.
 
+use crate::classify::quote;
 use crate::prelude::*;
 
 /// The shell text that runs `code` in `language` (`py` or `js`); `None`
@@ -103,10 +104,6 @@ fn heredoc_delimiter(body: &str) -> String {
         delimiter.push('_');
     }
     delimiter
-}
-
-fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 #[cfg(test)]

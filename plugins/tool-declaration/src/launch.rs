@@ -5,6 +5,7 @@
 //! as the shell command that does the same; their other operations run
 //! nothing.
 
+use crate::classify::quote;
 use crate::prelude::*;
 use serde_json::{Map, Value};
 
@@ -55,10 +56,6 @@ pub fn command(name: &str, fields: &Map<String, Value>) -> Result<Option<String>
         }
         _ => Ok(None),
     }
-}
-
-fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
 }
 
 #[cfg(test)]
