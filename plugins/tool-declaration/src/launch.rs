@@ -28,11 +28,11 @@ pub fn command(name: &str, fields: &Map<String, Value>) -> Result<Option<String>
             }
             if let Some(Value::Object(env)) = fields.get("env") {
                 words.push("env".to_owned());
-                for (name, value) in env {
+                for (variable, value) in env {
                     let value = value
                         .as_str()
                         .ok_or_else(|| format!("`{name}` has an env value that is not a string"))?;
-                    words.push(quote(&format!("{name}={value}")));
+                    words.push(quote(&format!("{variable}={value}")));
                 }
             }
             words.push(quote(application));
@@ -98,5 +98,8 @@ mod tests {
             None
         );
         assert!(read(json!({"op": "start", "application": "x", "args": [1]})).is_err());
+        let why =
+            read(json!({"op": "start", "application": "x", "env": {"PORT": 80}})).unwrap_err();
+        assert!(why.starts_with("`hub` has an env value"), "{why}");
     }
 }
