@@ -23,7 +23,7 @@ pub fn shell_invocation(command: &str) -> Option<(Option<String>, String)> {
     let mut folder = None;
     if let Some(after) = rest.strip_prefix("cd ") {
         let (named, tail) = after.split_once("&&")?;
-        folder = Some(unquoted(named.trim()).to_string());
+        folder = Some(super::unquote(named.trim()).to_string());
         rest = tail.trim_start();
     }
     let rest = rest
@@ -31,19 +31,12 @@ pub fn shell_invocation(command: &str) -> Option<(Option<String>, String)> {
         .or_else(|| rest.strip_prefix("applypatch"))?;
     let rest = rest.trim_start_matches([' ', '\t']).strip_prefix("<<")?;
     let (word, body) = rest.strip_prefix('-').unwrap_or(rest).split_once('\n')?;
-    let delimiter = unquoted(word.trim());
+    let delimiter = super::unquote(word.trim());
     if delimiter.is_empty() || delimiter.contains(char::is_whitespace) {
         return None;
     }
     let (patch, last) = body.rsplit_once('\n').unwrap_or(("", body));
     (last.trim_end() == delimiter).then(|| (folder, patch.to_string()))
-}
-
-fn unquoted(word: &str) -> &str {
-    ['\'', '"']
-        .iter()
-        .find_map(|q| word.strip_prefix(*q)?.strip_suffix(*q))
-        .unwrap_or(word)
 }
 
 pub fn opens(line: &str) -> bool {
