@@ -314,11 +314,7 @@ pub fn shell_texts<'a, W: AsRef<str>>(
             // content: a script edited so runs it later.
             if in_place(args, "nrEsuz") {
                 let added: Vec<String> = scripts.iter().map(|s| editors::sed_added(s)).collect();
-                texts.extend(
-                    files
-                        .iter()
-                        .flat_map(|file| run_later(file, &added.join("\n"))),
-                );
+                texts.extend(written_later(&files, &added.join("\n")));
             }
             texts
         }
@@ -326,19 +322,12 @@ pub fn shell_texts<'a, W: AsRef<str>>(
         "perl" if in_place(args, "pnlw0a") => {
             let code = option_values(args, &["-e", "-E"]);
             let added: Vec<String> = code.iter().map(|c| editors::sed_added(c)).collect();
-            operands(args, &["-e", "-E", "-I", "-M", "-m"])
-                .iter()
-                .flat_map(|file| run_later(file, &added.join("\n")))
-                .collect()
+            let files = operands(args, &["-e", "-E", "-I", "-M", "-m"]);
+            written_later(&files, &added.join("\n"))
         }
         // `tee [-a] file`: what it reads is what it writes there.
         "tee" => stdin_text()
-            .map(|text| {
-                operands(args, &[])
-                    .iter()
-                    .flat_map(|file| run_later(file, &text))
-                    .collect()
-            })
+            .map(|text| written_later(&operands(args, &[]), &text))
             .unwrap_or_default(),
         "dc" => option_values(args, &["-e", "--expression"])
             .into_iter()
@@ -552,6 +541,14 @@ pub fn after_options<W: AsRef<str>>(args: &[W], valued: &[&str]) -> usize {
         index += if valued.contains(&arg) { 2 } else { 1 };
     }
     index.min(args.len())
+}
+
+/// What `files`, each given `text` by a command, run later (`run_later`).
+fn written_later(files: &[&str], text: &str) -> Vec<String> {
+    files
+        .iter()
+        .flat_map(|file| run_later(file, text))
+        .collect()
 }
 
 /// Whether `args` hold `-i` (perhaps with a backup suffix, `-i.bak`, or
