@@ -79,6 +79,11 @@ impl Harness {
     }
 }
 
+/// Whether `name` is a harness's program or package (`claude`, `@openai/codex`).
+pub fn is_harness(name: &str) -> bool {
+    Harness::named(name).is_some()
+}
+
 /// Refuses a harness's program (`claude` in a `bin` folder, as `which`
 /// finds it) or package script, the resolved `source`, copied,
 /// moved or linked to `destination` under a name no harness has (`cp
@@ -91,7 +96,7 @@ pub fn renamed(source: &str, destination: &str) -> Result<()> {
         .filter(|_| program)
         .or_else(|| Harness::of_script(source));
     let name = basename(destination.trim_end_matches('/'));
-    let keeps_name = destination.ends_with('/') || Harness::named(name).is_some();
+    let keeps_name = destination.ends_with('/') || is_harness(name);
     match harness {
         Some(harness) if !keeps_name => Err(format!(
             "the tool call puts {} (`{}`) at `{}`, a name Tama does not know it by, so that started from there its command line goes unchecked. Start it as it is configured",

@@ -63,7 +63,7 @@ fn found(walker: &Walker<'_>, args: &[String]) -> Option<String> {
     let harness = args
         .iter()
         .map(|arg| basename(arg))
-        .find(|name| matches!(*name, "claude" | "codex" | "omp"))?;
+        .find(|name| crate::harnesses::is_harness(name))?;
     Some(format!("{UNKNOWN_TEXT}/bin/{harness}\n"))
 }
 
