@@ -101,8 +101,10 @@ pub fn write_bypass(tool: &str, targets: &[WriteTarget], tool_input: &str) -> Op
             });
         }
         // A script, or a makefile's recipes, that skips hooks when run later.
-        let script = written_text.as_deref().unwrap_or_default();
-        for later in shell_reader::runners::run_later(target, script) {
+        let scripts = written_text
+            .as_deref()
+            .map(|text| shell_reader::runners::run_later(target, text));
+        for later in scripts.unwrap_or_default() {
             if let Some(finding) = find_bypass(&later) {
                 return Some(
                     finding.in_code(format!("The script `{target}` that `{tool}` writes")),
