@@ -16,6 +16,13 @@ use crate::walk::{Call, Result, Walker, shown};
 /// words up to its name (`sudo -u u`, `su` itself) runs it, and what it
 /// hands a shell, as another user.
 pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
+    run_as(walker, call, false)
+}
+
+/// [`run`], for a command that may be only text in another program's
+/// arguments when `probing`: a program the gate does not model is then read
+/// no further.
+pub fn run_as(walker: &mut Walker<'_>, call: &Call<'_>, probing: bool) -> Result<()> {
     let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
         return Ok(());
     };
@@ -27,7 +34,7 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
     if let Some(switch) = crate::harnesses::user_switch(up_to_name) {
         walker.other_user = Some(switch);
     }
-    let decided = decide(walker, call, name, args, fed);
+    let decided = decide(walker, call, name, args, fed, probing);
     walker.other_user = before;
     decided
 }
@@ -38,6 +45,7 @@ fn decide(
     name: &str,
     args: &[String],
     fed: bool,
+    probing: bool,
 ) -> Result<()> {
     // `… | xargs rm`, `xargs rm <<< path`: what earlier commands of the
     // pipeline name, and what `xargs` reads, may be what it hands the command.
@@ -62,9 +70,10 @@ fn decide(
     crate::harnesses::check(walker, name, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;
     match name {
-        _ if !name.is_ascii() && name.contains(UNKNOWN) => {
-            unknown_command(walker, name, args, call.stdin)
-        }
+        _ if is_unknown(name) => match probing {
+            true => Ok(()),
+            false => unknown_command(walker, name, args, call.stdin),
+        },
         "cd" | "pushd" => {
             let target = operands(args, &[]).first().cloned();
             let folder = match target {
@@ -221,8 +230,50 @@ fn decide(
                 "edits in place",
             )
         }
-        _ => interpreters::code(walker, name, args, call.stdin),
+        _ => {
+            interpreters::code(walker, name, args, call.stdin)?;
+            match probing || runners::inert(name) {
+                true => Ok(()),
+                false => arguments_as_commands(walker, name, args),
+            }
+        }
     }
+}
+
+/// Whether a word holds a part the gate cannot know.
+fn is_unknown(word: &str) -> bool {
+    !word.is_ascii() && word.contains(UNKNOWN)
+}
+
+/// A program the gate does not model may run a command its arguments spell,
+/// as `valgrind`, `systemd-run`, `uv run`, `firejail` or `hyperfine` do.
+/// Each word that is not an option is read as the start of a command it may
+/// run, and a word of several words (alone, or an option's value as in
+/// `--exec='…'`) as shell text it may run. Only the commands the gate models
+/// count there, so file names and prose pass; so does every argument of a
+/// program that only prints or reads them (`echo`, `grep`).
+fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let may_run =
+        |refusal: String| format!("`{name}` may run what its arguments spell, and {refusal}");
+    for (at, arg) in args.iter().enumerate() {
+        let spelled = match arg.strip_prefix('-') {
+            Some(option) => option.split_once('=').map(|(_, value)| value),
+            None => Some(arg.as_str()),
+        };
+        if let Some(text) = spelled.filter(|text| text.contains(char::is_whitespace)) {
+            walker.probe_text(text).map_err(may_run)?;
+        } else if !arg.starts_with('-') && !is_unknown(arg) {
+            walker.step()?;
+            let command = Call {
+                argv: &args[at..],
+                stdin: None,
+            };
+            walker
+                .in_child(|walker| run_as(walker, &command, true))
+                .map_err(may_run)?;
+        }
+    }
+    Ok(())
 }
 
 /// What git runs: the commands its settings and variables name (`-c

@@ -43,6 +43,10 @@
 //!   where a word the command spells, put in its place, lies inside one.
 //!   A command whose name the gate cannot know may be any command: its
 //!   operands count as deleted, and a shell script it is given is walked.
+//!   A program the gate does not model (`valgrind`, `systemd-run`,
+//!   `hyperfine`) may run what its arguments spell: each word that is not
+//!   an option starts a command, and a word of several words is shell text,
+//!   where a command the gate models counts (`commands::arguments_as_commands`).
 //! - A harness started from the shell without Tama's hooks is refused
 //!   (`harnesses`): `claude --bare`, settings that turn every hook off or
 //!   leave out the user's, `codex --disable hooks` or `-c

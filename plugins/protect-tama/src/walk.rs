@@ -95,6 +95,10 @@ pub struct Walker<'h> {
     /// Shell aliases defined so far, name and value.
     aliases: Vec<(String, String)>,
     pub(crate) depth: u32,
+    /// The depth whose commands are text in another program's arguments
+    /// that it may run (`hyperfine '…'`): there a program the gate does
+    /// not model is read no further.
+    probe_depth: Option<u32>,
     steps: u32,
 }
 
@@ -130,6 +134,7 @@ impl<'h> Walker<'h> {
             written: Vec::new(),
             aliases: Vec::new(),
             depth: 0,
+            probe_depth: None,
             steps: 0,
         }
     }
@@ -163,6 +168,17 @@ impl<'h> Walker<'h> {
     /// `os.system`).
     pub fn child_source_if_shell(&mut self, text: &str) -> Result<()> {
         self.in_child(|walker| walker.source_if_shell(text))
+    }
+
+    /// [`Walker::child_source_if_shell`] for text that may be a command a
+    /// program runs or only text it is given (`hyperfine 'make test'`,
+    /// `gh pr create --body '…'`): a command of it that the gate does not
+    /// model is read no further.
+    pub(crate) fn probe_text(&mut self, text: &str) -> Result<()> {
+        let outer = self.probe_depth.replace(self.depth + 1);
+        let walked = self.child_source_if_shell(text);
+        self.probe_depth = outer;
+        walked
     }
 
     /// Walks `text` when it reads as shell; other text (code for another
@@ -219,11 +235,18 @@ impl<'h> Walker<'h> {
         Ok(())
     }
 
-    fn command(&mut self, program: &Program<'_>, command: &Command<'_>) -> Result<()> {
+    /// Counts one command walked, or one read in another's arguments;
+    /// refused past [`MAX_STEPS`].
+    pub(crate) fn step(&mut self) -> Result<()> {
         self.steps += 1;
         if self.steps > MAX_STEPS {
             return Err("the command is too large to follow".to_owned());
         }
+        Ok(())
+    }
+
+    fn command(&mut self, program: &Program<'_>, command: &Command<'_>) -> Result<()> {
+        self.step()?;
         match command {
             Command::Simple(simple) => {
                 for assignment in &simple.assignments {
@@ -257,12 +280,14 @@ impl<'h> Walker<'h> {
                     self.aliases.insert(index, alias);
                     return walked;
                 }
-                crate::commands::run(
+                let probing = self.probe_depth == Some(self.depth);
+                crate::commands::run_as(
                     self,
                     &Call {
                         argv: &argv,
                         stdin: stdin.as_deref(),
                     },
+                    probing,
                 )?;
                 let output = if self.output_read || !targets.is_empty() {
                     crate::output::of(self, &argv, stdin.as_deref())

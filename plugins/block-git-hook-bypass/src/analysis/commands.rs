@@ -136,13 +136,7 @@ pub(super) fn known(name: &str) -> Option<Known> {
         b"npm" => runner(Runner::Npm),
         b"su" | b"runuser" | b"script" => runner(Runner::CommandOption),
         b"nix-shell" => runner(Runner::NixShell),
-        b":" | b"[" | b"ack" | b"ag" | b"apropos" | b"basename" | b"cat" | b"cmp" | b"cut"
-        | b"date" | b"diff" | b"dirname" | b"echo" | b"egrep" | b"exit" | b"false" | b"fgrep"
-        | b"file" | b"grep" | b"head" | b"help" | b"info" | b"jq" | b"less" | b"logger" | b"ls"
-        | b"man" | b"mkdir" | b"more" | b"printenv" | b"printf" | b"pwd" | b"read"
-        | b"readlink" | b"realpath" | b"return" | b"rg" | b"shift" | b"sleep" | b"sort"
-        | b"stat" | b"tail" | b"test" | b"touch" | b"tr" | b"true" | b"type" | b"uniq"
-        | b"wait" | b"wc" | b"whatis" | b"whereis" | b"which" | b"yq" => INERT,
+        _ if shell_reader::runners::inert(name) => INERT,
         _ => return Language::of(name).map(|_| runner(Runner::Interpreter)),
     })
 }

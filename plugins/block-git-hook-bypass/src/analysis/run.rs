@@ -16,6 +16,18 @@ pub(super) fn is_shell(name: &str) -> bool {
     )
 }
 
+/// Whether `word`, followed by `next`, starts a command the gate reads in
+/// the arguments of a program it does not model: git, a shell given `-c`,
+/// an interpreter.
+fn starts_command(word: &str, next: Option<&str>) -> bool {
+    let name = basename(word);
+    let shell_string =
+        is_shell(name) && next.is_some_and(|next| next.starts_with('-') && next.contains('c'));
+    matches!(name, "git" | "hub" | "env")
+        || shell_string
+        || shell_reader::interpreters::Language::of(name).is_some()
+}
+
 /// A command path's file name: `/usr/bin/git` is `git`.
 pub(super) fn basename(path: &str) -> &str {
     match path.bytes().rposition(|byte| byte == b'/' || byte == b'\\') {
@@ -269,7 +281,9 @@ impl Walker {
 
     /// For commands not modelled here (`docker exec c git …`, `uv run git …`):
     /// runs from the first argument that names git, a shell with `-c` or an
-    /// interpreter.
+    /// interpreter. An argument that spells such a command whole, alone or
+    /// as an option's value (`hyperfine 'git commit -n'`,
+    /// `nodemon --exec='…'`), is read as shell text the program may run.
     fn scan_arguments(
         &mut self,
         frame: &mut Frame<'_>,
@@ -277,16 +291,22 @@ impl Walker {
         env: &Env,
     ) -> Result<Option<String>> {
         for (index, arg) in args.iter().enumerate() {
-            let Some(text) = arg.exact().filter(|text| !text.starts_with('-')) else {
+            let Some(text) = arg.exact() else {
                 continue;
             };
-            let name = basename(text);
-            let shell_string = is_shell(name)
-                && args
-                    .get(index + 1)
-                    .is_some_and(|next| next.text.starts_with('-') && next.text.contains('c'));
-            let interpreter = shell_reader::interpreters::Language::of(name).is_some();
-            if matches!(name, "git" | "hub" | "env") || shell_string || interpreter {
+            let spelled = match text.strip_prefix('-') {
+                Some(option) => option.split_once('=').map(|(_, value)| value),
+                None => Some(text),
+            };
+            if let Some(command) = spelled.filter(|text| text.contains(char::is_whitespace)) {
+                let mut words = command.split_whitespace();
+                if starts_command(words.next().unwrap_or_default(), words.next()) {
+                    self.child_source_if_shell(command)?;
+                }
+                continue;
+            }
+            let next = args.get(index + 1).map(|next| &*next.text);
+            if !text.starts_with('-') && starts_command(text, next) {
                 return self.run(frame, args.get(index..).unwrap_or_default(), env, None);
             }
         }

@@ -174,6 +174,33 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                 })
                 .collect()
         }
+        // A database shell's escape to the system shell, in the commands it
+        // is given or reads: sqlite3's `.shell` and `.system`, psql's `\!`,
+        // mysql's `system` and `\!`.
+        "sqlite3" | "psql" | "mysql" | "mariadb" => {
+            let (valued, escapes): (&[&str], &[&str]) = match name {
+                "sqlite3" => (&["-cmd"], &[".shell", ".system"]),
+                "psql" => (&["-c", "--command"], &["\\!"]),
+                _ => (&["-e", "--execute"], &["system", "\\!"]),
+            };
+            let mut scripts: Vec<String> = option_values(args, valued)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            if name == "sqlite3" {
+                scripts.extend(operands(args, &["-cmd"]).into_iter().map(str::to_owned));
+            }
+            scripts.extend(
+                option_values(args, &["-f", "--file", "-init"])
+                    .into_iter()
+                    .filter_map(content),
+            );
+            scripts.extend(stdin_text());
+            scripts
+                .iter()
+                .flat_map(|script| shell_escapes(script, escapes))
+                .collect()
+        }
         // `npx -c 'text'`, `npm exec -c 'text'`: run in a shell; and the
         // scripts `npm pkg set` puts into `package.json` for a later run.
         "npx" | "pnpx" | "npm" | "pnpm" | "yarn" | "bun" => {
@@ -403,6 +430,69 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
     language.map_or_else(Vec::new, |language| vec![language.command_running(content)])
 }
 
+/// Whether a program only prints, reads or tests its arguments and never
+/// runs them (`echo`, `grep`, `ls`, …): words that spell a command in its
+/// arguments are text to it. Matched as bytes, which compile to a tree of
+/// byte compares rather than one string compare per name.
+pub fn inert(name: &str) -> bool {
+    matches!(
+        name.as_bytes(),
+        b":" | b"["
+            | b"ack"
+            | b"ag"
+            | b"apropos"
+            | b"basename"
+            | b"cat"
+            | b"cmp"
+            | b"cut"
+            | b"date"
+            | b"diff"
+            | b"dirname"
+            | b"echo"
+            | b"egrep"
+            | b"exit"
+            | b"false"
+            | b"fgrep"
+            | b"file"
+            | b"grep"
+            | b"head"
+            | b"help"
+            | b"info"
+            | b"jq"
+            | b"less"
+            | b"logger"
+            | b"ls"
+            | b"man"
+            | b"mkdir"
+            | b"more"
+            | b"printenv"
+            | b"printf"
+            | b"pwd"
+            | b"read"
+            | b"readlink"
+            | b"realpath"
+            | b"return"
+            | b"rg"
+            | b"shift"
+            | b"sleep"
+            | b"sort"
+            | b"stat"
+            | b"tail"
+            | b"test"
+            | b"touch"
+            | b"tr"
+            | b"true"
+            | b"type"
+            | b"uniq"
+            | b"wait"
+            | b"wc"
+            | b"whatis"
+            | b"whereis"
+            | b"which"
+            | b"yq"
+    )
+}
+
 /// Whether an editor (`vi`, `vim`, `ex`, `ed`, `emacs`) given `args`, and
 /// standard input when `fed`, edits the files it names: it is given
 /// commands (`-c`, `+cmd`, a script, Lisp) or reads them on its input, and
@@ -523,6 +613,31 @@ fn parallel_jobs<W: AsRef<str>>(
                 text.push_str(&argument);
             }
             text
+        })
+        .collect()
+}
+
+/// The shell text after one of `escapes` that starts a statement of
+/// `script` (a line, or what follows a `;` in it), to the end of its line.
+/// A word escape (`system`) must end its word; `\\!` need not.
+fn shell_escapes(script: &str, escapes: &[&str]) -> Vec<String> {
+    let escaped = |rest: &str| {
+        escapes.iter().find_map(|escape| {
+            let text = rest.strip_prefix(escape)?;
+            let ends_word =
+                escape.ends_with('!') || text.is_empty() || text.starts_with([' ', '\t']);
+            ends_word.then(|| text.trim().to_owned())
+        })
+    };
+    script
+        .lines()
+        .filter_map(|line| {
+            let mut start = 0;
+            line.split(';').find_map(|statement| {
+                let at = start + statement.len() - statement.trim_start().len();
+                start += statement.len() + 1;
+                escaped(line.get(at..).unwrap_or_default())
+            })
         })
         .collect()
 }
