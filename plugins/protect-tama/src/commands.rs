@@ -139,6 +139,13 @@ fn decide(
             copy_like(walker, args, &GNU_COPY, false)
         }
         "mount" => links::mount(walker, args),
+        "docker" | "podman" | "nerdctl" | "bwrap" => {
+            links::container_binds(walker, name, args)?;
+            match probing {
+                true => Ok(()),
+                false => arguments_as_commands(walker, name, args),
+            }
+        }
         "cp" | "rsync" | "scp" => {
             // `cp -l` and `cp -s` make links, as `ln` does.
             let links = name == "cp"

@@ -22,12 +22,74 @@ pub fn link(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     each(walker, targets, Change::Remove, "links to")
 }
 
-/// `mount … SOURCE TARGET` (`--bind` too): what is mounted over a protected
-/// path replaces it.
+/// `mount … SOURCE TARGET`: what is mounted over a protected path replaces
+/// it; and a bind mount (`--bind`, `--rbind`, `-o bind`) of a folder that
+/// holds one makes it reachable under the target, as a link does, unless
+/// it is read-only.
 pub fn mount(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     let files = operands(args, &["-t", "--types", "-o", "--options", "-L", "-U"]);
+    let options = option_values(args, &["-o", "--options"]);
+    let options = || options.iter().flat_map(|options| options.split(','));
+    let binds = args
+        .iter()
+        .any(|arg| matches!(arg.as_str(), "--bind" | "--rbind" | "-B" | "-R"))
+        || options().any(|option| matches!(option, "bind" | "rbind"));
+    let binds = binds && !read_only(options()) && !args.iter().any(|arg| arg == "-r");
     match files.as_slice() {
-        [_, .., target] => walker.changes(target, Change::Write, "mounts over"),
+        [source, .., target] => {
+            walker.changes(target, Change::Write, "mounts over")?;
+            match binds {
+                true => walker.changes(source, Change::Remove, "bind-mounts"),
+                false => Ok(()),
+            }
+        }
         _ => Ok(()),
     }
+}
+
+/// `docker run -v SOURCE:TARGET` and `--mount type=bind,source=SOURCE,…`
+/// (podman, nerdctl): a folder bound into a container can be changed there
+/// under another name, as through a link, unless it is bound read-only.
+/// `bwrap --bind SOURCE TARGET` likewise.
+pub fn container_binds(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let mut sources = Vec::new();
+    if name == "bwrap" {
+        for (at, arg) in args.iter().enumerate() {
+            if matches!(
+                arg.as_str(),
+                "--bind" | "--bind-try" | "--dev-bind" | "--dev-bind-try"
+            ) {
+                sources.extend(args.get(at + 1).cloned());
+            }
+        }
+    }
+    for volume in option_values(args, &["-v", "--volume"]) {
+        let mut fields = volume.split(':');
+        let source = fields.next().unwrap_or_default();
+        let options = fields.nth(1).unwrap_or_default();
+        let named_volume = !source.contains(['/', '~']) && source.is_ascii();
+        if !named_volume && !read_only(options.split(',')) {
+            sources.push(source.to_owned());
+        }
+    }
+    for mount in option_values(args, &["--mount"]) {
+        let source = mount.split(',').find_map(|field| {
+            let (key, value) = field.split_once('=')?;
+            matches!(key, "source" | "src").then_some(value)
+        });
+        if let Some(source) = source.filter(|_| !read_only(mount.split(','))) {
+            sources.push(source.to_owned());
+        }
+    }
+    each(walker, &sources, Change::Remove, "binds into a container")
+}
+
+/// Whether a bind's options make it read-only (`ro`, `readonly`,
+/// `readonly=true`).
+fn read_only<'a>(mut options: impl Iterator<Item = &'a str>) -> bool {
+    options.any(|option| match option.split_once('=') {
+        Some(("ro" | "readonly", value)) => !matches!(value, "false" | "0"),
+        Some(_) => false,
+        None => matches!(option, "ro" | "readonly"),
+    })
 }
