@@ -181,9 +181,11 @@ fn decide(
         ),
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => mode_change(walker, args),
         "dd" => {
-            for arg in args {
-                if let Some(path) = arg.strip_prefix("of=") {
-                    walker.changes(path, Change::Write, "writes")?;
+            let input = args.iter().find_map(|arg| arg.strip_prefix("if="));
+            for path in args.iter().filter_map(|arg| arg.strip_prefix("of=")) {
+                walker.changes(path, Change::Write, "writes")?;
+                if let Some(input) = input {
+                    crate::harnesses::renamed(&walker.resolve(input), path)?;
                 }
             }
             Ok(())

@@ -108,6 +108,20 @@ pub fn renamed(source: &str, destination: &str) -> Result<()> {
     }
 }
 
+/// The files a command prints whole, byte for byte (`cat FILE`, `dd
+/// if=FILE`): redirected into another file, it copies them as `cp` does.
+pub fn copied_to_output(argv: &[String]) -> Vec<&str> {
+    let Some((name, args)) = argv.split_first() else {
+        return Vec::new();
+    };
+    let args = args.iter().map(String::as_str);
+    match basename(name) {
+        "cat" => args.filter(|arg| !arg.starts_with('-')).collect(),
+        "dd" => args.filter_map(|arg| arg.strip_prefix("if=")).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Words in a harness's options or settings that leave Tama's hooks out.
 const OFF_SWITCHES: &[&str] = &[
     "--bare",

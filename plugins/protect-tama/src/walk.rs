@@ -297,6 +297,12 @@ impl<'h> Walker<'h> {
                 if targets.is_empty() {
                     self.pipe_input = output;
                 } else {
+                    for source in crate::harnesses::copied_to_output(&argv) {
+                        let source = self.resolve(source);
+                        for (target, _) in &targets {
+                            crate::harnesses::renamed(&source, target)?;
+                        }
+                    }
                     // A script written for a later call to run is read now.
                     for (target, _) in &targets {
                         let later = output

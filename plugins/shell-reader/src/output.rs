@@ -97,14 +97,21 @@ pub fn printf<W: AsRef<str>>(args: &[W]) -> String {
 }
 
 /// What a filter that only transforms its input prints for `stdin`:
-/// `base64 -d`, `xxd -r -p`, `rev` and `tr`, the ways to hide a command's
-/// text on its way into a shell. `None` for anything else, or a file operand.
+/// `base64 -d` (also `openssl base64 -d` and `openssl enc -d -a`), `xxd -r
+/// -p`, `rev` and `tr`, the ways to hide a command's text on its way into a
+/// shell. `None` for anything else, or a file operand.
 pub fn filtered<W: AsRef<str>>(name: &str, args: &[W], stdin: &str) -> Option<String> {
     let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let has = |flags: &[&str]| args.iter().any(|arg| flags.contains(arg));
     let operands = args.iter().filter(|arg| !arg.starts_with('-')).count();
     let text_of = |bytes: Vec<u8>| String::from_utf8(bytes).ok();
+    let openssl_base64 = match args.first() {
+        Some(&"base64") => has(&["-d"]),
+        Some(&"enc") => has(&["-d"]) && has(&["-a", "-base64"]),
+        _ => false,
+    };
     match name {
+        "openssl" if openssl_base64 && !has(&["-in"]) => filtered("base64", &["-d"], stdin),
         "base64" if has(&["-d", "--decode", "-D", "-di", "-id"]) && operands == 0 => {
             use base64::Engine as _;
             let compact: String = stdin.split_whitespace().collect();
@@ -190,6 +197,18 @@ mod tests {
             Some("git status")
         );
         assert_eq!(filtered("base64", &["-d", "file"], "Z2l0").as_deref(), None);
+        for openssl in [
+            &["base64", "-d"][..],
+            &["enc", "-d", "-a"],
+            &["enc", "-base64", "-d"],
+        ] {
+            assert_eq!(filtered("openssl", openssl, "Z2l0").as_deref(), Some("git"));
+        }
+        assert_eq!(filtered("openssl", &["base64"], "Z2l0").as_deref(), None);
+        assert_eq!(
+            filtered("openssl", &["enc", "-d", "-a", "-in", "f"], "Z2l0").as_deref(),
+            None
+        );
         assert_eq!(
             filtered("xxd", &["-r", "-p"], "676974\n").as_deref(),
             Some("git")

@@ -96,7 +96,7 @@ impl Walker {
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
             "cat" => Ok(self.cat(args, stdin)),
-            "base64" | "xxd" | "rev" | "tr" if !unread => {
+            "base64" | "openssl" | "xxd" | "rev" | "tr" if !unread => {
                 Ok(stdin.and_then(|stdin| output::filtered(name, args, stdin)))
             }
             // Where a no-op program lies, for a no-op copied or linked from it.
