@@ -16,12 +16,63 @@ pub fn resolve<'c>(path: &str, cwd: impl FnOnce() -> &'c str, home: &str) -> Str
             // `~user`: someone's home, which the gate cannot know.
             format!("{UNKNOWN}/{rest}")
         }
+    } else if let Some(rest) = own_working_folder(path) {
+        format!("{}{rest}", cwd())
     } else if path.starts_with('/') || path.starts_with(UNKNOWN) {
         path.to_owned()
     } else {
         format!("{}/{path}", cwd())
     };
-    normalize(&joined)
+    through_proc(normalize(&joined))
+}
+
+/// What follows `/proc/self/cwd`, the shell's own working folder, in `path`.
+fn own_working_folder(path: &str) -> Option<&str> {
+    ["/proc/self/cwd", "/proc/thread-self/cwd"]
+        .iter()
+        .find_map(|link| path.strip_prefix(link))
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// A path through a process's links in `/proc` (or `/dev/fd`) as the file
+/// it reaches: under `/proc/<pid>/root` the root folder, and under a
+/// process's working folder (`cwd`) or an open file (`fd/<n>`) a folder the
+/// gate cannot know (the shell's own is read as its working folder, by
+/// [`resolve`]). `rm -rf /proc/self/root/root/.tama` is `/root/.tama`.
+fn through_proc(path: String) -> String {
+    let link = |path: &str| -> Option<(bool, usize)> {
+        let rest = path.strip_prefix("/proc/")?;
+        let (_pid, rest) = rest.split_once('/')?;
+        let rest = match rest.strip_prefix("task/") {
+            Some(task) => task.split_once('/')?.1,
+            None => rest,
+        };
+        let (name, after) = rest.split_once('/').unwrap_or((rest, ""));
+        let (root, skipped) = match name {
+            "root" => (true, 0),
+            "cwd" => (false, 0),
+            "fd" => (false, after.split_once('/')?.0.len() + 1),
+            _ => return None,
+        };
+        Some((root, path.len() - after.len() + skipped))
+    };
+    // An open file itself (`/dev/fd/63`, a process substitution) stays
+    // as it is: only a path through an open folder is unknown.
+    let dev_fd = |path: &str| {
+        let rest = path.strip_prefix("/dev/fd/")?;
+        Some(path.len() - rest.len() + rest.split_once('/')?.0.len() + 1)
+    };
+    let mut path = path;
+    loop {
+        let reached = match (link(&path), dev_fd(&path)) {
+            (Some((true, at)), _) => format!("/{}", path.get(at..).unwrap_or_default()),
+            (Some((false, at)), _) | (None, Some(at)) => {
+                format!("{UNKNOWN}/{}", path.get(at..).unwrap_or_default())
+            }
+            (None, None) => return path,
+        };
+        path = normalize(&reached);
+    }
 }
 
 /// `.` and `..` components and repeated slashes removed.
