@@ -27,7 +27,7 @@ pub fn write_bypass(tool: &str, targets: &[WriteTarget], tool_input: &str) -> Op
     {
         let target = target.as_str();
         let written = format!("{tool} {target}");
-        if files::is_hook_path(target, false) {
+        if files::is_hook_path(target, files::Within::Elsewhere) {
             let effect = if tool.contains("delete") {
                 "deletes"
             } else if let Some(content) = whole_file {

@@ -242,7 +242,7 @@ impl Walker {
         let hooks = names_git_dir
             || paths
                 .iter()
-                .any(|path| files::is_hook_path(&path.text, self.in_hooks_dir()))
+                .any(|path| files::is_hook_path(&path.text, self.within()))
             || (paths
                 .iter()
                 .any(|path| path.text.contains(".git") || path.text.contains(".husky"))

@@ -33,12 +33,29 @@ const HOOK_DIRS: &[&str] = &[".husky", ".githooks", "githooks", ".git-hooks", "g
 /// Sources that turn a hook into a no-op when copied or linked over it.
 const NO_OPS: &[&str] = &["/dev/null", "/bin/true", "/usr/bin/true", "true"];
 
+/// The folder a command changed into, as far as hook paths go: a relative
+/// path there means what it would under `.git/hooks` or `.git`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Within {
+    Elsewhere,
+    HooksDir,
+    GitDir,
+}
+
 /// Whether `path` is a hooks directory or an active hook in one:
 /// `.git/hooks`, `.git/hooks/pre-commit`, `.husky/pre-commit`, `.husky/_`,
 /// `$GIT_DIR/hooks`, a glob over hooks, or a hook name in a `hooks`
 /// directory. Backups and samples (`pre-commit.bak`, `*.sample`) are not
 /// active hooks.
-pub fn is_hook_path(path: &str, in_hooks_dir: bool) -> bool {
+pub fn is_hook_path(path: &str, within: Within) -> bool {
+    let relative = !path.starts_with('/') && !path.starts_with("..") && !path.starts_with('~');
+    let first = path
+        .split('/')
+        .find(|part| !part.is_empty() && *part != ".");
+    if within == Within::GitDir && relative && first == Some("hooks") {
+        return is_hook_path(&format!(".git/{path}"), Within::Elsewhere);
+    }
+    let in_hooks_dir = within == Within::HooksDir;
     let path = path.trim_end_matches('/');
     if path.is_empty() || path.ends_with(".sample") {
         return false;
@@ -68,8 +85,6 @@ pub fn is_hook_path(path: &str, in_hooks_dir: bool) -> bool {
         Some(0) => true,
         Some(_) => husky_internals || is_active_hook_name(last),
         None => {
-            let relative =
-                !path.starts_with('/') && !path.starts_with("..") && !path.starts_with('~');
             (in_hooks_dir && relative && is_active_hook_name(last))
                 || (parent == "hooks" && HOOK_NAMES.contains(&last))
         }
@@ -374,11 +389,10 @@ pub enum FileTool {
 pub fn tampering<'c>(
     tool: FileTool,
     args: &[Field<'_>],
-    in_hooks_dir: bool,
+    within: Within,
     content_of: impl Fn(&str) -> Option<&'c str>,
 ) -> Option<&'static str> {
-    let hook =
-        |field: &Field<'_>| is_hook_path(&field.text, in_hooks_dir) || holds_hooks(&field.text);
+    let hook = |field: &Field<'_>| is_hook_path(&field.text, within) || holds_hooks(&field.text);
     let no_op = |field: &Field<'_>| {
         NO_OPS.contains(&&*field.text) || content_of(&field.text).is_some_and(is_neutered)
     };
@@ -437,7 +451,7 @@ pub fn tampering<'c>(
         FileTool::Dd => args
             .iter()
             .filter_map(|arg| arg.text.strip_prefix("of="))
-            .any(|path| is_hook_path(path, in_hooks_dir))
+            .any(|path| is_hook_path(path, within))
             .then_some("rewrites"),
         FileTool::Mount => mount_target(args).is_some_and(hook).then_some("covers"),
     }

@@ -198,7 +198,7 @@ impl Walker {
                 if !cached
                     && sources
                         .iter()
-                        .any(|path| files::is_hook_path(&path.text, self.in_hooks_dir()))
+                        .any(|path| files::is_hook_path(&path.text, self.within()))
                 {
                     let effect = if subcommand == "rm" {
                         "deletes"

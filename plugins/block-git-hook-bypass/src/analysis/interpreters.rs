@@ -83,11 +83,11 @@ impl Walker {
     /// with commands of its own (`#!…`), which installs one. Code that
     /// changes files and names git's configuration may drop core.hooksPath.
     fn hook_files_in_code(&self, program: &str, code: &str, strings: &Strings) -> Result<()> {
-        let in_hooks_dir = self.in_hooks_dir();
+        let within = self.within();
         let hook = strings
             .values
             .iter()
-            .find(|value| files::is_hook_path(value, in_hooks_dir));
+            .find(|value| files::is_hook_path(value, within));
         let config = strings
             .values
             .iter()

@@ -378,8 +378,12 @@ impl Walker {
         self.dir = saved.dir;
     }
 
-    fn in_hooks_dir(&self) -> bool {
-        self.dir.as_ref().is_some_and(|dir| !dir.git)
+    fn within(&self) -> files::Within {
+        match &self.dir {
+            Some(Dir { git: true, .. }) => files::Within::GitDir,
+            Some(_) => files::Within::HooksDir,
+            None => files::Within::Elsewhere,
+        }
     }
 
     /// What `patch`, `git apply` or `git am` does to hooks when it is
@@ -400,7 +404,7 @@ impl Walker {
             return None;
         }
         let files = args.iter().filter_map(|arg| self.file_content(&arg.text));
-        let in_hooks_dir = self.in_hooks_dir();
+        let within = self.within();
         for diff in stdin.into_iter().chain(files) {
             for named in shell_reader::diffs::header_paths(diff) {
                 for path in [named.as_str(), shell_reader::diffs::stripped(&named, 1)] {
@@ -408,7 +412,7 @@ impl Walker {
                     if self.is_config_file(path) {
                         return Some(self.config_files(command, "patches"));
                     }
-                    if files::is_hook_path(path, in_hooks_dir)
+                    if files::is_hook_path(path, within)
                         || files::holds_hooks(path)
                         || files::switches_hooks_off(path, diff)
                     {

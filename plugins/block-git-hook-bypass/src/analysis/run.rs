@@ -127,7 +127,7 @@ impl Walker {
             "cd" | "pushd" => {
                 let directory = args.iter().find(|arg| !arg.text.starts_with('-'));
                 self.dir = directory.and_then(|directory| {
-                    let git = if files::is_hook_path(&directory.text, self.in_hooks_dir()) {
+                    let git = if files::is_hook_path(&directory.text, self.within()) {
                         false
                     } else if files::is_git_dir(&directory.text) {
                         true
@@ -216,7 +216,7 @@ impl Walker {
         }
         let content_of = |path: &str| self.file_content(path);
         if let Some(tool) = known.file_tool {
-            if let Some(effect) = files::tampering(tool, args, self.in_hooks_dir(), content_of) {
+            if let Some(effect) = files::tampering(tool, args, self.within(), content_of) {
                 return Err(self.hook_files(shown(argv), effect));
             }
             if let Some(effect) =

@@ -179,7 +179,7 @@ impl Walker {
         content: Option<&str>,
     ) -> Result<()> {
         if !append && let Some(content) = content.filter(|content| files::is_neutered(content)) {
-            if files::is_hook_path(path, self.in_hooks_dir()) {
+            if files::is_hook_path(path, self.within()) {
                 let effect = if content.is_empty() {
                     "empties"
                 } else {
