@@ -299,12 +299,20 @@ fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
         })
 }
 
-/// Codex: `--disable hooks` and `-c features.hooks=false` (or the older
-/// `codex_hooks`) turn hooks off. Any other `-c` that touches hooks is
+/// Codex: `--disable hooks`, `-c features.hooks=false` (or the older
+/// `codex_hooks`) and `--ignore-user-config` turn hooks off. Any other `-c` that touches hooks is
 /// refused too: the hooks and the trust Codex keeps for each (`hooks.state`,
 /// an untrusted hook being skipped without a word) live in the same layered
 /// configuration, though Codex 0.171.0 ignores such overrides.
 fn codex(args: &[String]) -> Option<String> {
+    // Without `config.toml`, Codex holds none of the trust Tama's hooks run
+    // by, and skips them as untrusted.
+    if args.iter().any(|arg| arg == "--ignore-user-config") {
+        return Some(
+            "`--ignore-user-config` leaves out `config.toml`, where Codex keeps the trust Tama's hooks run by"
+                .to_owned(),
+        );
+    }
     if let Some(feature) = option_values(args, &["--disable"])
         .into_iter()
         .find(|feature| is_hooks_name(feature.trim()))

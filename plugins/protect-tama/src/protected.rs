@@ -141,7 +141,7 @@ impl Protected {
                 && (code.contains("hooks.json") || code.contains("config.toml")))
             || (code.contains(".omp")
                 && (code.contains("settings") || code.contains("extensions")));
-        project.then(|| "a project's hook settings".to_owned())
+        project.then(|| "a harness's hook settings".to_owned())
     }
 
     /// Whether `path` (resolved, perhaps a glob) names a folder that holds
@@ -156,7 +156,9 @@ impl Protected {
     }
 }
 
-/// A project's `.claude/settings*.json`, Codex's project hook files, and
+/// A project's `.claude/settings*.json`, Codex's hook files and
+/// configuration layers (`hooks.json`, `config.toml`, a profile's
+/// `<name>.config.toml`, in the home's `.codex` too), and
 /// oh-my-pi's project settings and extensions, wherever the project is.
 /// oh-my-pi loads a project's extensions before the user's, with no trust
 /// prompt, so one there runs before Tama's adapter and can unhook it; its
@@ -169,7 +171,12 @@ fn project_settings(path: &str, change: Change) -> Option<String> {
     let settings_json = last.starts_with("settings") && last.ends_with(".json");
     let settings = match parent {
         ".claude" => settings_json || last.contains('*'),
-        ".codex" => matches!(last, "hooks.json" | "config.toml") || last.contains('*'),
+        // `<name>.config.toml` is a profile's layer over `config.toml`.
+        ".codex" => {
+            matches!(last, "hooks.json" | "config.toml")
+                || last.ends_with(".config.toml")
+                || last.contains('*')
+        }
         ".omp" => {
             settings_json
                 || matches!(last, "config.yml" | "config.yaml" | "extensions")
@@ -181,7 +188,7 @@ fn project_settings(path: &str, change: Change) -> Option<String> {
     let removed = change == Change::Remove && matches!(last, ".claude" | ".codex" | ".omp");
     (settings || extension || removed).then(|| {
         let path = crate::walk::shown(path);
-        format!("a project's hook settings ({path})")
+        format!("a harness's hook settings ({path})")
     })
 }
 
