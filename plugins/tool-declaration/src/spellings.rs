@@ -230,6 +230,34 @@ pub const SPELLINGS: &[Spelling] = &[
         r#"{"command":"dotnet build","isBackground":false}"#,
         &["dotnet build"],
     ),
+    row(
+        "start_process",
+        Command(&["command"]),
+        "Desktop Commander MCP server `start_process` (wonderwhy-er/DesktopCommanderMCP src/tools/schemas.ts)",
+        r#"{"command":"npm run dev","timeout_ms":5000}"#,
+        &["npm run dev"],
+    ),
+    row(
+        "interact_with_process",
+        Command(&["input"]),
+        "Desktop Commander MCP server `interact_with_process`: input sent to a shell or REPL `start_process` left running",
+        r#"{"pid":4242,"input":"git status"}"#,
+        &["git status"],
+    ),
+    row(
+        "execute_shell_command",
+        Command(&["command"]),
+        "Serena MCP server `execute_shell_command` (oraios/serena src/serena/tools/cmd_tools.py)",
+        r#"{"command":"pytest -q","cwd":"/r"}"#,
+        &["cd /r && pytest -q"],
+    ),
+    row(
+        "shell_execute",
+        Command(&["command"]),
+        "mcp-shell-server `shell_execute`, an argument vector (tumf/mcp-shell-server)",
+        r#"{"command":["git","status"],"directory":"/r"}"#,
+        &["git status"],
+    ),
     // Whole-file writes.
     row(
         "write",
