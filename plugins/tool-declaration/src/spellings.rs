@@ -358,6 +358,13 @@ pub const SPELLINGS: &[Spelling] = &[
         &["src/a.ts"],
     ),
     row(
+        "edit_block",
+        Paths(FILE),
+        "Desktop Commander MCP server `edit_block` (wonderwhy-er/DesktopCommanderMCP src/tools/schemas.ts)",
+        r#"{"file_path":"src/a.ts","old_string":"a","new_string":"b"}"#,
+        &["src/a.ts"],
+    ),
+    row(
         "search_replace",
         Paths(FILE),
         "Cursor agent `search_replace` (also oh-my-pi 18.2.3 src/cursor-bridge-tools.ts)",
