@@ -257,30 +257,44 @@ fn is_unknown(word: &str) -> bool {
 /// A program the gate does not model may run a command its arguments spell,
 /// as `valgrind`, `systemd-run`, `uv run`, `firejail` or `hyperfine` do.
 /// Each word that is not an option is read as the start of a command it may
-/// run, and a word of several words (alone, or an option's value as in
-/// `--exec='…'`) as shell text it may run. Only the commands the gate models
+/// run, and a word of several words as shell text it may run; an option's
+/// value (`--exec=rm`, `--exec='…'`) is read as a word in its place. Only the commands the gate models
 /// count there, so file names and prose pass; so does every argument of a
 /// program that only prints or reads them (`echo`, `grep`).
 fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     let may_run =
         |refusal: String| format!("`{name}` may run what its arguments spell, and {refusal}");
     for (at, arg) in args.iter().enumerate() {
-        let spelled = match arg.strip_prefix('-') {
-            Some(option) => option.split_once('=').map(|(_, value)| value),
-            None => Some(arg.as_str()),
+        // An option's value (`--exec=rm`) stands where a word would.
+        let (word, option_value) = match arg.strip_prefix('-') {
+            Some(option) => match option.split_once('=') {
+                Some((_, value)) => (value, true),
+                None => continue,
+            },
+            None => (arg.as_str(), false),
         };
-        if let Some(text) = spelled.filter(|text| text.contains(char::is_whitespace)) {
-            walker.probe_text(text).map_err(may_run)?;
-        } else if !arg.starts_with('-') && !is_unknown(arg) {
-            walker.step()?;
-            let command = Call {
-                argv: &args[at..],
-                stdin: None,
-            };
-            walker
-                .in_child(|walker| run_as(walker, &command, true))
-                .map_err(may_run)?;
+        if word.contains(char::is_whitespace) {
+            walker.probe_text(word).map_err(may_run)?;
+            continue;
         }
+        if word.is_empty() || is_unknown(word) {
+            continue;
+        }
+        walker.step()?;
+        let with_value: Vec<String>;
+        let argv = match option_value {
+            true => {
+                with_value = core::iter::once(word.to_owned())
+                    .chain(args[at + 1..].iter().cloned())
+                    .collect();
+                &with_value[..]
+            }
+            false => &args[at..],
+        };
+        let command = Call { argv, stdin: None };
+        walker
+            .in_child(|walker| run_as(walker, &command, true))
+            .map_err(may_run)?;
     }
     Ok(())
 }
