@@ -238,13 +238,6 @@ pub const SPELLINGS: &[Spelling] = &[
         &["npm run dev"],
     ),
     row(
-        "interact_with_process",
-        Command(&["input"]),
-        "Desktop Commander MCP server `interact_with_process`: input sent to a shell or REPL `start_process` left running",
-        r#"{"pid":4242,"input":"git status"}"#,
-        &["git status"],
-    ),
-    row(
         "execute_shell_command",
         Command(&["command"]),
         "Serena MCP server `execute_shell_command` (oraios/serena src/serena/tools/cmd_tools.py)",
