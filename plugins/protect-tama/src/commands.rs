@@ -70,10 +70,8 @@ fn decide(
     crate::harnesses::check(walker, name, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;
     match name {
-        _ if is_unknown(name) => match probing {
-            true => Ok(()),
-            false => unknown_command(walker, name, args, call.stdin),
-        },
+        _ if is_unknown(name) && probing => Ok(()),
+        _ if is_unknown(name) => unknown_command(walker, name, args, call.stdin),
         "cd" | "pushd" => {
             let target = operands(args, &[]).first().cloned();
             let folder = match target {
@@ -141,10 +139,10 @@ fn decide(
         "mount" => links::mount(walker, args),
         "docker" | "podman" | "nerdctl" | "bwrap" => {
             links::container_binds(walker, name, args)?;
-            match probing {
-                true => Ok(()),
-                false => arguments_as_commands(walker, name, args),
+            if probing {
+                return Ok(());
             }
+            arguments_as_commands(walker, name, args)
         }
         "cp" | "rsync" | "scp" => {
             // `cp -l` and `cp -s` make links, as `ln` does.
@@ -241,10 +239,10 @@ fn decide(
         }
         _ => {
             interpreters::code(walker, name, args, call.stdin)?;
-            match probing || runners::inert(name) {
-                true => Ok(()),
-                false => arguments_as_commands(walker, name, args),
+            if probing || runners::inert(name) {
+                return Ok(());
             }
+            arguments_as_commands(walker, name, args)
         }
     }
 }
@@ -258,9 +256,10 @@ fn is_unknown(word: &str) -> bool {
 /// as `valgrind`, `systemd-run`, `uv run`, `firejail` or `hyperfine` do.
 /// Each word that is not an option is read as the start of a command it may
 /// run, and a word of several words as shell text it may run; an option's
-/// value (`--exec=rm`, `--exec='…'`) is read as a word in its place. Only the commands the gate models
-/// count there, so file names and prose pass; so does every argument of a
-/// program that only prints or reads them (`echo`, `grep`).
+/// value (`--exec=rm`, `--exec='…'`) is read as a word in its place. Only
+/// the commands the gate models count there, so file names and prose pass;
+/// so does every argument of a program that only prints or reads them
+/// (`echo`, `grep`).
 fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     let may_run =
         |refusal: String| format!("`{name}` may run what its arguments spell, and {refusal}");
@@ -282,14 +281,13 @@ fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -
         }
         walker.step()?;
         let with_value: Vec<String>;
-        let argv = match option_value {
-            true => {
-                with_value = core::iter::once(word.to_owned())
-                    .chain(args[at + 1..].iter().cloned())
-                    .collect();
-                &with_value[..]
-            }
-            false => &args[at..],
+        let argv = if option_value {
+            with_value = core::iter::once(word.to_owned())
+                .chain(args[at + 1..].iter().cloned())
+                .collect();
+            &with_value[..]
+        } else {
+            &args[at..]
         };
         let command = Call { argv, stdin: None };
         walker

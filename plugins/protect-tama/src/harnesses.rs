@@ -300,8 +300,8 @@ fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
 }
 
 /// Codex: `--disable hooks`, `-c features.hooks=false` (or the older
-/// `codex_hooks`) and `--ignore-user-config` turn hooks off. Any other `-c` that touches hooks is
-/// refused too: the hooks and the trust Codex keeps for each (`hooks.state`,
+/// `codex_hooks`) and `--ignore-user-config` turn hooks off. Any other `-c`
+/// that touches hooks is refused too: the hooks and the trust Codex keeps for each (`hooks.state`,
 /// an untrusted hook being skipped without a word) live in the same layered
 /// configuration, though Codex 0.171.0 ignores such overrides.
 fn codex(args: &[String]) -> Option<String> {

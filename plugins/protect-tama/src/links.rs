@@ -38,10 +38,10 @@ pub fn mount(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     match files.as_slice() {
         [source, .., target] => {
             walker.changes(target, Change::Write, "mounts over")?;
-            match binds {
-                true => walker.changes(source, Change::Remove, "bind-mounts"),
-                false => Ok(()),
+            if binds {
+                walker.changes(source, Change::Remove, "bind-mounts")?;
             }
+            Ok(())
         }
         _ => Ok(()),
     }
