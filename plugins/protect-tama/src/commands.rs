@@ -264,13 +264,8 @@ fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -
     let may_run =
         |refusal: String| format!("`{name}` may run what its arguments spell, and {refusal}");
     for (at, arg) in args.iter().enumerate() {
-        // An option's value (`--exec=rm`) stands where a word would.
-        let (word, option_value) = match arg.strip_prefix('-') {
-            Some(option) => match option.split_once('=') {
-                Some((_, value)) => (value, true),
-                None => continue,
-            },
-            None => (arg.as_str(), false),
+        let Some((word, option_value)) = runners::command_word(arg) else {
+            continue;
         };
         if word.contains(char::is_whitespace) {
             walker.probe_text(word).map_err(may_run)?;

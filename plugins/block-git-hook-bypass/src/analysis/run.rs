@@ -3,6 +3,8 @@
 
 use crate::prelude::*;
 
+use shell_reader::runners::command_word;
+
 use super::simple::Env;
 use super::{Frame, Result, Walker, commands, files, git_call, wrappers};
 use crate::field::{Field, owned, shown};
@@ -281,9 +283,10 @@ impl Walker {
 
     /// For commands not modelled here (`docker exec c git …`, `uv run git …`):
     /// runs from the first argument that names git, a shell with `-c` or an
-    /// interpreter. An argument that spells such a command whole, alone or
-    /// as an option's value (`hyperfine 'git commit -n'`,
-    /// `nodemon --exec='…'`), is read as shell text the program may run.
+    /// interpreter, an option's value standing in its place (`--exec=git`).
+    /// An argument that spells such a command whole, alone or as an
+    /// option's value (`hyperfine 'git commit -n'`, `nodemon --exec='…'`),
+    /// is read as shell text the program may run.
     fn scan_arguments(
         &mut self,
         frame: &mut Frame<'_>,
@@ -291,24 +294,26 @@ impl Walker {
         env: &Env,
     ) -> Result<Option<String>> {
         for (index, arg) in args.iter().enumerate() {
-            let Some(text) = arg.exact() else {
+            let Some((word, option_value)) = arg.exact().and_then(command_word) else {
                 continue;
             };
-            let spelled = match text.strip_prefix('-') {
-                Some(option) => option.split_once('=').map(|(_, value)| value),
-                None => Some(text),
-            };
-            if let Some(command) = spelled.filter(|text| text.contains(char::is_whitespace)) {
-                let mut words = command.split_whitespace();
+            if word.contains(char::is_whitespace) {
+                let mut words = word.split_whitespace();
                 if starts_command(words.next().unwrap_or_default(), words.next()) {
-                    self.child_source_if_shell(command)?;
+                    self.child_source_if_shell(word)?;
                 }
                 continue;
             }
-            let next = args.get(index + 1).map(|next| &*next.text);
-            if !text.starts_with('-') && starts_command(text, next) {
+            let rest = args.get(index + 1..).unwrap_or_default();
+            if !starts_command(word, rest.first().map(|next| &*next.text)) {
+                continue;
+            }
+            if !option_value {
                 return self.run(frame, args.get(index..).unwrap_or_default(), env, None);
             }
+            let mut argv = vec![Field::new(word.to_owned())];
+            argv.extend(rest.iter().cloned());
+            return self.run(frame, &argv, env, None);
         }
         Ok(None)
     }

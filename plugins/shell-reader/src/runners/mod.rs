@@ -430,6 +430,17 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
     language.map_or_else(Vec::new, |language| vec![language.command_running(content)])
 }
 
+/// Where a command may start in one argument of a program that may run
+/// what its arguments spell: the argument itself, or an option's value in
+/// its place (`--exec=rm`), with whether it is such a value. `None` for an
+/// option without a value.
+pub fn command_word(arg: &str) -> Option<(&str, bool)> {
+    match arg.strip_prefix('-') {
+        Some(option) => option.split_once('=').map(|(_, value)| (value, true)),
+        None => Some((arg, false)),
+    }
+}
+
 /// Whether a program only prints, reads or tests its arguments and never
 /// runs them (`echo`, `grep`, `ls`, …): words that spell a command in its
 /// arguments are text to it. Matched as bytes, which compile to a tree of
