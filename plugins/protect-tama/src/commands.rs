@@ -914,7 +914,9 @@ fn handed_to_shell(
 ) -> Result<()> {
     let texts = runners::shell_texts(name, args, stdin, |path| walker.written(path));
     for text in texts {
-        walker.child_source_if_shell(&text)?;
+        walker.child_source_if_shell(&text).map_err(|why| {
+            format!("`{name}` hands a shell, now or in a script it writes, commands by which {why}")
+        })?;
     }
     Ok(())
 }
