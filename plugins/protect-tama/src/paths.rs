@@ -39,39 +39,41 @@ fn own_working_folder(path: &str) -> Option<&str> {
 /// process's working folder (`cwd`) or an open file (`fd/<n>`) a folder the
 /// gate cannot know (the shell's own is read as its working folder, by
 /// [`resolve`]). `rm -rf /proc/self/root/root/.tama` is `/root/.tama`.
-fn through_proc(path: String) -> String {
-    let link = |path: &str| -> Option<(bool, usize)> {
-        let rest = path.strip_prefix("/proc/")?;
-        let (_pid, rest) = rest.split_once('/')?;
-        let rest = match rest.strip_prefix("task/") {
-            Some(task) => task.split_once('/')?.1,
-            None => rest,
-        };
-        let (name, after) = rest.split_once('/').unwrap_or((rest, ""));
-        let (root, skipped) = match name {
-            "root" => (true, 0),
-            "cwd" => (false, 0),
-            "fd" => (false, after.split_once('/')?.0.len() + 1),
-            _ => return None,
-        };
-        Some((root, path.len() - after.len() + skipped))
-    };
-    // An open file itself (`/dev/fd/63`, a process substitution) stays
-    // as it is: only a path through an open folder is unknown.
-    let dev_fd = |path: &str| {
-        let rest = path.strip_prefix("/dev/fd/")?;
-        Some(path.len() - rest.len() + rest.split_once('/')?.0.len() + 1)
-    };
-    let mut path = path;
+fn through_proc(mut path: String) -> String {
     loop {
-        let reached = match (link(&path), dev_fd(&path)) {
-            (Some((true, at)), _) => format!("/{}", path.get(at..).unwrap_or_default()),
-            (Some((false, at)), _) | (None, Some(at)) => {
-                format!("{UNKNOWN}/{}", path.get(at..).unwrap_or_default())
-            }
-            (None, None) => return path,
+        let reached = match proc_link(&path) {
+            Some(Through::Root(rest)) => format!("/{rest}"),
+            Some(Through::Unknown(rest)) => format!("{UNKNOWN}/{rest}"),
+            None => return path,
         };
         path = normalize(&reached);
+    }
+}
+
+/// Where a link of `/proc` or `/dev/fd` that starts a path leads, with
+/// what follows the link.
+enum Through<'p> {
+    Root(&'p str),
+    Unknown(&'p str),
+}
+
+fn proc_link(path: &str) -> Option<Through<'_>> {
+    // An open file itself (`/dev/fd/63`, a process substitution) stays as
+    // it is: only a path through an open folder is unknown.
+    if let Some(rest) = path.strip_prefix("/dev/fd/") {
+        return Some(Through::Unknown(rest.split_once('/')?.1));
+    }
+    let (_pid, rest) = path.strip_prefix("/proc/")?.split_once('/')?;
+    let rest = match rest.strip_prefix("task/") {
+        Some(task) => task.split_once('/')?.1,
+        None => rest,
+    };
+    let (name, after) = rest.split_once('/').unwrap_or((rest, ""));
+    match name {
+        "root" => Some(Through::Root(after)),
+        "cwd" => Some(Through::Unknown(after)),
+        "fd" => Some(Through::Unknown(after.split_once('/')?.1)),
+        _ => None,
     }
 }
 
