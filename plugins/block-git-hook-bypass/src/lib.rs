@@ -28,7 +28,7 @@
 //!   cannot see, may set core.hooksPath. A core.hooksPath written into any
 //!   file is refused, since a later call can have git read that file, and
 //!   so are the aliases and command settings a text in git's configuration
-//!   syntax holds, read as git reads them (`git::config_file`: a variable on
+//!   syntax holds, read as git reads them (`shell_reader::git_config`: a variable on
 //!   its section's line, values continued over lines, quotes, comments).
 //!   What a shell start-up file sets is read as later shells' git commands
 //!   would see it (`export HUSKY=0` in `~/.bashrc`).

@@ -8,6 +8,7 @@ use crate::prelude::*;
 use crate::analysis::{files, find_bypass};
 use crate::finding::Finding;
 use crate::tama::gate::declaration::WriteTarget;
+use shell_reader::git_config;
 
 /// The first bypass a write tool named `tool` makes, writing `targets`
 /// with `tool_input` (its input as JSON).
@@ -117,7 +118,7 @@ pub fn write_bypass(tool: &str, targets: &[WriteTarget], tool_input: &str) -> Op
 
 /// What the git configuration in `text` runs or sets, if git would read it.
 fn find_config_bypass(tool: &str, target: &str, text: &str) -> Option<Finding> {
-    let finding = files::config_commands(text).and_then(|settings| find_bypass(&settings))?;
+    let finding = git_config::commands(text).and_then(|settings| find_bypass(&settings))?;
     Some(finding.in_code(format!(
         "The git configuration that `{tool}` writes to `{target}`"
     )))

@@ -4,7 +4,7 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::{git_commands, runners};
+use shell_reader::{git_commands, git_config, runners};
 
 use crate::diffs;
 use crate::interpreters;
@@ -310,11 +310,7 @@ fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<
         let Some((key, value)) = setting.split_once('=') else {
             continue;
         };
-        let alias = key.to_ascii_lowercase().starts_with("alias.");
-        let runs = git_commands::runs_setting(key) || (alias && value.starts_with('!'));
-        if runs {
-            commands.push(value.trim_start_matches('!').to_owned());
-        }
+        commands.extend(git_config::runs(key, value));
     }
     if walker.assigns_variables() {
         for name in git_commands::VARIABLES {
@@ -338,12 +334,20 @@ fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<
     if let Some(subcommand) = operands.first() {
         commands.extend(git_commands::option_commands(subcommand, args));
     }
-    // A command stored for git to run later (`git config core.pager …`).
-    if let [config, key, value, ..] = operands.as_slice()
-        && config == "config"
-        && git_commands::runs_setting(key)
+    // A command stored for git to run later (`git config core.pager …`,
+    // `git config alias.x '!…'`).
+    if operands
+        .first()
+        .is_some_and(|subcommand| subcommand == "config")
     {
-        commands.push(value.trim_start_matches('!').to_owned());
+        let after = args
+            .iter()
+            .position(|arg| arg == "config")
+            .map_or(0, |at| at + 1);
+        let config = &args[after..];
+        if let Some((key, Some(value))) = git_config::written(config, |arg| Some(arg.as_str())) {
+            commands.extend(git_config::runs(&config[key], &config[value]));
+        }
     }
     // An editor may write `exec` lines into a rebase's todo list.
     let todo: Vec<String> = commands

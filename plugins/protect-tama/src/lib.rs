@@ -119,18 +119,18 @@ pub fn write_refusal(
         .or_else(|| files().find_map(|target| script_refusal(protected, cwd, target)))
 }
 
-/// Why a script (or makefile) a write puts into `target` is refused: what
-/// it would run later, read as the shell tool's command is, when it reads
-/// as shell.
+/// Why a script (or makefile, or git configuration) a write puts into
+/// `target` is refused: what it would run later, read as the shell tool's
+/// command is, when it reads as shell.
 fn script_refusal(protected: &Protected, cwd: &Cwd<'_>, target: &WriteTarget) -> Option<String> {
     let path = &target.path;
-    shell_reader::runners::run_later(path, target.text.as_deref()?)
+    walk::run_later(path, target.text.as_deref()?)
         .iter()
-        .find_map(|script| {
+        .find_map(|(written, script)| {
             let mut walker = walk::Walker::new(protected, cwd, script, host_variables(protected));
-            walker.source_if_shell(script).err()
+            let why = walker.source_if_shell(script).err()?;
+            Some(format!("{written} `{path}` would, when run: {why}"))
         })
-        .map(|why| format!("the script written to `{path}` would, when run: {why}"))
 }
 
 /// Words in a tool's name that say it changes files.

@@ -5,8 +5,8 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::runners;
 use shell_reader::shell::{self, AssignedValue, Command, Compound, List, Program, RedirectKind};
+use shell_reader::{git_config, runners};
 
 use core::cell::OnceCell;
 
@@ -305,15 +305,10 @@ impl<'h> Walker<'h> {
                     }
                     // A script written for a later call to run is read now.
                     for (target, _) in &targets {
-                        let later = output
-                            .as_deref()
-                            .map(|text| runners::run_later(target, text));
-                        for script in later.unwrap_or_default() {
+                        let later = output.as_deref().map(|text| run_later(target, text));
+                        for (written, script) in later.unwrap_or_default() {
                             self.child_source_if_shell(&script).map_err(|why| {
-                                format!(
-                                    "the script written to `{}` would, when run: {why}",
-                                    shown(target)
-                                )
+                                format!("{} `{}` would, when run: {why}", written, shown(target))
                             })?;
                         }
                     }
@@ -642,4 +637,18 @@ pub fn key_refusal(path: &str) -> String {
 /// A value for a message: unknown parts shown as `…`.
 pub fn shown(text: &str) -> String {
     text.replace(shell_reader::field::UNKNOWN, "…")
+}
+
+/// What a file written with `content` runs later, as shell text, each
+/// with what the file is to git or a shell (`the script written to`): what
+/// [`runners::run_later`] finds, and the `git config` commands a text in
+/// git's configuration syntax stands for, whatever the file's name (git
+/// may later be pointed at any file).
+pub fn run_later(path: &str, content: &str) -> Vec<(&'static str, String)> {
+    let scripts = runners::run_later(path, content).into_iter();
+    let settings = git_config::commands(content).into_iter();
+    scripts
+        .map(|script| ("the script written to", script))
+        .chain(settings.map(|settings| ("the git configuration written to", settings)))
+        .collect()
 }

@@ -2,7 +2,8 @@
 //! shell reads it, [`field`] is the value a word expands to, [`braces`]
 //! and [`values`] do what the shell does to a word's known text, [`diffs`]
 //! the files a diff's headers name, and
-//! [`git_commands`] names where git runs commands of its own; [`output`] is
+//! [`git_commands`] names where git runs commands of its own, [`git_config`]
+//! reads what `git config` and git's configuration files set; [`output`] is
 //! what `echo` and `printf` print; [`interpreters`] reads the strings of code
 //! handed to python, node, perl, ruby, php, awk, lua, R, julia or AppleScript; [`runners`] what programs
 //! such as `tmux`, `at`, `make`, `tar` and editors hand a shell.
@@ -18,6 +19,7 @@ pub mod braces;
 pub mod diffs;
 pub mod field;
 pub mod git_commands;
+pub mod git_config;
 pub mod interpreters;
 pub mod output;
 mod prelude;

@@ -4,7 +4,7 @@
 use crate::prelude::*;
 
 use crate::field::{Field, UNKNOWN};
-use crate::git::config_file;
+use shell_reader::git_config;
 
 /// Client-side hooks git runs, by file name.
 const HOOK_NAMES: &[&str] = &[
@@ -289,26 +289,7 @@ pub fn is_shell_startup_file(path: &str) -> bool {
 /// whatever the file's name: `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` or an
 /// include can make git read any file.
 pub fn sets_hooks_path(content: &str) -> bool {
-    config_file::sets_hooks_path(content)
-}
-
-/// What a text in git's configuration syntax sets, as the `git config`
-/// commands that would set it, for the walker to read (aliases, the
-/// commands git runs from its settings, core.hooksPath, includes); `None`
-/// for a text with no `[section]`. Git reads such a file when it is its
-/// configuration, or later through `GIT_CONFIG_GLOBAL` or an include.
-pub fn config_commands(content: &str) -> Option<String> {
-    use shell_reader::interpreters::quoted;
-    let entries = config_file::entries(content)?;
-    let mut commands = String::new();
-    for entry in entries {
-        commands.push_str(&format!(
-            "git config {} {}\n",
-            quoted(&entry.key),
-            quoted(&entry.value)
-        ));
-    }
-    Some(commands)
+    git_config::sets_hooks_path(content)
 }
 
 /// Files git reads its configuration from: a repository's `config` (and

@@ -11,7 +11,7 @@ use crate::finding::Finding;
 use crate::git::{self, ConfigArg, config, stash};
 use crate::hook_env;
 use crate::output;
-use shell_reader::git_commands;
+use shell_reader::{git_commands, git_config};
 
 /// Refuses an assignment that sets core.hooksPath through the environment
 /// (`GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`), whether or not git runs
@@ -72,7 +72,7 @@ impl Walker {
             if git_commands::runs_setting(key) {
                 self.git_runs(value.trim_start_matches('!'))?;
             }
-            if let Some(alias) = config::alias_name(key) {
+            if let Some(alias) = git_config::alias_name(key) {
                 self.check_alias(alias, value)?;
                 aliases.push((alias, value));
             }
@@ -278,7 +278,7 @@ impl Walker {
                 setting: format!("git config {}", shown(args)),
             });
         }
-        if let Some(alias) = config::alias_name(key)
+        if let Some(alias) = git_config::alias_name(key)
             && let Some(value) = write.value.and_then(Field::exact)
         {
             self.check_alias(alias, value)?;

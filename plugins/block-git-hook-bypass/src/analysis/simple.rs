@@ -6,7 +6,7 @@ use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::shell::{AssignedValue, Assignment, Redirect, RedirectKind, Simple, Word};
-use shell_reader::runners;
+use shell_reader::{git_config, runners};
 
 /// Variables set for one command: `A=1 cmd`, `env A=1 cmd`.
 #[derive(Clone, Default)]
@@ -228,7 +228,7 @@ impl Walker {
             // A git command after it runs with its switches and aliases.
             self.child_source_in(&format!("{content}\ngit commit"), || label)?;
         }
-        if let Some(settings) = files::config_commands(content) {
+        if let Some(settings) = git_config::commands(content) {
             self.child_source_in(&settings, || {
                 format!("The git configuration written to `{path}`")
             })?;

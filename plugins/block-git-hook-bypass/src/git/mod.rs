@@ -4,7 +4,6 @@
 use crate::prelude::*;
 
 pub mod config;
-pub mod config_file;
 mod options;
 mod parse_options;
 pub mod stash;

@@ -1,10 +1,106 @@
-//! git's configuration file syntax, read as git reads it, so that what a
-//! written file sets is found however it is spelled: a variable on its
-//! section's line (`[core] hooksPath = x`), a value continued over lines,
-//! quotes, escapes and comments. Written here because the gate is built
-//! without `std` and the crates that parse git's configuration need it.
+//! git's configuration: what `git config` writes, and its file syntax,
+//! read as git reads it, so that what a written file sets is found however
+//! it is spelled: a variable on its section's line (`[core] hooksPath = x`),
+//! a value continued over lines, quotes, escapes and comments. The syntax
+//! is read here because the gates are built without `std` and the crates
+//! that parse git's configuration need it.
 
 use crate::prelude::*;
+
+use crate::git_commands::runs_setting;
+use crate::interpreters::quoted;
+
+/// The alias a key defines: `alias.ci` defines `ci`.
+pub fn alias_name(key: &str) -> Option<&str> {
+    let section = key.get(..6)?;
+    section
+        .eq_ignore_ascii_case("alias.")
+        .then(|| key.get(6..))
+        .flatten()
+}
+
+/// The shell text git runs for `key` set to `value`, when it runs one: a
+/// command setting's (`core.pager`, a filter), or an alias's that starts
+/// with `!`.
+pub fn runs(key: &str, value: &str) -> Option<String> {
+    let shell_alias = alias_name(key).is_some() && value.starts_with('!');
+    (shell_alias || runs_setting(key)).then(|| value.trim_start_matches('!').to_owned())
+}
+
+/// Where `git config ARGS` writes: the places in `args` of the key and of
+/// the value, if it writes a value. Reads, `--unset` and the like write
+/// nothing. `exact` is a word's text when it is known; a word it is not is
+/// an operand.
+pub fn written<W>(
+    args: &[W],
+    exact: impl Fn(&W) -> Option<&str>,
+) -> Option<(usize, Option<usize>)> {
+    let mut start = 0;
+    let mut writes = None;
+    if let Some(subcommand) = args.first().and_then(&exact)
+        && matches!(
+            subcommand,
+            "set" | "get" | "list" | "unset" | "rename-section" | "remove-section" | "edit"
+        )
+    {
+        writes = Some(subcommand == "set");
+        start = 1;
+    }
+    let mut operands = Vec::new();
+    let mut index = start;
+    while let Some(arg) = args.get(index) {
+        index += 1;
+        let Some(text) = exact(arg) else {
+            operands.push(index - 1);
+            continue;
+        };
+        if text == "--" {
+            operands.extend(index..args.len());
+            break;
+        }
+        let Some(option) = text.strip_prefix('-') else {
+            operands.push(index - 1);
+            continue;
+        };
+        let (name, attached) = option
+            .split_once('=')
+            .map_or((option, false), |(name, _)| (name, true));
+        match name {
+            "-file" | "-blob" | "-type" | "-default" | "-comment" | "-value" | "-url" | "f"
+                if !attached =>
+            {
+                index += 1;
+            }
+            "-add" | "-replace-all" => writes = writes.or(Some(true)),
+            "-get" | "-get-all" | "-get-regexp" | "-get-urlmatch" | "-get-color"
+            | "-get-colorbool" | "-list" | "l" | "-unset" | "-unset-all" | "-rename-section"
+            | "-remove-section" | "-edit" | "e" => writes = Some(false),
+            _ => {}
+        }
+    }
+    let writes = writes.unwrap_or(operands.len() >= 2);
+    let key = *operands.first()?;
+    writes.then(|| (key, operands.get(1).copied()))
+}
+
+/// What a text in git's configuration syntax sets, as the `git config`
+/// commands that would set it, for a gate to read as it reads those (the
+/// aliases, the commands git runs from its settings, core.hooksPath,
+/// includes); `None` for a text with no `[section]`. Git reads such a file
+/// when it is its configuration, or later through `GIT_CONFIG_GLOBAL` or an
+/// include, so its name does not matter.
+pub fn commands(content: &str) -> Option<String> {
+    let entries = entries(content)?;
+    let mut commands = String::new();
+    for entry in entries {
+        commands.push_str(&format!(
+            "git config {} {}\n",
+            quoted(&entry.key),
+            quoted(&entry.value)
+        ));
+    }
+    Some(commands)
+}
 
 /// One variable a configuration text sets, its key as `git config` names it.
 #[derive(Debug, PartialEq, Eq)]
@@ -196,6 +292,28 @@ mod tests {
             [pair("branch.main.remote", "a;b\"c")]
         );
         assert_eq!(entries("hooksPath = x\n"), None);
+    }
+
+    #[test]
+    fn finds_the_shell_text_a_setting_runs() {
+        assert_eq!(runs("alias.x", "!rm -rf d").as_deref(), Some("rm -rf d"));
+        assert_eq!(runs("ALIAS.x", "!sh").as_deref(), Some("sh"));
+        assert_eq!(runs("alias.st", "status"), None);
+        assert_eq!(runs("core.pager", "less -R").as_deref(), Some("less -R"));
+        assert_eq!(runs("user.name", "x"), None);
+    }
+
+    #[test]
+    fn finds_what_git_config_writes() {
+        let written = |args: &str| {
+            let args: Vec<&str> = args.split(' ').collect();
+            written(&args, |arg| Some(*arg))
+        };
+        assert_eq!(written("alias.x !y"), Some((0, Some(1))));
+        assert_eq!(written("--file f alias.x !y"), Some((2, Some(3))));
+        assert_eq!(written("set --global core.pager p"), Some((2, Some(3))));
+        assert_eq!(written("--get alias.x"), None);
+        assert_eq!(written("alias.x"), None);
     }
 
     #[test]
