@@ -393,6 +393,7 @@ pub fn shell_texts<'a, W: AsRef<str>>(
 /// is run later: all of it for a shell script, a makefile's recipes, and
 /// for a script in another language (told, as a shell script is, by its
 /// name or its `#!` line) the command that runs its code (`python3 -c …`),
+/// all of a program without a `#!` line in a `bin` or hooks folder,
 /// for the gate's reading of interpreter code, the scripts of a task file
 /// (`package.json`, a justfile), and what cron, systemd, a desktop session
 /// or Python runs from the files it reads (`scheduled`). Empty for other
@@ -421,13 +422,26 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
             "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "busybox"
         )
     });
-    if script_name || shell_line {
+    // bash and git run a program that has no `#!` line through a shell.
+    let shell_program = !content.starts_with("#!") && in_program_folder(path);
+    if script_name || shell_line || shell_program {
         return vec![content.to_owned()];
     }
     let language = program
         .and_then(Language::of)
         .or_else(|| Language::of_script(name));
     language.map_or_else(Vec::new, |language| vec![language.command_running(content)])
+}
+
+/// Whether `path` names a program by where it lies: a file without an
+/// extension in a `bin` folder, or in git's or a hook manager's hooks
+/// folder (`.git/hooks/pre-commit`, `.husky/pre-push`).
+fn in_program_folder(path: &str) -> bool {
+    let Some((folder, name)) = path.rsplit_once('/') else {
+        return false;
+    };
+    let folder = folder.rsplit_once('/').map_or(folder, |(_, last)| last);
+    !name.contains('.') && matches!(folder, "bin" | "sbin" | "hooks" | ".husky" | ".githooks")
 }
 
 /// Where a command may start in one argument of a program that may run

@@ -1,7 +1,7 @@
 //! Files from which another program runs commands later, when no tool call
 //! of the agent's is left to read: cron tables, systemd units, desktop
-//! autostart entries, and Python's `.pth` files, whose `import` lines every
-//! Python start runs.
+//! autostart entries, ssh's client configuration, and Python's `.pth`
+//! files, whose `import` lines every Python start runs.
 
 use crate::prelude::*;
 
@@ -39,6 +39,9 @@ pub fn commands(path: &str, name: &str, content: &str) -> Option<Vec<String>> {
     if name.ends_with(".desktop") {
         return Some(entries(content, &["Exec", "TryExec"], ""));
     }
+    if name == "ssh_config" || (name == "config" && path.contains(".ssh/")) {
+        return Some(ssh_commands(content));
+    }
     if name.ends_with(".pth") {
         let imports: Vec<&str> = content
             .lines()
@@ -47,6 +50,43 @@ pub fn commands(path: &str, name: &str, content: &str) -> Option<Vec<String>> {
         return Some(vec![Language::Python.command_running(&imports.join("\n"))]);
     }
     None
+}
+
+/// The commands an ssh client configuration runs through the user's shell:
+/// `ProxyCommand`, `LocalCommand` and `KnownHostsCommand` (keywords in any
+/// case, their values after blanks or `=`), and a `Match exec` condition's.
+fn ssh_commands(content: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    for line in content.lines().map(str::trim) {
+        let separator = |c: char| c.is_whitespace() || c == '=';
+        let Some((keyword, value)) = line.split_once(separator) else {
+            continue;
+        };
+        let value = value.trim_start_matches(separator);
+        match keyword.to_ascii_lowercase().as_str() {
+            "proxycommand" | "localcommand" | "knownhostscommand" => {
+                commands.push(value.to_owned());
+            }
+            "match" => {
+                let words = value
+                    .split_once("exec ")
+                    .or_else(|| value.split_once("EXEC "));
+                if let Some((_, condition)) = words {
+                    let condition = condition.trim_start();
+                    let quoted = condition
+                        .strip_prefix('"')
+                        .and_then(|rest| rest.split_once('"'));
+                    let command = quoted.map_or_else(
+                        || condition.split_whitespace().next().unwrap_or_default(),
+                        |(command, _)| command,
+                    );
+                    commands.push(command.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    commands
 }
 
 /// The values of `keys` in an INI-style file, without the `prefixes` that
@@ -108,5 +148,11 @@ mod tests {
             commands("/home/u/notes.txt", "notes.txt", "ExecStart=ls"),
             None
         );
+        let ssh = "Host a\n  proxycommand=nc %h %p\nMatch exec \"test -f x\" host b\n  LocalCommand ls\n  RemoteCommand rm x\n";
+        assert_eq!(
+            commands("/home/u/.ssh/config", "config", ssh).unwrap(),
+            ["nc %h %p", "test -f x", "ls"]
+        );
+        assert_eq!(commands("/work/.git/config", "config", ssh), None);
     }
 }
