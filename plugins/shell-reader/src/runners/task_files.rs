@@ -1,8 +1,12 @@
-//! Files whose entries a task runner hands a shell when it is asked to run
-//! one: a package manifest's scripts (`npm run`, `yarn`, `pnpm`, `bun run`,
-//! and the `pre`/`post` scripts `npm install` or `npm test` run unasked),
-//! Deno's and Composer's tasks, a justfile's recipes, a Taskfile's commands
-//! and the scripts and tasks of a `pyproject.toml` (PDM, Poe, Hatch).
+//! Files whose entries a task runner or a git hook manager hands a shell
+//! when it is asked to run one, or when git runs its hooks: a package
+//! manifest's scripts (`npm run`, `yarn`, `pnpm`, `bun run`, and the
+//! `pre`/`post` scripts `npm install` or `npm test` run unasked) and the
+//! hooks husky, lint-staged and simple-git-hooks keep in it or in files of
+//! their own, Deno's and Composer's tasks, a justfile's recipes, a
+//! Taskfile's commands, lefthook's and pre-commit's hook commands, and the
+//! scripts and tasks of a `pyproject.toml` (PDM, Poe, Hatch) or a
+//! `mise.toml`.
 
 use crate::prelude::*;
 use serde_json::Value;
@@ -20,11 +24,25 @@ pub fn commands(name: &str, content: &str) -> Option<Vec<String>> {
     if lower == "justfile" || lower == ".justfile" || lower.ends_with(".just") {
         return Some(just_recipes(content));
     }
-    if lower.starts_with("taskfile") && (lower.ends_with(".yml") || lower.ends_with(".yaml")) {
-        return Some(taskfile_commands(content));
+    let yaml = lower.ends_with(".yml") || lower.ends_with(".yaml");
+    let stem = lower.trim_start_matches('.');
+    if yaml && lower.starts_with("taskfile") {
+        return Some(yaml_commands(content, "cmd", true));
     }
-    if name == "pyproject.toml" {
-        return Some(pyproject_tasks(content));
+    if yaml && (stem.starts_with("lefthook.") || stem.starts_with("lefthook-local.")) {
+        return Some(yaml_commands(content, "run", false));
+    }
+    if yaml && matches!(stem, "pre-commit-config.yaml" | "pre-commit-config.yml") {
+        return Some(yaml_commands(content, "entry", false));
+    }
+    if matches!(
+        stem,
+        "huskyrc" | "huskyrc.json" | "lintstagedrc" | "lintstagedrc.json" | "simple-git-hooks.json"
+    ) {
+        return Some(hook_manager_commands(content));
+    }
+    if matches!(stem, "pyproject.toml" | "mise.toml" | "mise.local.toml") {
+        return Some(toml_tasks(content));
     }
     None
 }
@@ -45,7 +63,34 @@ fn manifest_scripts(content: &str) -> Vec<String> {
             }
         }
     }
+    for key in ["husky", "lint-staged", "simple-git-hooks"] {
+        if let Some(hooks) = manifest.get(key) {
+            strings_in(hooks, &mut found);
+        }
+    }
     found
+}
+
+/// Every string of a git hook manager's own file (`.huskyrc`,
+/// `.lintstagedrc`, `.simple-git-hooks.json`), each a command it runs; the
+/// JSON string literals of one it cannot read whole.
+fn hook_manager_commands(content: &str) -> Vec<String> {
+    let Ok(hooks) = serde_json::from_str::<Value>(content) else {
+        return value_strings(content);
+    };
+    let mut found = Vec::new();
+    strings_in(&hooks, &mut found);
+    found
+}
+
+/// Every string in `value`, at any depth.
+fn strings_in(value: &Value, found: &mut Vec<String>) {
+    match value {
+        Value::String(text) => found.push(text.clone()),
+        Value::Array(values) => values.iter().for_each(|v| strings_in(v, found)),
+        Value::Object(entries) => entries.values().for_each(|v| strings_in(v, found)),
+        _ => {}
+    }
 }
 
 fn commands_of(script: &Value, found: &mut Vec<String>) {
@@ -124,13 +169,15 @@ fn just_recipes(justfile: &str) -> Vec<String> {
         .collect()
 }
 
-/// A Taskfile's commands: every list item (`- git push`), every `cmd:`
-/// value, and the lines of a block (`- |`) under them, unquoted. Items that
-/// are no command (`- build` under `deps:`) read as harmless commands.
-fn taskfile_commands(taskfile: &str) -> Vec<String> {
+/// The commands of a YAML file: every `key:` value (a Taskfile's `cmd:`,
+/// lefthook's `run:`, pre-commit's `entry:`), with `list_items` every list
+/// item too (a Taskfile's `- git push`), and the lines of a block (`- |`)
+/// under them, unquoted. Items that are no command (`- build` under a
+/// Taskfile's `deps:`) read as harmless commands.
+fn yaml_commands(yaml: &str, key: &str, list_items: bool) -> Vec<String> {
     let mut found = Vec::new();
     let mut block: Option<usize> = None;
-    for line in taskfile.lines() {
+    for line in yaml.lines() {
         let indent = line.len() - line.trim_start().len();
         if let Some(outer) = block {
             if indent > outer || line.trim().is_empty() {
@@ -141,10 +188,11 @@ fn taskfile_commands(taskfile: &str) -> Vec<String> {
         }
         let item = line.trim_start();
         let item = item.strip_prefix("- ").unwrap_or(item).trim_start();
-        let Some(value) = item
-            .strip_prefix("cmd:")
-            .or_else(|| (item.len() < line.trim_start().len()).then_some(item))
-        else {
+        let listed = list_items && item.len() < line.trim_start().len();
+        let keyed = item
+            .strip_prefix(key)
+            .and_then(|rest| rest.strip_prefix(':'));
+        let Some(value) = keyed.or_else(|| listed.then_some(item)) else {
             continue;
         };
         match value.trim() {
@@ -156,13 +204,13 @@ fn taskfile_commands(taskfile: &str) -> Vec<String> {
     found
 }
 
-/// Every quoted string in the tables of a `pyproject.toml` that hold scripts
-/// or tasks (`[tool.pdm.scripts]`, `[tool.poe.tasks]`, a Hatch
-/// environment's `scripts`), each a command or a piece of one.
-fn pyproject_tasks(pyproject: &str) -> Vec<String> {
+/// Every quoted string in the tables of a TOML file that hold scripts or
+/// tasks (`[tool.pdm.scripts]`, `[tool.poe.tasks]`, a Hatch environment's
+/// `scripts`, mise's `[tasks.build]`), each a command or a piece of one.
+fn toml_tasks(toml: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut in_tasks = false;
-    for line in pyproject.lines() {
+    for line in toml.lines() {
         let line = line.trim();
         if line.starts_with('[') {
             in_tasks = line.contains("scripts") || line.contains("tasks");
@@ -247,6 +295,32 @@ mod tests {
             ["pwd"]
         );
         assert!(super::scripts_set(&["run", "c"]).is_empty());
+    }
+
+    #[test]
+    fn the_commands_git_hook_managers_run() {
+        let manifest = r#"{"husky":{"hooks":{"pre-commit":"npm test"}},"lint-staged":{"*.js":["eslint --fix"]}}"#;
+        let mut found = commands("package.json", manifest).unwrap();
+        found.sort();
+        assert_eq!(found, ["eslint --fix", "npm test"]);
+        assert_eq!(
+            commands(".huskyrc", r#"{"hooks":{"pre-push":"make check"}}"#).unwrap(),
+            ["make check"]
+        );
+        let lefthook = "pre-commit:\n  commands:\n    lint:\n      glob: \"*.rs\"\n      run: cargo fmt --check\n";
+        assert_eq!(
+            commands("lefthook.yml", lefthook).unwrap(),
+            ["cargo fmt --check"]
+        );
+        let pre_commit = "repos:\n- repo: local\n  hooks:\n  - id: fmt\n    name: fmt\n    entry: cargo fmt --check\n    language: system\n";
+        assert_eq!(
+            commands(".pre-commit-config.yaml", pre_commit).unwrap(),
+            ["cargo fmt --check"]
+        );
+        assert_eq!(
+            commands("mise.toml", "[tasks.build]\nrun = \"cargo build\"\n").unwrap(),
+            ["cargo build"]
+        );
     }
 
     #[test]
