@@ -357,9 +357,18 @@ fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<
     for command in commands.iter().chain(&todo) {
         walker.child_source_if_shell(command)?;
     }
+    // Paths are git's from the folder `-C` or `--work-tree` puts it in:
+    // `git -C ~/.claude checkout settings.json` rewrites that file there.
+    let work_tree = option_values(args, &["-C", "--work-tree"]);
+    let folder = work_tree.last().map_or(".", String::as_str);
+    let in_folder = |path: &String| match path.starts_with(['/', '~']) {
+        true => path.clone(),
+        false => format!("{folder}/{path}"),
+    };
+    let in_folder_all = |paths: &[String]| paths.iter().map(in_folder).collect::<Vec<String>>();
     match operands.as_slice() {
         [clone, _source, destination, ..] if clone == "clone" => {
-            walker.changes(destination, Change::Remove, "clones into")
+            walker.changes(&in_folder(destination), Change::Remove, "clones into")
         }
         [apply, ..] if matches!(apply.as_str(), "apply" | "am") => {
             let after = args
@@ -372,7 +381,12 @@ fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<
         [subcommand, paths @ ..]
             if matches!(subcommand.as_str(), "checkout" | "restore" | "rm" | "mv") =>
         {
-            each(walker, paths, Change::Write, "has git rewrite")
+            each(
+                walker,
+                &in_folder_all(paths),
+                Change::Write,
+                "has git rewrite",
+            )
         }
         [subcommand, pathspecs @ ..] => {
             let has = |long: &[&str], short: &[char]| {
@@ -389,17 +403,10 @@ fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<
                 }
                 _ => return Ok(()),
             };
-            let work_tree = option_values(args, &["-C", "--work-tree"]);
-            let folder = work_tree.last().map_or(".", String::as_str);
             walker.changes(folder, Change::Remove, verb)?;
             // Pathspecs name what to clean: `git clean -fdx ~` in a home
             // that is a repository cleans all of it.
-            let in_folder = |pathspec: &String| match pathspec.starts_with(['/', '~']) {
-                true => pathspec.clone(),
-                false => format!("{folder}/{pathspec}"),
-            };
-            let pathspecs: Vec<String> = pathspecs.iter().map(in_folder).collect();
-            each(walker, &pathspecs, Change::Remove, verb)
+            each(walker, &in_folder_all(pathspecs), Change::Remove, verb)
         }
         _ => Ok(()),
     }
