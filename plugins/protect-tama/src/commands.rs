@@ -237,13 +237,127 @@ fn decide(
                 "edits in place",
             )
         }
-        _ => {
-            interpreters::code(walker, name, args, call.stdin)?;
-            if probing || runners::inert(name) {
-                return Ok(());
-            }
-            arguments_as_commands(walker, name, args)
+        // A compiler's or linker's output: `gcc -o ~/.local/bin/tama x.c`.
+        "cc" | "c++" | "gcc" | "g++" | "clang" | "clang++" | "tcc" | "ld" | "ld.lld"
+        | "ld.gold" | "lld" | "as" | "rustc" | "go" | "zig" | "gfortran" | "nvcc" | "swiftc" => {
+            output_option(walker, args, &["-o", "--output", "-femit-bin="])?;
+            unmodelled(walker, name, args, call.stdin, probing)
         }
+        "cargo" => {
+            cargo_outputs(walker, args)?;
+            unmodelled(walker, name, args, call.stdin, probing)
+        }
+        // Programs that rewrite a binary where it lies.
+        "strip" | "objcopy" | "patchelf" | "upx" | "sstrip" | "chrpath" | "install_name_tool" => {
+            let valued = [
+                "-o",
+                "-R",
+                "--remove-section",
+                "-j",
+                "--only-section",
+                "-K",
+                "-N",
+                "--set-interpreter",
+                "--set-rpath",
+                "--add-rpath",
+                "--add-needed",
+                "--remove-needed",
+                "--replace-needed",
+                "-r",
+            ];
+            let mut files = operands(args, &valued);
+            files.extend(option_values(args, &["-o"]));
+            each(walker, &files, Change::Write, "rewrites")
+        }
+        _ => unmodelled(walker, name, args, call.stdin, probing),
+    }
+}
+
+/// A program the gate models no further: the code it is handed, and the
+/// commands its arguments may spell.
+fn unmodelled(
+    walker: &mut Walker<'_>,
+    name: &str,
+    args: &[String],
+    stdin: Option<&str>,
+    probing: bool,
+) -> Result<()> {
+    interpreters::code(walker, name, args, stdin)?;
+    if probing || runners::inert(name) {
+        return Ok(());
+    }
+    arguments_as_commands(walker, name, args)
+}
+
+/// Where `cargo install` (into `--root`, `CARGO_INSTALL_ROOT` or
+/// `~/.cargo`) and `cargo build --artifact-dir` put the programs they
+/// build: a crate's program by the crate's name or `--bin`, and any
+/// program at all for a crate from a folder or a repository (`--path`,
+/// `--git`), whose programs the command does not name.
+fn cargo_outputs(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+    let valued = [
+        "--root",
+        "--path",
+        "--git",
+        "--branch",
+        "--tag",
+        "--rev",
+        "--bin",
+        "--example",
+        "--features",
+        "-F",
+        "--version",
+        "--vers",
+        "--index",
+        "--registry",
+        "--target",
+        "--target-dir",
+        "--profile",
+        "-j",
+        "--jobs",
+        "--config",
+        "-Z",
+        "--artifact-dir",
+        "--out-dir",
+        "--manifest-path",
+        "-p",
+        "--package",
+        "--color",
+        "--message-format",
+    ];
+    let words = operands(args, &valued);
+    match words.first().map(String::as_str) {
+        Some("install") => {
+            let root = option_values(args, &["--root"])
+                .pop()
+                .or_else(|| walker.known("CARGO_INSTALL_ROOT"))
+                .unwrap_or_else(|| "~/.cargo".to_owned());
+            let folder = format!("{root}/bin");
+            let named = option_values(args, &["--bin"]);
+            let unnamed = args
+                .iter()
+                .any(|arg| arg.starts_with("--path") || arg.starts_with("--git"));
+            if named.is_empty() && (unnamed || words.len() < 2) {
+                return walker.changes(&folder, Change::Remove, "installs programs into");
+            }
+            let programs = if named.is_empty() {
+                &words[1..]
+            } else {
+                &named[..]
+            };
+            let programs: Vec<String> = programs
+                .iter()
+                .map(|program| format!("{folder}/{program}"))
+                .collect();
+            each(walker, &programs, Change::Remove, "installs")
+        }
+        Some("build") => each(
+            walker,
+            &option_values(args, &["--artifact-dir", "--out-dir"]),
+            Change::Remove,
+            "builds programs into",
+        ),
+        _ => Ok(()),
     }
 }
 
