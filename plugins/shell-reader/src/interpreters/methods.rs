@@ -1,4 +1,5 @@
-//! What code does to a string just after it: case changes, reversal,
+//! What code does to a string just after it, or a call around it: case
+//! changes, reversal (`[::-1]`, `.reverse`, `reversed(…)`),
 //! filling in placeholders (`'~/.%s' % 'tama'`, `'{}'.format(x)`) and
 //! joining a list (`''.join(['t', 'a'])`, `['t', 'a'].join('')`), so that a
 //! path assembled from pieces reads as the path it makes.
@@ -69,18 +70,39 @@ fn method_call(
         }
         "upper" | "toUpperCase" | "toLocaleUpperCase" | "upcase" => value.to_uppercase(),
         "strip" | "trim" => value.trim().to_owned(),
+        // Ruby's `.reverse`, and JavaScript's on the characters `split('')` gave.
+        "reverse" => value.chars().rev().collect(),
+        // JavaScript's `split('')`: the characters, kept here as the string.
+        "split" => {
+            let (args, next) = arguments(tokens, index, read)?;
+            let [(None, separator)] = args.as_slice() else {
+                return None;
+            };
+            return separator.is_empty().then(|| (value.to_owned(), next));
+        }
         "format" => {
             let (args, next) = arguments(tokens, index, read)?;
             return Some((fill_braces(value, &args), next));
         }
         "join" => {
             let (args, next) = arguments(tokens, index, read)?;
-            let items = match args.as_slice() {
-                // `sep.join(['a', 'b'])` gives the list as its one argument.
-                [(_, _)] => list_argument(tokens, index, read).unwrap_or_default(),
-                _ => Vec::new(),
+            let joined = match args.as_slice() {
+                // `sep.join(['a', 'b'])` gives the list as its one argument;
+                // `''.join(reversed(…))` a string, whose characters it joins;
+                // JavaScript's `chars.join('')` joins the characters
+                // `split('')` left in place.
+                [(_, text)] => match list_argument(tokens, index, read) {
+                    Some(items) => items.join(value),
+                    None if text.is_empty() => value.to_owned(),
+                    None => text
+                        .chars()
+                        .map(String::from)
+                        .collect::<Vec<_>>()
+                        .join(value),
+                },
+                _ => String::new(),
             };
-            return Some((items.join(value), next));
+            return Some((joined, next));
         }
         _ => return None,
     };
@@ -90,6 +112,21 @@ fn method_call(
         _ => index,
     };
     Some((changed, next))
+}
+
+/// A call at `index` that reverses its one argument, as Python's
+/// `reversed('amat./~')` and Perl's `reverse("…")` do: the value read
+/// backwards, and the index after the call.
+pub(super) fn reversed_call(
+    tokens: &[Token<'_>],
+    index: usize,
+    read: ReadValue<'_>,
+) -> Option<(String, usize)> {
+    let (args, next) = arguments(tokens, index, read)?;
+    let [(None, value)] = args.as_slice() else {
+        return None;
+    };
+    Some((value.chars().rev().collect(), next))
 }
 
 /// The items of the one list or tuple a call at `index` is given.

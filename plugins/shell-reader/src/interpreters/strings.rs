@@ -471,6 +471,15 @@ fn chain(
                 }
                 (piece, index + 1)
             }
+            Some(Token::Word("reversed" | "reverse")) if depth < MAX_NESTING => {
+                match methods::reversed_call(tokens, index + 1, &read) {
+                    Some(reversed) => {
+                        has_literal = true;
+                        reversed
+                    }
+                    None => break,
+                }
+            }
             Some(Token::Word(name)) if !name.starts_with(|c: char| c.is_ascii_digit()) => (
                 lookup(variables, name).unwrap_or_default().to_owned(),
                 index + 1,

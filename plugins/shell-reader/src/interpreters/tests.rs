@@ -253,6 +253,34 @@ fn characters_given_by_code_and_reversed_literals_are_read() {
 }
 
 #[test]
+fn paths_read_backwards_are_read() {
+    assert_eq!(
+        values(
+            "os.system(''.join(reversed('amat./~ fr- mr')))",
+            Language::Python
+        ),
+        ["rm -rf ~/.tama"]
+    );
+    assert_eq!(
+        values(r#"system("amat./~ fr- mr".reverse)"#, Language::Ruby),
+        ["rm -rf ~/.tama"]
+    );
+    assert_eq!(
+        values(
+            "execSync('amat./~ fr- mr'.split('').reverse().join(''))",
+            Language::JavaScript
+        ),
+        ["rm -rf ~/.tama"]
+    );
+    assert_eq!(
+        values(r#"system(reverse("amat./~ fr- mr"))"#, Language::Perl),
+        ["rm -rf ~/.tama"]
+    );
+    // Joining a string's characters with a separator puts it between them.
+    assert_eq!(values("'-'.join('abc')", Language::Python), ["a-b-c"]);
+}
+
+#[test]
 fn paths_assembled_by_methods_and_formatting_are_read() {
     let python = |code| values(code, Language::Python);
     assert_eq!(python("rmtree('~/.%s' % 'tama')"), ["~/.tama"]);
