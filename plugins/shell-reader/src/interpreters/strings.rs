@@ -85,8 +85,16 @@ pub fn strings(code: &str, language: Language) -> Strings {
         .filter_map(|value| decoded(value))
         .collect();
     strings.values.extend(decoded);
-    strings.runs_programs = super::runs_programs(code) || strings.nested_code().next().is_some();
+    strings.runs_programs = super::runs_programs(code)
+        || (language == Language::Awk && awk_pipes(code))
+        || strings.nested_code().next().is_some();
     strings
+}
+
+/// Whether awk code pipes to or from a command, which awk runs through a
+/// shell: `print … | "sh"`, `"date" | getline`, gawk's `|&`.
+fn awk_pipes(code: &str) -> bool {
+    code.replace("||", "").contains('|')
 }
 
 /// The text `value` encodes in base64 or hex, when it is text.

@@ -333,3 +333,12 @@ fn deeply_nested_lists_are_read_within_bounds() {
     let code = format!("x = {}", "'a'.join([".repeat(5_000));
     assert!(values(&code, Language::Python).len() <= 5_000);
 }
+
+#[test]
+fn awk_runs_what_it_pipes_to_or_from_a_command() {
+    let runs = |code| strings(code, Language::Awk).runs_programs;
+    assert!(runs(r#"BEGIN{print "ls" | "sh"}"#));
+    assert!(runs(r#"BEGIN{"date" | getline now}"#));
+    assert!(runs(r#"BEGIN{print "ls" |& "bash"}"#));
+    assert!(!runs("$1 > 3 || $2 < 1 {print}"));
+}
