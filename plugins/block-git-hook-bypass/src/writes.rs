@@ -52,10 +52,10 @@ pub fn write_bypass(tool: &str, targets: &[WriteTarget], tool_input: &str) -> Op
             });
         }
         let text = whole_file.map_or_else(|| strings(&input), str::to_owned);
-        if files::sets_hooks_path(&text) {
+        if git_config::sets_hooks_path(&text) {
             return Some(Finding::HooksPath { setting: written });
         }
-        let is_config = files::is_git_config_file(target);
+        let is_config = git_config::is_file(target);
         if is_config {
             if lower.contains("hookspath") {
                 return Some(Finding::HooksPath { setting: written });
@@ -118,7 +118,8 @@ pub fn write_bypass(tool: &str, targets: &[WriteTarget], tool_input: &str) -> Op
 
 /// What the git configuration in `text` runs or sets, if git would read it.
 fn find_config_bypass(tool: &str, target: &str, text: &str) -> Option<Finding> {
-    let finding = git_config::commands(text).and_then(|settings| find_bypass(&settings))?;
+    let finding =
+        git_config::written_commands(target, text).and_then(|settings| find_bypass(&settings))?;
     Some(finding.in_code(format!(
         "The git configuration that `{tool}` writes to `{target}`"
     )))

@@ -646,7 +646,7 @@ pub fn shown(text: &str) -> String {
 /// may later be pointed at any file).
 pub fn run_later(path: &str, content: &str) -> Vec<(&'static str, String)> {
     let scripts = runners::run_later(path, content).into_iter();
-    let settings = git_config::commands(content).into_iter();
+    let settings = git_config::written_commands(path, content).into_iter();
     scripts
         .map(|script| ("the script written to", script))
         .chain(settings.map(|settings| ("the git configuration written to", settings)))

@@ -7,6 +7,7 @@
 
 use crate::prelude::*;
 
+use crate::field::UNKNOWN;
 use crate::git_commands::runs_setting;
 use crate::interpreters::quoted;
 
@@ -100,6 +101,53 @@ pub fn commands(content: &str) -> Option<String> {
         ));
     }
     Some(commands)
+}
+
+/// Files git reads its configuration from: a repository's `config` (and
+/// `config.worktree`), `~/.gitconfig`, `~/.config/git/config`,
+/// `/etc/gitconfig`.
+pub fn is_file(path: &str) -> bool {
+    let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let is = |known: &str| name.eq_ignore_ascii_case(known);
+    if is(".gitconfig") {
+        return is_home(folder);
+    }
+    if is("gitconfig") {
+        return folder == "/etc";
+    }
+    if !is("config") && !is("config.worktree") {
+        return false;
+    }
+    let folder = folder.to_ascii_lowercase();
+    folder.contains(".git/") || folder.ends_with(if is("config") { "git" } else { ".git" })
+}
+
+/// Whether `folder` may be a home folder: `~`, `/root`, `/home/<user>`,
+/// one the gate cannot know (`$HOME`), or the current one (empty).
+fn is_home(folder: &str) -> bool {
+    let under_home = folder
+        .strip_prefix("/home/")
+        .is_some_and(|user| !user.contains('/'));
+    folder.is_empty()
+        || folder == "~"
+        || folder == "/root"
+        || under_home
+        || folder.contains(UNKNOWN)
+}
+
+/// What a text written to `path` sets, as the `git config` commands that
+/// would set it (see [`commands`]); for a piece of one of git's
+/// configuration files without a section header (an edit's new text), its
+/// variables read as `alias.` and as `core.` ones, among which it may land.
+pub fn written_commands(path: &str, content: &str) -> Option<String> {
+    commands(content).or_else(|| {
+        is_file(path).then(|| {
+            ["alias", "core"]
+                .iter()
+                .filter_map(|section| commands(&format!("[{section}]\n{content}")))
+                .collect()
+        })
+    })
 }
 
 /// One variable a configuration text sets, its key as `git config` names it.
@@ -314,6 +362,22 @@ mod tests {
         assert_eq!(written("set --global core.pager p"), Some((2, Some(3))));
         assert_eq!(written("--get alias.x"), None);
         assert_eq!(written("alias.x"), None);
+    }
+
+    #[test]
+    fn reads_a_piece_of_a_configuration_file_as_its_sections_would() {
+        let piece = "\tx = !rm -rf d\n\tpager = less\n";
+        let commands = written_commands("/home/u/.gitconfig", piece).unwrap_or_default();
+        assert!(
+            commands.contains("git config 'alias.x' '!rm -rf d'"),
+            "{commands}"
+        );
+        assert!(
+            commands.contains("git config 'core.pager' 'less'"),
+            "{commands}"
+        );
+        assert_eq!(written_commands("/home/u/notes.txt", piece), None);
+        assert!(is_file("/r/.git/config") && is_file("/etc/gitconfig") && !is_file("/r/config"));
     }
 
     #[test]

@@ -4,7 +4,6 @@
 use crate::prelude::*;
 
 use crate::field::{Field, UNKNOWN};
-use shell_reader::git_config;
 
 /// Client-side hooks git runs, by file name.
 const HOOK_NAMES: &[&str] = &[
@@ -283,45 +282,6 @@ pub fn is_shell_startup_file(path: &str) -> bool {
             | ".envrc"
             | "config.fish"
     )
-}
-
-/// Whether `content` sets core.hooksPath in git's configuration syntax,
-/// whatever the file's name: `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` or an
-/// include can make git read any file.
-pub fn sets_hooks_path(content: &str) -> bool {
-    git_config::sets_hooks_path(content)
-}
-
-/// Files git reads its configuration from: a repository's `config` (and
-/// `config.worktree`), `~/.gitconfig`, `~/.config/git/config`,
-/// `/etc/gitconfig`.
-pub fn is_git_config_file(path: &str) -> bool {
-    let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
-    let is = |known: &str| name.eq_ignore_ascii_case(known);
-    if is(".gitconfig") {
-        return is_home(folder);
-    }
-    if is("gitconfig") {
-        return folder == "/etc";
-    }
-    if !is("config") && !is("config.worktree") {
-        return false;
-    }
-    let folder = folder.to_ascii_lowercase();
-    folder.contains(".git/") || folder.ends_with(if is("config") { "git" } else { ".git" })
-}
-
-/// Whether `folder` may be a home folder: `~`, `/root`, `/home/<user>`,
-/// one the gate cannot know (`$HOME`), or the current one (empty).
-fn is_home(folder: &str) -> bool {
-    let under_home = folder
-        .strip_prefix("/home/")
-        .is_some_and(|user| !user.contains('/'));
-    folder.is_empty()
-        || folder == "~"
-        || folder == "/root"
-        || under_home
-        || folder.contains(UNKNOWN)
 }
 
 /// Whether `path` is a repository's git directory: `.git`, a bare `repo.git`.

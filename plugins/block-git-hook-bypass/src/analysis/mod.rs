@@ -18,6 +18,7 @@ mod wrappers;
 use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::shell::{self, Command, Compound, List, Pipeline, Program};
+use shell_reader::git_config;
 use variables::Variables;
 
 type Result<T> = core::result::Result<T, Finding>;
@@ -427,7 +428,7 @@ impl Walker {
     /// Whether `path` is one of git's configuration files, `config` itself
     /// when the command changed into a `.git` directory.
     fn is_config_file(&self, path: &str) -> bool {
-        files::is_git_config_file(path)
+        git_config::is_file(path)
             || self.dir.as_ref().is_some_and(|dir| {
                 dir.git && matches!(files::normalize(path), "config" | "config.worktree")
             })

@@ -3,6 +3,7 @@
 
 use crate::prelude::*;
 
+use shell_reader::git_config;
 use shell_reader::runners::command_word;
 
 use super::simple::Env;
@@ -232,7 +233,7 @@ impl Walker {
         let edits_code =
             known.file_tool.is_some() || known.runner == Some(super::execs::Runner::Interpreter);
         if edits_code
-            && args.iter().any(|arg| files::is_git_config_file(&arg.text))
+            && args.iter().any(|arg| git_config::is_file(&arg.text))
             && args
                 .iter()
                 .any(|arg| arg.text.to_ascii_lowercase().contains("hookspath"))

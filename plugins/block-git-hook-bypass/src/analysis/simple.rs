@@ -199,7 +199,7 @@ impl Walker {
         }
         let is_config = self.is_config_file(path);
         let sets_hooks_path = |content: &str| {
-            files::sets_hooks_path(content)
+            git_config::sets_hooks_path(content)
                 || is_config && content.to_ascii_lowercase().contains("hookspath")
         };
         if content.is_some_and(sets_hooks_path) {
@@ -228,7 +228,7 @@ impl Walker {
             // A git command after it runs with its switches and aliases.
             self.child_source_in(&format!("{content}\ngit commit"), || label)?;
         }
-        if let Some(settings) = git_config::commands(content) {
+        if let Some(settings) = git_config::written_commands(path, content) {
             self.child_source_in(&settings, || {
                 format!("The git configuration written to `{path}`")
             })?;
