@@ -983,8 +983,16 @@ fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result
 }
 
 /// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked,
-/// a script file's when this command wrote it.
+/// a script file's when this command wrote it, after the file the shell
+/// reads first when this command wrote it (bash's `BASH_ENV`, a POSIX
+/// shell's `ENV`).
 fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
+    for name in ["BASH_ENV", "ENV"] {
+        let file = walker.known(name);
+        if let Some(text) = file.and_then(|file| walker.written(&file).map(str::to_owned)) {
+            walker.in_child(|walker| walker.source(&text))?;
+        }
+    }
     let script = match shell_script(args, stdin) {
         Some(Script::Text(text)) => Some(text.to_owned()),
         Some(Script::File(file)) => walker.written(file).map(str::to_owned),

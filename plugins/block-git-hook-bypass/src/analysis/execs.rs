@@ -96,6 +96,12 @@ impl Walker {
     ) -> Result<Option<String>> {
         let mut index = 0;
         let mut command_string = false;
+        // Files the shell reads before its commands: bash's `--rcfile`, and
+        // `BASH_ENV` or a POSIX shell's `ENV`.
+        let mut startup: Vec<String> = ["BASH_ENV", "ENV"]
+            .iter()
+            .filter_map(|name| self.environment_value(env, name))
+            .collect();
         while let Some(arg) = args.get(index) {
             let text = &*arg.text;
             if text == "--" || text == "-" {
@@ -107,7 +113,10 @@ impl Walker {
             };
             index += 1;
             if options.starts_with('-') {
-                index += usize::from(matches!(text, "--rcfile" | "--init-file"));
+                if matches!(text, "--rcfile" | "--init-file") {
+                    startup.extend(args.get(index).map(|file| file.text.to_string()));
+                    index += 1;
+                }
                 continue;
             }
             command_string |= options.contains('c');
@@ -120,6 +129,13 @@ impl Walker {
         } else {
             stdin.map(str::to_owned)
         };
+        for file in startup {
+            if let Some(text) = self.file_content(&file).map(str::to_owned) {
+                self.child_source_in(&text, || {
+                    format!("The file `{file}` the shell reads before its commands")
+                })?;
+            }
+        }
         let Some(script) = script else {
             return Ok(None);
         };

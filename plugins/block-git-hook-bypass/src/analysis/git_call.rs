@@ -329,7 +329,7 @@ impl Walker {
     }
 
     /// A variable as git sees it: assigned for this command, else set earlier.
-    fn environment_value(&self, env: &Env, name: &str) -> Option<String> {
+    pub(super) fn environment_value(&self, env: &Env, name: &str) -> Option<String> {
         let assigned = env
             .assigned
             .iter()
