@@ -445,6 +445,11 @@ fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<
         "--exclude",
     ];
     let operands = operands(args, &valued);
+    // The words after the subcommand, its own options among them.
+    let subcommand_args = operands
+        .first()
+        .and_then(|subcommand| args.iter().position(|arg| arg == subcommand))
+        .map_or(args, |at| &args[at + 1..]);
     if let Some(subcommand) = operands.first() {
         commands.extend(git_commands::option_commands(subcommand, args));
     }
@@ -453,15 +458,13 @@ fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<
     if operands
         .first()
         .is_some_and(|subcommand| subcommand == "config")
+        && let Some((key, Some(value))) =
+            git_config::written(subcommand_args, |arg| Some(arg.as_str()))
     {
-        let after = args
-            .iter()
-            .position(|arg| arg == "config")
-            .map_or(0, |at| at + 1);
-        let config = &args[after..];
-        if let Some((key, Some(value))) = git_config::written(config, |arg| Some(arg.as_str())) {
-            commands.extend(git_config::runs(&config[key], &config[value]));
-        }
+        commands.extend(git_config::runs(
+            &subcommand_args[key],
+            &subcommand_args[value],
+        ));
     }
     // An editor may write `exec` lines into a rebase's todo list.
     let todo: Vec<String> = commands
@@ -485,11 +488,7 @@ fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<
             walker.changes(&in_folder(destination), Change::Remove, "clones into")
         }
         [apply, ..] if matches!(apply.as_str(), "apply" | "am") => {
-            let after = args
-                .iter()
-                .position(|arg| arg == apply)
-                .map_or(0, |at| at + 1);
-            diffs::git_apply(walker, &args[after..], stdin)
+            diffs::git_apply(walker, subcommand_args, stdin)
         }
         // Files git writes back from its history or removes.
         [subcommand, paths @ ..]
