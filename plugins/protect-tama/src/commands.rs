@@ -4,9 +4,10 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::{git_commands, git_config, runners};
+use shell_reader::runners;
 
 use crate::diffs;
+use crate::git;
 use crate::interpreters;
 use crate::links;
 use crate::protected::Change;
@@ -224,7 +225,7 @@ fn decide(
             Some(patch) => patch_targets(walker, patch),
             None => Ok(()),
         },
-        "git" => git(walker, args, call.stdin),
+        "git" => git::git(walker, args, call.stdin),
         "yq" | "jq"
             if args
                 .iter()
@@ -404,125 +405,6 @@ fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -
             .map_err(may_run)?;
     }
     Ok(())
-}
-
-/// What git runs: the commands its settings and variables name (`-c
-/// core.pager='…'`, `-c alias.x='!…'`, `GIT_EDITOR=…`) are walked as shell;
-/// `git clone` writes its destination; `git clean -f` deletes the
-/// untracked files of the work tree it runs in, the working folder or `-C`'s,
-/// or of the pathspecs it is given; `git apply` and `git am` write what their
-/// diffs name.
-fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
-    let mut commands: Vec<String> = Vec::new();
-    // Most git calls give no `-c` and run with no variable the command set.
-    let settings = if args.iter().any(|arg| arg.starts_with("-c")) {
-        option_values(args, &["-c"])
-    } else {
-        Vec::new()
-    };
-    for setting in settings {
-        let Some((key, value)) = setting.split_once('=') else {
-            continue;
-        };
-        commands.extend(git_config::runs(key, value));
-    }
-    if walker.assigns_variables() {
-        for name in git_commands::VARIABLES {
-            commands.extend(walker.known(name));
-        }
-    }
-    let valued = [
-        "-C",
-        "-c",
-        "--git-dir",
-        "--work-tree",
-        "-b",
-        "--branch",
-        "--depth",
-        "-o",
-        "--origin",
-        "-e",
-        "--exclude",
-    ];
-    let operands = operands(args, &valued);
-    // The words after the subcommand, its own options among them.
-    let subcommand_args = operands
-        .first()
-        .and_then(|subcommand| args.iter().position(|arg| arg == subcommand))
-        .map_or(args, |at| &args[at + 1..]);
-    if let Some(subcommand) = operands.first() {
-        commands.extend(git_commands::option_commands(subcommand, args));
-    }
-    // A command stored for git to run later (`git config core.pager …`,
-    // `git config alias.x '!…'`).
-    if operands
-        .first()
-        .is_some_and(|subcommand| subcommand == "config")
-        && let Some((key, Some(value))) =
-            git_config::written(subcommand_args, |arg| Some(arg.as_str()))
-    {
-        commands.extend(git_config::runs(
-            &subcommand_args[key],
-            &subcommand_args[value],
-        ));
-    }
-    // An editor may write `exec` lines into a rebase's todo list.
-    let todo: Vec<String> = commands
-        .iter()
-        .flat_map(|command| git_commands::todo_commands(command))
-        .collect();
-    for command in commands.iter().chain(&todo) {
-        walker.child_source_if_shell(command)?;
-    }
-    // Paths are git's from the folder `-C` or `--work-tree` puts it in:
-    // `git -C ~/.claude checkout settings.json` rewrites that file there.
-    let work_tree = option_values(args, &["-C", "--work-tree"]);
-    let folder = work_tree.last().map_or(".", String::as_str);
-    let in_folder = |path: &String| match path.starts_with(['/', '~']) {
-        true => path.clone(),
-        false => format!("{folder}/{path}"),
-    };
-    let in_folder_all = |paths: &[String]| paths.iter().map(in_folder).collect::<Vec<String>>();
-    match operands.as_slice() {
-        [clone, _source, destination, ..] if clone == "clone" => {
-            walker.changes(&in_folder(destination), Change::Remove, "clones into")
-        }
-        [apply, ..] if matches!(apply.as_str(), "apply" | "am") => {
-            diffs::git_apply(walker, subcommand_args, stdin)
-        }
-        // Files git writes back from its history or removes.
-        [subcommand, paths @ ..]
-            if matches!(subcommand.as_str(), "checkout" | "restore" | "rm" | "mv") =>
-        {
-            each(
-                walker,
-                &in_folder_all(paths),
-                Change::Write,
-                "has git rewrite",
-            )
-        }
-        [subcommand, pathspecs @ ..] => {
-            let has = |long: &[&str], short: &[char]| {
-                args.iter().any(|a| {
-                    long.contains(&a.as_str())
-                        || short_flags(a).is_some_and(|flags| flags.contains(short))
-                })
-            };
-            // `git stash -u` (or `--all`) takes untracked files away with the changes.
-            let verb = match subcommand.as_str() {
-                "clean" if has(&["--force"], &['f']) => "cleans untracked files out of",
-                "stash" if has(&["--include-untracked", "--all"], &['u', 'a']) => {
-                    "stashes untracked files out of"
-                }
-                _ => return Ok(()),
-            };
-            walker.changes(folder, Change::Remove, verb)?;
-            // Pathspecs name what to clean: `git clean -fdx ~` in a home
-            // that is a repository cleans all of it.
-            each(walker, &in_folder_all(pathspecs), Change::Remove, verb)
-        }
-        _ => Ok(()),
-    }
 }
 
 /// Codex's `apply_patch` run as a shell command: the tool declaration reads

@@ -70,6 +70,7 @@ extern crate alloc;
 mod commands;
 mod diffs;
 mod expand;
+mod git;
 mod harnesses;
 mod interpreters;
 mod key_reads;

@@ -83,7 +83,7 @@ pub const VARIABLES: &[&str] = &[
 /// The commands, as shell text, that the options of `git <subcommand>`
 /// have git run: `difftool -x`, `fetch --upload-pack`, `push
 /// --receive-pack`, `filter-branch --tree-filter`, `send-email --to-cmd`,
-/// and an `ext::` remote's program.
+/// `grep -O`'s pager, and an `ext::` remote's program.
 pub fn option_commands<W: AsRef<str>>(subcommand: &str, args: &[W]) -> Vec<String> {
     let options: &[&str] = match subcommand {
         "difftool" => &["-x", "--extcmd"],
@@ -101,6 +101,19 @@ pub fn option_commands<W: AsRef<str>>(subcommand: &str, args: &[W]) -> Vec<Strin
             "--tag-name-filter",
         ],
         "send-email" => &["--to-cmd", "--cc-cmd", "--sendmail-cmd", "--header-cmd"],
+        // `grep -O` takes its pager only attached; alone it opens `$PAGER`.
+        "grep" => {
+            return args
+                .iter()
+                .filter_map(|arg| {
+                    let arg = arg.as_ref();
+                    arg.strip_prefix("--open-files-in-pager=")
+                        .or_else(|| arg.strip_prefix("-O"))
+                })
+                .filter(|pager| !pager.is_empty())
+                .map(str::to_owned)
+                .collect();
+        }
         _ => return Vec::new(),
     };
     let mut commands = Vec::new();
@@ -206,6 +219,13 @@ mod tests {
             ["x"]
         );
         assert_eq!(option_commands("fetch", &["-u", "x"]), Vec::<String>::new());
+        assert_eq!(
+            option_commands(
+                "grep",
+                &["-Ovim -R", "-O", "x", "--open-files-in-pager=less"]
+            ),
+            ["vim -R", "less"]
+        );
         assert_eq!(
             option_commands("filter-branch", &["--tree-filter", "t", "HEAD"]),
             ["t"]

@@ -68,25 +68,41 @@ fn ssh_commands(content: &str) -> Vec<String> {
                 commands.push(value.to_owned());
             }
             "match" => {
-                let words = value
-                    .split_once("exec ")
-                    .or_else(|| value.split_once("EXEC "));
-                if let Some((_, condition)) = words {
-                    let condition = condition.trim_start();
-                    let quoted = condition
-                        .strip_prefix('"')
-                        .and_then(|rest| rest.split_once('"'));
-                    let command = quoted.map_or_else(
-                        || condition.split_whitespace().next().unwrap_or_default(),
-                        |(command, _)| command,
-                    );
-                    commands.push(command.to_owned());
+                let criteria = ssh_words(value);
+                let mut words = criteria.iter();
+                while let Some(word) = words.next() {
+                    if word.trim_start_matches('!').eq_ignore_ascii_case("exec") {
+                        commands.extend(words.next().cloned());
+                    }
                 }
             }
             _ => {}
         }
     }
     commands
+}
+
+/// The words of an ssh configuration line: blank-separated, a double-quoted
+/// part kept whole without its quotes.
+fn ssh_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !word.is_empty() {
+                    words.push(core::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// The values of `keys` in an INI-style file, without the `prefixes` that
@@ -148,10 +164,10 @@ mod tests {
             commands("/home/u/notes.txt", "notes.txt", "ExecStart=ls"),
             None
         );
-        let ssh = "Host a\n  proxycommand=nc %h %p\nMatch exec \"test -f x\" host b\n  LocalCommand ls\n  RemoteCommand rm x\n";
+        let ssh = "Host a\n  proxycommand=nc %h %p\nMatch exec \"test -f x\" host b\n  LocalCommand ls\n  RemoteCommand rm x\nMatch host c !Exec true EXEC \"a  b\"\n";
         assert_eq!(
             commands("/home/u/.ssh/config", "config", ssh).unwrap(),
-            ["nc %h %p", "test -f x", "ls"]
+            ["nc %h %p", "test -f x", "ls", "true", "a  b"]
         );
         assert_eq!(commands("/work/.git/config", "config", ssh), None);
     }

@@ -1,0 +1,166 @@
+//! What git does beyond its own files: the commands its settings,
+//! variables and options have it run, and the files a subcommand writes,
+//! cleans or removes.
+
+use crate::prelude::*;
+
+use shell_reader::{git_commands, git_config};
+
+use crate::commands::{each, operands, option_values, run_as, short_flags};
+use crate::diffs;
+use crate::protected::Change;
+use crate::walk::{Call, Result, Walker};
+
+/// What git runs: the commands its settings, variables and subcommands name
+/// (`-c core.pager='…'`, `-c alias.x='!…'`, `GIT_EDITOR=…`, `rebase -x`,
+/// `bisect run`) are walked;
+/// `git clone` writes its destination; `git clean -f` deletes the
+/// untracked files of the work tree it runs in, the working folder or `-C`'s,
+/// or of the pathspecs it is given; `git apply` and `git am` write what their
+/// diffs name.
+pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
+    let mut commands: Vec<String> = Vec::new();
+    // Most git calls give no `-c` and run with no variable the command set.
+    let settings = if args.iter().any(|arg| arg.starts_with("-c")) {
+        option_values(args, &["-c"])
+    } else {
+        Vec::new()
+    };
+    for setting in settings {
+        let Some((key, value)) = setting.split_once('=') else {
+            continue;
+        };
+        commands.extend(git_config::runs(key, value));
+    }
+    if walker.assigns_variables() {
+        for name in git_commands::VARIABLES {
+            commands.extend(walker.known(name));
+        }
+    }
+    let valued = [
+        "-C",
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "-b",
+        "--branch",
+        "--depth",
+        "-o",
+        "--origin",
+        "-e",
+        "--exclude",
+    ];
+    let operands = operands(args, &valued);
+    // The words after the subcommand, its own options among them.
+    let subcommand_args = operands
+        .first()
+        .and_then(|subcommand| args.iter().position(|arg| arg == subcommand))
+        .map_or(args, |at| &args[at + 1..]);
+    let subcommand = operands.first().map_or("", String::as_str);
+    commands.extend(git_commands::option_commands(subcommand, args));
+    commands.extend(subcommand_commands(subcommand, subcommand_args));
+    let argv = command_words(subcommand, subcommand_args);
+    if let [_, _, ..] = argv {
+        walker.step()?;
+        let call = Call { argv, stdin: None };
+        walker.in_child(|walker| run_as(walker, &call, false))?;
+    }
+    // A command stored for git to run later (`git config core.pager …`,
+    // `git config alias.x '!…'`).
+    if subcommand == "config"
+        && let Some((key, Some(value))) =
+            git_config::written(subcommand_args, |arg| Some(arg.as_str()))
+    {
+        commands.extend(git_config::runs(
+            &subcommand_args[key],
+            &subcommand_args[value],
+        ));
+    }
+    // An editor may write `exec` lines into a rebase's todo list.
+    let todo: Vec<String> = commands
+        .iter()
+        .flat_map(|command| git_commands::todo_commands(command))
+        .collect();
+    for command in commands.iter().chain(&todo) {
+        walker.child_source_if_shell(command)?;
+    }
+    // Paths are git's from the folder `-C` or `--work-tree` puts it in:
+    // `git -C ~/.claude checkout settings.json` rewrites that file there.
+    let work_tree = option_values(args, &["-C", "--work-tree"]);
+    let folder = work_tree.last().map_or(".", String::as_str);
+    let in_folder = |path: &String| match path.starts_with(['/', '~']) {
+        true => path.clone(),
+        false => format!("{folder}/{path}"),
+    };
+    let in_folder_all = |paths: &[String]| paths.iter().map(in_folder).collect::<Vec<String>>();
+    match operands.as_slice() {
+        [clone, _source, destination, ..] if clone == "clone" => {
+            walker.changes(&in_folder(destination), Change::Remove, "clones into")
+        }
+        [apply, ..] if matches!(apply.as_str(), "apply" | "am") => {
+            diffs::git_apply(walker, subcommand_args, stdin)
+        }
+        // Files git writes back from its history or removes.
+        [subcommand, paths @ ..]
+            if matches!(subcommand.as_str(), "checkout" | "restore" | "rm" | "mv") =>
+        {
+            each(
+                walker,
+                &in_folder_all(paths),
+                Change::Write,
+                "has git rewrite",
+            )
+        }
+        [subcommand, pathspecs @ ..] => {
+            let has = |long: &[&str], short: &[char]| {
+                args.iter().any(|a| {
+                    long.contains(&a.as_str())
+                        || short_flags(a).is_some_and(|flags| flags.contains(short))
+                })
+            };
+            // `git stash -u` (or `--all`) takes untracked files away with the changes.
+            let verb = match subcommand.as_str() {
+                "clean" if has(&["--force"], &['f']) => "cleans untracked files out of",
+                "stash" if has(&["--include-untracked", "--all"], &['u', 'a']) => {
+                    "stashes untracked files out of"
+                }
+                _ => return Ok(()),
+            };
+            walker.changes(folder, Change::Remove, verb)?;
+            // Pathspecs name what to clean: `git clean -fdx ~` in a home
+            // that is a repository cleans all of it.
+            each(walker, &in_folder_all(pathspecs), Change::Remove, verb)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The shell text a subcommand's own words have git run: `rebase -x`'s,
+/// the one word of `submodule foreach` or `bisect run`.
+fn subcommand_commands(subcommand: &str, args: &[String]) -> Vec<String> {
+    match subcommand {
+        "rebase" => option_values(args, &["-x", "--exec"]),
+        _ => match command_words(subcommand, args) {
+            [text] => vec![text.clone()],
+            _ => Vec::new(),
+        },
+    }
+}
+
+/// The words of the command `git submodule foreach` or `git bisect run`
+/// runs: one word is shell text, several a program and its arguments.
+fn command_words<'a>(subcommand: &str, args: &'a [String]) -> &'a [String] {
+    let words = match subcommand {
+        "submodule" => match args.iter().position(|arg| arg == "foreach") {
+            Some(at) => &args[at + 1..],
+            None => return &[],
+        },
+        "bisect" if args.first().is_some_and(|arg| arg == "run") => &args[1..],
+        _ => return &[],
+    };
+    let options = words
+        .iter()
+        .take_while(|word| word.starts_with('-'))
+        .count();
+    &words[options..]
+}
