@@ -6,6 +6,7 @@ use crate::prelude::*;
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
 use shell_reader::runners;
 
+use crate::archives;
 use crate::diffs;
 use crate::git;
 use crate::interpreters;
@@ -206,20 +207,8 @@ fn decide(
         "find" => find(walker, args),
         "curl" => output_option(walker, args, &["-o", "--output"]),
         "wget" => output_option(walker, args, &["-O", "--output-document"]),
-        "tar" | "bsdtar" => {
-            let extracts = args.iter().any(|a| {
-                a == "--extract"
-                    || a == "--get"
-                    || short_flags(a).is_some_and(|f| f.contains('x'))
-                    || a.starts_with('x')
-            });
-            if extracts {
-                output_option(walker, args, &["-C", "--directory"])
-            } else {
-                Ok(())
-            }
-        }
-        "unzip" => output_option(walker, args, &["-d"]),
+        "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "7zz" | "ar" | "jar"
+        | "pax" | "unrar" => archives::unpack(walker, name, args),
         "patch" => diffs::patch(walker, args, call.stdin),
         "apply_patch" | "applypatch" => match call.stdin.or(args.first().map(String::as_str)) {
             Some(patch) => patch_targets(walker, patch),

@@ -93,6 +93,13 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
         false => format!("{folder}/{path}"),
     };
     let in_folder_all = |paths: &[String]| paths.iter().map(in_folder).collect::<Vec<String>>();
+    if rewrites_work_tree(subcommand, subcommand_args) {
+        walker.changes(
+            folder,
+            Change::Remove,
+            "has git rewrite the tracked files of",
+        )?;
+    }
     match operands.as_slice() {
         [clone, _source, destination, ..] if clone == "clone" => {
             walker.changes(&in_folder(destination), Change::Remove, "clones into")
@@ -102,7 +109,10 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
         }
         // Files git writes back from its history or removes.
         [subcommand, paths @ ..]
-            if matches!(subcommand.as_str(), "checkout" | "restore" | "rm" | "mv") =>
+            if matches!(
+                subcommand.as_str(),
+                "checkout" | "restore" | "rm" | "mv" | "checkout-index"
+            ) =>
         {
             each(
                 walker,
@@ -110,6 +120,18 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
                 Change::Write,
                 "has git rewrite",
             )
+        }
+        // `--cacheinfo MODE,OBJECT,PATH` (or as three words) stages any
+        // content as PATH, which a later checkout of the tree writes.
+        [update, entries @ ..]
+            if update == "update-index" && args.iter().any(|arg| arg == "--cacheinfo") =>
+        {
+            let paths: Vec<String> = entries
+                .iter()
+                .map(|entry| entry.splitn(3, ',').nth(2).unwrap_or(entry))
+                .map(|path| in_folder(&path.to_owned()))
+                .collect();
+            each(walker, &paths, Change::Write, "stages content for")
         }
         [subcommand, pathspecs @ ..] => {
             let has = |long: &[&str], short: &[char]| {
@@ -163,4 +185,22 @@ fn command_words<'a>(subcommand: &str, args: &'a [String]) -> &'a [String] {
         .take_while(|word| word.starts_with('-'))
         .count();
     &words[options..]
+}
+
+/// Whether `git <subcommand>` may rewrite any tracked file of the work
+/// tree: switching branches, resetting hard, merging, replaying commits,
+/// putting stashed changes back or setting them aside.
+fn rewrites_work_tree(subcommand: &str, args: &[String]) -> bool {
+    let has = |options: &[&str]| args.iter().any(|arg| options.contains(&arg.as_str()));
+    match subcommand {
+        "checkout" | "switch" | "merge" | "pull" | "rebase" | "cherry-pick" | "revert" => true,
+        "reset" => has(&["--hard", "--merge", "--keep"]),
+        "read-tree" => has(&["-u"]),
+        "checkout-index" => has(&["-a", "--all"]),
+        "stash" => !matches!(
+            args.first().map(String::as_str),
+            Some("list" | "show" | "drop" | "clear" | "create" | "store")
+        ),
+        _ => false,
+    }
 }

@@ -106,7 +106,8 @@ fn patterns(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> {
 /// Refuses code that walks a folder holding a protected path (`os.walk`,
 /// `rglob`, `readdirSync`, …) and deletes, moves or writes files: what it
 /// changes is chosen as it runs (`if 'registry' in name`), so the gate
-/// cannot read it from the code. The folder is a path among the strings,
+/// cannot read it from the code. Code that copies a whole folder into or
+/// out of one is refused alike: the files it writes are the source's. The folder is a path among the strings,
 /// or the home folder when the code asks for it (`Path.home()`,
 /// `expanduser('~')`, `process.env.HOME`).
 fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> {
@@ -131,9 +132,24 @@ fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> 
         "remove", "unlink", "rmtree", "rmdir", "rmsync", "rm_rf", "rm_r", "rm(", "rename",
         "replace(", "truncate", "write", "move(", "delete", "chmod",
     ];
+    // Copies of a whole folder (`shutil.copytree`, `fs.cpSync`,
+    // `FileUtils.cp_r`): the files they write are the source folder's.
+    const TREE_COPIES: &[&str] = &[
+        "copytree",
+        "copy_tree",
+        "cpsync",
+        "fs.cp(",
+        "promises.cp(",
+        "cp_r",
+        "copy_entry",
+        "dircopy",
+        "copy_dir",
+    ];
     let lower = code.to_ascii_lowercase();
-    let walks = WALKS.iter().any(|walk| lower.contains(walk));
-    if !walks || !CHANGES.iter().any(|change| lower.contains(change)) {
+    let walks = WALKS.iter().any(|walk| lower.contains(walk))
+        && CHANGES.iter().any(|change| lower.contains(change));
+    let copies = TREE_COPIES.iter().any(|copy| lower.contains(copy));
+    if !walks && !copies {
         return Ok(());
     }
     // How code asks for the home folder in each language.
@@ -158,7 +174,12 @@ fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> 
         .filter(|value| value.starts_with(['/', '~', '.']))
         .chain(home);
     for folder in folders {
-        walker.changes(folder, Change::Remove, "walks and changes files under")?;
+        if walks {
+            walker.changes(folder, Change::Remove, "walks and changes files under")?;
+        }
+        if copies {
+            walker.changes(folder, Change::Remove, "copies a folder into or out of")?;
+        }
     }
     Ok(())
 }

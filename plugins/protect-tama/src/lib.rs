@@ -67,6 +67,7 @@
 
 extern crate alloc;
 
+mod archives;
 mod commands;
 mod diffs;
 mod expand;

@@ -1,0 +1,114 @@
+//! Archive tools that unpack: the files they write are named inside the
+//! archive, which the gate cannot read, so the folder they unpack into
+//! counts as changed. Without a folder of their own that is the working
+//! folder (`cd ~ && tar xf x.tar`).
+
+use crate::prelude::*;
+
+use crate::commands::{operands, option_values, short_flags};
+use crate::protected::Change;
+use crate::walk::{Result, Walker};
+
+const VERB: &str = "unpacks an archive into";
+
+/// `tar`, `unzip`, `cpio`, `7z`, `ar`, `jar`, `pax` and `unrar`, by the
+/// folder each unpacks into; other modes (listing, creating) write nothing
+/// the gate follows here.
+pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let folders = match name {
+        "tar" | "bsdtar" if tar_extracts(args) => option_values(args, &["-C", "--directory"]),
+        // Listing, testing or printing to standard output writes no file.
+        "unzip"
+            if !args.iter().any(|arg| {
+                short_flags(arg).is_some_and(|f| f.contains(['l', 't', 'v', 'z', 'p', 'c', 'Z']))
+            }) =>
+        {
+            option_values(args, &["-d"])
+        }
+        "cpio" => return cpio(walker, args),
+        "7z" | "7za" | "7zr" | "7zz" if matches!(first_operand(args), Some("x" | "e")) => {
+            option_values(args, &["-o"])
+        }
+        "unrar" if matches!(first_operand(args), Some("x" | "e")) => operands(args, &[])
+            .into_iter()
+            .skip(2)
+            .filter(|operand| operand.ends_with('/'))
+            .collect(),
+        "ar" if args
+            .first()
+            .is_some_and(|key| key.trim_start_matches('-').contains('x')) =>
+        {
+            Vec::new()
+        }
+        "jar"
+            if args
+                .first()
+                .is_some_and(|key| key.trim_start_matches('-').starts_with('x')) =>
+        {
+            Vec::new()
+        }
+        "pax"
+            if args
+                .iter()
+                .any(|arg| short_flags(arg).is_some_and(|f| f.contains('r'))) =>
+        {
+            Vec::new()
+        }
+        _ => return Ok(()),
+    };
+    into(walker, &folders)
+}
+
+/// Each folder given, or the working folder when none is.
+fn into(walker: &Walker<'_>, folders: &[String]) -> Result<()> {
+    if folders.is_empty() {
+        return walker.changes(".", Change::Remove, VERB);
+    }
+    for folder in folders {
+        walker.changes(folder, Change::Remove, VERB)?;
+    }
+    Ok(())
+}
+
+/// Whether `tar` extracts: `--extract`, `--get`, `-x` among short flags, or
+/// the old style's first word (`tar xf`).
+fn tar_extracts(args: &[String]) -> bool {
+    args.iter().any(|arg| {
+        arg == "--extract" || arg == "--get" || short_flags(arg).is_some_and(|f| f.contains('x'))
+    }) || args
+        .first()
+        .is_some_and(|first| !first.starts_with('-') && first.contains('x'))
+}
+
+/// `cpio -i` unpacks into the working folder or `-D`'s; `cpio -p FOLDER`
+/// copies the files it is given into that folder.
+fn cpio(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+    let mode = |long: &str, short: char| {
+        args.iter()
+            .any(|arg| arg == long || short_flags(arg).is_some_and(|f| f.contains(short)))
+    };
+    let valued = [
+        "-D",
+        "--directory",
+        "-F",
+        "--file",
+        "-H",
+        "--format",
+        "-E",
+        "-I",
+        "-O",
+    ];
+    if mode("--pass-through", 'p') {
+        return into(walker, &operands(args, &valued));
+    }
+    if mode("--extract", 'i') {
+        return into(walker, &option_values(args, &["-D", "--directory"]));
+    }
+    Ok(())
+}
+
+fn first_operand(args: &[String]) -> Option<&str> {
+    args.iter()
+        .map(String::as_str)
+        .find(|arg| !arg.starts_with('-'))
+}
