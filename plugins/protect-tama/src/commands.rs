@@ -8,6 +8,7 @@ use shell_reader::runners;
 
 use crate::archives;
 use crate::diffs;
+use crate::file_writers;
 use crate::git;
 use crate::interpreters;
 use crate::links;
@@ -179,7 +180,7 @@ fn decide(
             Change::Write,
             "truncates",
         ),
-        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => mode_change(walker, args),
+        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => mode_change(walker, name, args),
         "dd" => {
             let input = args.iter().find_map(|arg| arg.strip_prefix("if="));
             for path in args.iter().filter_map(|arg| arg.strip_prefix("of=")) {
@@ -205,8 +206,7 @@ fn decide(
             Ok(())
         }
         "find" => find(walker, args),
-        "curl" => output_option(walker, args, &["-o", "--output"]),
-        "wget" => output_option(walker, args, &["-O", "--output-document"]),
+        "curl" | "wget" => file_writers::download(walker, name, args),
         "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "7zz" | "ar" | "jar"
         | "pax" | "unrar" => archives::unpack(walker, name, args),
         "patch" => diffs::patch(walker, args, call.stdin),
@@ -273,6 +273,12 @@ fn unmodelled(
     probing: bool,
 ) -> Result<()> {
     interpreters::code(walker, name, args, stdin)?;
+    if let Some(written) = file_writers::writes(walker, name, args) {
+        written?;
+    }
+    if !runners::inert(name) {
+        file_writers::output_options(walker, args)?;
+    }
     if probing || runners::inert(name) {
         return Ok(());
     }
@@ -723,25 +729,28 @@ fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: b
 
 /// `chmod`, `chown`, …: the first operand is the mode or owner unless a
 /// reference file gives it; recursive changes count for the whole tree.
-fn mode_change(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+fn mode_change(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     let recursive = args
         .iter()
         .any(|a| a == "--recursive" || short_flags(a).is_some_and(|f| f.contains('R')));
     let referenced = args.iter().any(|a| a.starts_with("--reference"));
     let files = operands(args, &["-M"]);
     // `chmod -x f`: the mode reads as an option, so the operands are all files.
-    let dashed_mode = args.iter().any(|a| {
+    let dashed_mode = args.iter().find(|a| {
         a.len() > 1
             && a.starts_with('-')
             && a[1..].chars().all(|c| "rwxXstugoa=+,-".contains(c))
-            && a != "-R"
+            && *a != "-R"
     });
-    let files = if referenced || dashed_mode {
-        &files[..]
-    } else {
-        files.get(1..).unwrap_or_default()
+    let (mode, files) = match dashed_mode {
+        _ if referenced => (None, &files[..]),
+        Some(mode) => (Some(mode), &files[..]),
+        None => (files.first(), files.get(1..).unwrap_or_default()),
     };
-    let change = if recursive {
+    // A folder its owner can no longer read or enter hides every file in
+    // it: a harness cannot read its hook settings under `chmod 000 ~/.claude`.
+    let locks_out = name == "chmod" && mode.is_some_and(|mode| locks_owner_out(mode));
+    let change = if recursive || locks_out {
         Change::Remove
     } else {
         Change::Write
@@ -749,7 +758,61 @@ fn mode_change(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     each(walker, files, change, "changes the mode or owner of")
 }
 
+/// Whether a `chmod` mode may take reading or entering away from the
+/// owner: an octal mode whose owner digit lacks read or execute, or a
+/// symbolic clause for the owner (`u`, `a` or nobody named) that removes
+/// either or sets a mode without both.
+fn locks_owner_out(mode: &str) -> bool {
+    if mode.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        let owner = mode
+            .len()
+            .checked_sub(3)
+            .map_or(0, |at| mode.as_bytes()[at] - b'0');
+        return owner & 0o5 != 0o5;
+    }
+    mode.split(',').any(|clause| {
+        let operations = clause.trim_start_matches(['u', 'g', 'o', 'a']);
+        let who = &clause[..clause.len() - operations.len()];
+        if !(who.is_empty() || who.contains(['u', 'a'])) {
+            return false;
+        }
+        let mut rest = operations;
+        while let Some(operator) = rest.chars().next().filter(|c| "+-=".contains(*c)) {
+            let perms_end = rest[1..]
+                .find(['+', '-', '='])
+                .map_or(rest.len(), |at| at + 1);
+            let perms = &rest[1..perms_end];
+            let reads = perms.contains('r');
+            let enters = perms.contains(['x', 'X']);
+            match operator {
+                '-' if reads || enters => return true,
+                '=' if !(reads && enters) => return true,
+                _ => {}
+            }
+            rest = &rest[perms_end..];
+        }
+        false
+    })
+}
+
 fn sed(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+    let scripts = option_values(args, &["-e", "--expression"]);
+    let scripts = if scripts.is_empty() {
+        operands(args, &["-f", "--file", "-l", "--line-length"])
+            .into_iter()
+            .take(1)
+            .collect()
+    } else {
+        scripts
+    };
+    for script in &scripts {
+        each(
+            walker,
+            &file_writers::sed_written(script),
+            Change::Write,
+            "writes",
+        )?;
+    }
     let in_place = args.iter().any(|a| {
         a.starts_with("--in-place") || short_flags(a).is_some_and(|flags| flags.contains('i'))
     });

@@ -71,6 +71,7 @@ mod archives;
 mod commands;
 mod diffs;
 mod expand;
+mod file_writers;
 mod git;
 mod harnesses;
 mod interpreters;

@@ -1,0 +1,248 @@
+//! Programs that write or move away a file their arguments name, beyond
+//! the shell's redirections and the file tools the walk models itself: an
+//! output option, a second operand, a file rewritten in place, what a
+//! compressor replaces a file with, a rename, the trash, and downloads.
+
+use crate::prelude::*;
+
+use crate::commands::{each, operands, option_values, short_flags};
+use crate::protected::Change;
+use crate::walk::{Result, Walker};
+
+/// The options by which programs name the file they write (`sort -o`,
+/// `iconv -o`, `openssl … -out`, `gpg --output`, `zstd -o`). Read for
+/// programs the gate does not otherwise model: a value that names no
+/// protected path passes whatever the option means.
+const OUTPUT_OPTIONS: &[&str] = &[
+    "-o",
+    "--output",
+    "-out",
+    "--out",
+    "--outfile",
+    "--output-file",
+    "--output-document",
+];
+
+/// What `name args…` writes, for the programs read here; `None` for the
+/// others.
+pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result<()>> {
+    let written = match name {
+        // `uniq IN OUT`, `xxd IN OUT`: the second operand is written.
+        "uniq" | "xxd" => operands(args, &["-f", "-s", "-w", "-c", "-g", "-l", "-o"])
+            .into_iter()
+            .skip(1)
+            .take(1)
+            .collect(),
+        "sort" => option_values(args, &["-o", "--output"]),
+        // gawk's `-i inplace` rewrites the files after the program.
+        "awk" | "gawk"
+            if option_values(args, &["-i", "--include"])
+                .iter()
+                .any(|library| library.starts_with("inplace")) =>
+        {
+            let programs = ["-f", "--file", "-E", "--exec"];
+            let mut valued = vec![
+                "-v",
+                "--assign",
+                "-F",
+                "--field-separator",
+                "-i",
+                "--include",
+            ];
+            valued.extend(programs);
+            let given = !option_values(args, &programs).is_empty();
+            operands(args, &valued)
+                .into_iter()
+                .skip(usize::from(!given))
+                .filter(|operand| !operand.contains('='))
+                .collect()
+        }
+        "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac" | "fromdos" | "todos" => {
+            operands(args, &[])
+        }
+        // `sd FIND REPLACE FILE…` rewrites each file.
+        "sd" => operands(args, &["-f", "--flags", "-n", "--max-replacements"])
+            .into_iter()
+            .skip(2)
+            .collect(),
+        _ => return moved_away(walker, name, args).or_else(|| compressed(walker, name, args)),
+    };
+    Some(each(walker, &written, Change::Write, "rewrites"))
+}
+
+/// Files renamed, trashed or moved by programs other than `mv` and `rm`:
+/// Perl's and util-linux's `rename`, trash tools, and `gio`'s and KDE's
+/// file commands (whose last operand of a copy or move is written).
+fn moved_away(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result<()>> {
+    let files = operands(args, &["-e", "-E"]);
+    let (removed, written): (&[String], &[String]) = match name {
+        // The expression, or util-linux's two strings, come first; a string
+        // read as a path here protects nothing.
+        "rename" | "prename" | "file-rename" | "perl-rename" => (files.get(1..)?, &[]),
+        "trash" | "trash-put" | "gtrash" | "rmtrash" | "gio-trash" => (&files[..], &[]),
+        "gio" | "kioclient" | "kioclient5" | "kioclient6" => {
+            let (command, rest) = files.split_first()?;
+            match command.as_str() {
+                "trash" | "remove" | "rename" | "del" => (rest, &[]),
+                "move" | "mv" => rest
+                    .split_last()
+                    .map(|(to, from)| (from, core::slice::from_ref(to)))?,
+                "copy" | "cp" | "save" | "set" => (&[], rest.last().map(core::slice::from_ref)?),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(
+        each(walker, removed, Change::Remove, "moves away")
+            .and_then(|()| each(walker, written, Change::Write, "writes")),
+    )
+}
+
+/// Each output option's value (see [`OUTPUT_OPTIONS`]).
+pub fn output_options(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+    if !args.iter().any(|arg| arg.starts_with('-')) {
+        return Ok(());
+    }
+    each(
+        walker,
+        &option_values(args, OUTPUT_OPTIONS),
+        Change::Write,
+        "writes",
+    )
+}
+
+/// Compressors replace each file with its compressed form, and
+/// decompressors write the file without the suffix (`gunzip
+/// settings.json.gz` writes `settings.json`), unless they keep it or write
+/// to standard output.
+fn compressed(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result<()>> {
+    const TOOLS: &[&str] = &[
+        "gzip", "pigz", "bzip2", "pbzip2", "xz", "lzma", "zstd", "lz4", "brotli", "compress",
+        "lzip",
+    ];
+    // `gunzip`, `bunzip2`, `unxz`, `unzstd`, `uncompress`: the decompressing names.
+    let tool = match name {
+        "gunzip" => "gzip",
+        "bunzip2" => "bzip2",
+        _ => name.strip_prefix("un").unwrap_or(name),
+    };
+    if !TOOLS.contains(&tool) {
+        return None;
+    }
+    let long = |names: &[&str]| args.iter().any(|arg| names.contains(&arg.as_str()));
+    let short = |flags: &[char]| {
+        args.iter()
+            .any(|arg| short_flags(arg).is_some_and(|f| f.contains(flags)))
+    };
+    if long(&["--stdout", "--to-stdout", "--list", "--test"]) || short(&['c', 't', 'l']) {
+        return Some(Ok(()));
+    }
+    let files = operands(
+        args,
+        &["-S", "--suffix", "-o", "-T", "--threads", "-b", "-p"],
+    );
+    if name != tool || long(&["--decompress", "--uncompress"]) || short(&['d']) {
+        let written: Vec<String> = files.iter().map(|file| without_suffix(file)).collect();
+        return Some(each(walker, &written, Change::Write, "decompresses into"));
+    }
+    // zstd, lz4 and brotli keep the file unless told to remove it.
+    let keeps = matches!(tool, "zstd" | "lz4" | "brotli") && !long(&["--rm"]);
+    if keeps || long(&["--keep"]) || short(&['k']) {
+        return Some(Ok(()));
+    }
+    Some(each(walker, &files, Change::Remove, "compresses away"))
+}
+
+/// A compressed file's name without its suffix, as the decompressor names
+/// what it writes.
+fn without_suffix(file: &str) -> String {
+    const SUFFIXES: &[(&str, &str)] = &[
+        (".tgz", ".tar"),
+        (".gz", ""),
+        (".bz2", ""),
+        (".xz", ""),
+        (".lzma", ""),
+        (".zst", ""),
+        (".lz4", ""),
+        (".br", ""),
+        (".lz", ""),
+        (".Z", ""),
+        (".z", ""),
+    ];
+    SUFFIXES
+        .iter()
+        .find_map(|(suffix, instead)| {
+            file.strip_suffix(suffix)
+                .map(|stem| format!("{stem}{instead}"))
+        })
+        .unwrap_or_else(|| file.to_owned())
+}
+
+/// The files a sed script's `w` commands and `s///w` flags write; the
+/// name runs to the end of its line. Every `w ` after a character that may
+/// end an address, a command or a flag is taken, so text that only looks
+/// like one gives a name that protects nothing.
+pub fn sed_written(script: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    for line in script.lines() {
+        let bytes = line.as_bytes();
+        for at in 0..bytes.len() {
+            let command = matches!(bytes[at], b'w' | b'W') && bytes.get(at + 1) == Some(&b' ');
+            let after = at.checked_sub(1).map(|before| bytes[before]);
+            let starts = after.is_none_or(|before| b";{}/$!0123456789gpiImMe \t".contains(&before));
+            if command && starts {
+                let file = line[at + 2..].trim();
+                if !file.is_empty() {
+                    files.push(file.to_owned());
+                }
+            }
+        }
+    }
+    files
+}
+
+/// Where `curl` and `wget` save what they fetch: the file an option names,
+/// or the URL's last part in the folder they are given (`curl -O
+/// --output-dir`, `wget -P`) or the working one. `wget` saves under a new
+/// name when the file is there, unless told to overwrite; the name it would
+/// take counts all the same.
+pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let (named, folder, by_url) = if name == "curl" {
+        let by_url = args.iter().any(|arg| {
+            arg.starts_with("--remote-name") || short_flags(arg).is_some_and(|f| f.contains('O'))
+        });
+        (&["-o", "--output"][..], &["--output-dir"][..], by_url)
+    } else {
+        let named = option_values(args, &["-O", "--output-document"]);
+        (
+            &["-O", "--output-document"][..],
+            &["-P", "--directory-prefix"][..],
+            named.is_empty(),
+        )
+    };
+    each(
+        walker,
+        &option_values(args, named),
+        Change::Remove,
+        "writes",
+    )?;
+    if !by_url {
+        return Ok(());
+    }
+    let folder = option_values(args, folder)
+        .pop()
+        .unwrap_or_else(|| ".".to_owned());
+    let files: Vec<String> = args
+        .iter()
+        .filter_map(|arg| arg.split_once("://").map(|(_, rest)| rest))
+        .map(|rest| {
+            let path = rest.split(['?', '#']).next().unwrap_or_default();
+            let file = path.split_once('/').map_or("", |(_, path)| path);
+            let file = file.rsplit('/').next().unwrap_or_default();
+            let file = if file.is_empty() { "index.html" } else { file };
+            format!("{folder}/{file}")
+        })
+        .collect();
+    each(walker, &files, Change::Remove, "saves a download as")
+}
