@@ -11,8 +11,8 @@ use crate::walk::{Result, Walker};
 
 const VERB: &str = "unpacks an archive into";
 
-/// `tar`, `unzip`, `cpio`, `7z`, `ar`, `jar`, `pax` and `unrar`, by the
-/// folder each unpacks into; other modes (listing, creating) write nothing
+/// `tar`, `unzip`, `cpio`, `7z`, `ar`, `jar`, `pax`, `unrar` and `ditto`,
+/// by the folder each unpacks into; other modes (listing, creating) write nothing
 /// the gate follows here.
 pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     let folders = match name {
@@ -54,9 +54,35 @@ pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         {
             Vec::new()
         }
+        // macOS's `ditto [-x] SOURCE… FOLDER`.
+        "ditto" => operands(args, &["--arch", "--bom"])
+            .split_last()
+            .map(|(folder, _)| vec![folder.clone()])
+            .unwrap_or_default(),
         _ => return Ok(()),
     };
     into(walker, &folders)
+}
+
+/// Python's archive modules: `python -m zipfile -e ZIP FOLDER` and
+/// `python -m tarfile -e TAR [FOLDER]`.
+pub fn python_module(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    if !name.starts_with("python") {
+        return Ok(());
+    }
+    let Some(at) = args.iter().position(|arg| arg == "-m") else {
+        return Ok(());
+    };
+    let rest = args.get(at + 2..).unwrap_or_default();
+    let extract = rest
+        .iter()
+        .position(|arg| arg == "-e" || arg == "--extract");
+    match (args.get(at + 1).map(String::as_str), extract) {
+        (Some("zipfile" | "tarfile"), Some(at)) => {
+            into(walker, rest.get(at + 2..).unwrap_or_default())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Each folder given, or the working folder when none is.

@@ -162,7 +162,9 @@ fn decide(
                 "scp" => &SCP,
                 _ => &GNU_COPY,
             };
-            copy_like(walker, args, copy, false)
+            // `rsync --remove-source-files` moves what it copies.
+            let moves = name == "rsync" && args.iter().any(|arg| arg == "--remove-source-files");
+            copy_like(walker, args, copy, moves)
         }
         "install" => copy_like(walker, args, &INSTALL, false),
         "tee" | "sponge" | "touch" | "mkdir" | "mkfifo" | "mknod" => each(
@@ -208,7 +210,7 @@ fn decide(
         "find" => find(walker, args),
         "curl" | "wget" => file_writers::download(walker, name, args),
         "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "7zz" | "ar" | "jar"
-        | "pax" | "unrar" => archives::unpack(walker, name, args),
+        | "pax" | "unrar" | "ditto" => archives::unpack(walker, name, args),
         "patch" => diffs::patch(walker, args, call.stdin),
         "apply_patch" | "applypatch" => match call.stdin.or(args.first().map(String::as_str)) {
             Some(patch) => patch_targets(walker, patch),
@@ -273,6 +275,7 @@ fn unmodelled(
     probing: bool,
 ) -> Result<()> {
     interpreters::code(walker, name, args, stdin)?;
+    archives::python_module(walker, name, args)?;
     if let Some(written) = file_writers::writes(walker, name, args) {
         written?;
     }

@@ -150,6 +150,12 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     let Some((harness, args)) = harness_call(name, args) else {
         return Ok(());
     };
+    if let Some(change) = settings_change(harness, args) {
+        return Err(format!(
+            "the tool call changes {}'s settings: {change}. Changing Tama's hooks is the operator's act, not the agent's",
+            harness.label()
+        ));
+    }
     // The first of `variables` the command set, with what setting it does.
     let assigned = |variables: &[&str], does: &str| {
         variables.iter().find_map(|variable| {
@@ -192,6 +198,33 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
             harness.label()
         )),
         None => Ok(()),
+    }
+}
+
+/// What a harness's own settings command changes about Tama's hooks:
+/// `codex features disable hooks` turns them off in `config.toml`, and
+/// `omp config set|reset` of an extension setting changes which extensions
+/// oh-my-pi loads or how long it waits on them, Tama's among them.
+fn settings_change(harness: Harness, args: &[String]) -> Option<String> {
+    let words: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|arg| !arg.starts_with('-'))
+        .collect();
+    match (harness, words.as_slice()) {
+        (Harness::Codex, ["features", "disable", features @ ..]) => features
+            .iter()
+            .find(|feature| is_hooks_name(feature))
+            .map(|feature| format!("`codex features disable {feature}` turns hooks off")),
+        (Harness::Omp, ["config", action @ ("set" | "reset"), key, ..])
+            if key.to_ascii_lowercase().contains("extension") =>
+        {
+            Some(format!(
+                "`omp config {action} {}` changes which extensions it loads or how long it waits on them, and one of them runs Tama's hooks",
+                shown(key)
+            ))
+        }
+        _ => None,
     }
 }
 
