@@ -23,7 +23,7 @@ pub fn resolve<'c>(path: &str, cwd: impl FnOnce() -> &'c str, home: &str) -> Str
     } else {
         format!("{}/{path}", cwd())
     };
-    through_proc(normalize(&joined))
+    normalize(&through_proc(tidy(&joined)))
 }
 
 /// What follows `/proc/self/cwd`, the shell's own working folder, in `path`.
@@ -38,16 +38,32 @@ fn own_working_folder(path: &str) -> Option<&str> {
 /// it reaches: under `/proc/<pid>/root` the root folder, and under a
 /// process's working folder (`cwd`) or an open file (`fd/<n>`) a folder the
 /// gate cannot know (the shell's own is read as its working folder, by
-/// [`resolve`]). `rm -rf /proc/self/root/root/.tama` is `/root/.tama`.
+/// [`resolve`]). `rm -rf /proc/self/root/root/.tama` is `/root/.tama`. The
+/// links are followed before `..` is resolved: `/proc/1/cwd/..` is the
+/// folder above one the gate cannot know, not `/proc/1`.
 fn through_proc(mut path: String) -> String {
     loop {
-        let reached = match proc_link(&path) {
-            Some(Through::Root(rest)) => format!("/{rest}"),
+        path = match proc_link(&path) {
+            Some(Through::Root(rest)) => tidy(&format!("/{rest}")),
             Some(Through::Unknown(rest)) => format!("{UNKNOWN}/{rest}"),
             None => return path,
         };
-        path = normalize(&reached);
     }
+}
+
+/// `path` without empty and `.` components, its `..` kept.
+fn tidy(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for (index, part) in path.split('/').enumerate() {
+        if index > 0 && matches!(part, "" | ".") {
+            continue;
+        }
+        if index > 0 {
+            out.push('/');
+        }
+        out.push_str(part);
+    }
+    out
 }
 
 /// Where a link of `/proc` or `/dev/fd` that starts a path leads, with
@@ -86,6 +102,8 @@ pub fn normalize(path: &str) -> String {
     for part in path.split('/') {
         match part {
             "" | "." => {}
+            // Above a folder the gate cannot know is one it cannot know.
+            ".." if path.starts_with(UNKNOWN) && parts.len() == 1 => {}
             ".." => {
                 parts.pop();
             }
