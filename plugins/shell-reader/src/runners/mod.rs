@@ -11,6 +11,7 @@ use crate::prelude::*;
 mod editors;
 mod scheduled;
 mod task_files;
+mod workspace;
 
 use crate::interpreters::{Language, quoted};
 use crate::output::joined;
@@ -395,13 +396,15 @@ pub fn shell_texts<'a, W: AsRef<str>>(
 /// name or its `#!` line) the command that runs its code (`python3 -c …`),
 /// all of a program without a `#!` line in a `bin` or hooks folder,
 /// for the gate's reading of interpreter code, the scripts of a task file
-/// (`package.json`, a justfile), and what cron, systemd, a desktop session
-/// or Python runs from the files it reads (`scheduled`). Empty for other
-/// files.
+/// (`package.json`, a justfile), what cron, systemd, a desktop session
+/// or Python runs from the files it reads (`scheduled`), and what an editor
+/// or a development container runs when a folder is opened (`workspace`).
+/// Empty for other files.
 pub fn run_later(path: &str, content: &str) -> Vec<String> {
     let name = path.rsplit_once('/').map_or(path, |(_, name)| name);
-    if let Some(commands) =
-        task_files::commands(name, content).or_else(|| scheduled::commands(path, name, content))
+    if let Some(commands) = task_files::commands(name, content)
+        .or_else(|| scheduled::commands(path, name, content))
+        .or_else(|| workspace::commands(path, name, content))
     {
         return commands;
     }

@@ -135,7 +135,7 @@ pub fn scripts_set(args: &[&str]) -> Vec<String> {
 }
 
 /// Every JSON string literal in `text` that is not followed by a `:`.
-fn value_strings(text: &str) -> Vec<String> {
+pub(super) fn value_strings(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut rest = text;
     while let Some(start) = rest.find('"') {
@@ -174,7 +174,7 @@ fn just_recipes(justfile: &str) -> Vec<String> {
 /// item too (a Taskfile's `- git push`), and the lines of a block (`- |`)
 /// under them, unquoted. Items that are no command (`- build` under a
 /// Taskfile's `deps:`) read as harmless commands.
-fn yaml_commands(yaml: &str, key: &str, list_items: bool) -> Vec<String> {
+pub(super) fn yaml_commands(yaml: &str, key: &str, list_items: bool) -> Vec<String> {
     let mut found = Vec::new();
     let mut block: Option<usize> = None;
     for line in yaml.lines() {
