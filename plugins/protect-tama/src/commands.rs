@@ -137,7 +137,7 @@ fn decide(
         "mv" => copy_like(walker, args, &GNU_COPY, true),
         "ln" | "link" => {
             links::link(walker, args)?;
-            copy_like(walker, args, &GNU_COPY, false)
+            copy_like(walker, args, &LN, false)
         }
         "mount" => links::mount(walker, args),
         "docker" | "podman" | "nerdctl" | "bwrap" => {
@@ -579,12 +579,19 @@ struct CopySyntax {
     slash_means_contents: bool,
 }
 
-/// `cp`, `mv`, `ln` (GNU coreutils).
+/// `cp` and `mv` (GNU coreutils).
 const GNU_COPY: CopySyntax = CopySyntax {
     valued: &["-S", "--suffix", "-t", "--target-directory"],
     target_folder: &["-t", "--target-directory"],
     no_target_folder: &["-T", "--no-target-directory"],
     slash_means_contents: false,
+};
+
+/// `ln -n` replaces a link to a folder rather than linking inside it
+/// (`ln -sfn /tmp/x ~/.claude` where `~/.claude` is a link), as `-T` does.
+const LN: CopySyntax = CopySyntax {
+    no_target_folder: &["-T", "--no-target-directory", "-n", "--no-dereference"],
+    ..GNU_COPY
 };
 
 const INSTALL: CopySyntax = CopySyntax {
