@@ -138,11 +138,35 @@ fn is_home(folder: &str) -> bool {
 /// What a text written to `path` sets, as the `git config` commands that
 /// would set it (see [`commands`]); for a piece of one of git's
 /// configuration files without a section header (an edit's new text), its
-/// variables read as `alias.` and as `core.` ones, among which it may land.
+/// variables read as those of each section where a variable runs a command
+/// (`alias`, `core`, `diff`, a filter, …), among which it may land.
 pub fn written_commands(path: &str, content: &str) -> Option<String> {
+    /// Sections with a variable that runs a command (see
+    /// [`crate::git_commands::runs_setting`]); one with a subsection under
+    /// an arbitrary one, as the variable's name is what counts.
+    const SECTIONS: &[&str] = &[
+        "alias",
+        "core",
+        "pager",
+        "sequence",
+        "diff",
+        "credential",
+        "gpg",
+        "filter \"x\"",
+        "merge \"x\"",
+        "difftool \"x\"",
+        "mergetool \"x\"",
+        "browser \"x\"",
+        "man \"x\"",
+        "trailer \"x\"",
+        "remote \"x\"",
+        "interactive",
+        "uploadpack",
+        "sendemail",
+    ];
     commands(content).or_else(|| {
         is_file(path).then(|| {
-            ["alias", "core"]
+            SECTIONS
                 .iter()
                 .filter_map(|section| commands(&format!("[{section}]\n{content}")))
                 .collect()
