@@ -65,7 +65,11 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
             .into_iter()
             .skip(2)
             .collect(),
-        _ => return moved_away(walker, name, args).or_else(|| compressed(walker, name, args)),
+        _ => {
+            return moved_away(walker, name, args)
+                .or_else(|| compressed(walker, name, args))
+                .or_else(|| remote_copies(walker, name, args));
+        }
     };
     Some(each(walker, &written, Change::Write, "rewrites"))
 }
@@ -110,6 +114,35 @@ pub fn output_options(walker: &Walker<'_>, args: &[String]) -> Result<()> {
         Change::Write,
         "writes",
     )
+}
+
+/// Copies from a remote into a local folder or file: `rclone copy`, `sync`,
+/// `move` or `mount SOURCE DESTINATION` (the destination's files replaced;
+/// a sync also deletes what the source lacks) and `sftp HOST:PATH LOCAL`.
+fn remote_copies(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result<()>> {
+    const RCLONE: &[&str] = &[
+        "copy", "sync", "move", "copyto", "moveto", "bisync", "mount", "nfsmount",
+    ];
+    let files = operands(args, &[]);
+    let destination = match name {
+        "rclone" => {
+            let at = files
+                .iter()
+                .position(|word| RCLONE.contains(&word.as_str()))?;
+            files.get(at + 2)?
+        }
+        "sftp" => match files.as_slice() {
+            [_remote, local] => local,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    // `remote:path` names no file of this machine.
+    let first = destination.split('/').next().unwrap_or_default();
+    if first.contains(':') {
+        return Some(Ok(()));
+    }
+    Some(walker.changes(destination, Change::Remove, "copies files into"))
 }
 
 /// Compressors replace each file with its compressed form, and
@@ -206,7 +239,8 @@ pub fn sed_written(script: &str) -> Vec<String> {
 /// or the URL's last part in the folder they are given (`curl -O
 /// --output-dir`, `wget -P`) or the working one. `wget` saves under a new
 /// name when the file is there, unless told to overwrite; the name it would
-/// take counts all the same.
+/// take counts all the same. A recursive `wget` writes anything under its
+/// folder.
 pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     let (named, folder, by_url) = if name == "curl" {
         let by_url = args.iter().any(|arg| {
@@ -227,6 +261,16 @@ pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> 
         Change::Remove,
         "writes",
     )?;
+    let recursive = name == "wget"
+        && args.iter().any(|arg| {
+            matches!(arg.as_str(), "--recursive" | "--mirror")
+                || short_flags(arg).is_some_and(|f| f.contains(['r', 'm']))
+        });
+    if recursive {
+        let folder = option_values(args, folder).pop();
+        let folder = folder.as_deref().unwrap_or(".");
+        return walker.changes(folder, Change::Remove, "fetches a site into");
+    }
     if !by_url {
         return Ok(());
     }

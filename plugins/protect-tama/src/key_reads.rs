@@ -11,6 +11,9 @@ use crate::walk::{Result, Walker, shown};
 /// Refuses `name args…` when it reads the files under a folder that holds
 /// the control key.
 pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    if let Some(folder) = served(name, args) {
+        return refuse_if_key_under(walker, "serves", name, &[folder]);
+    }
     let Some(reads_working_folder) = reads_recursively(name, args) else {
         return Ok(());
     };
@@ -20,15 +23,63 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     if reads_working_folder && folders.len() <= 1 {
         folders.push(".".to_owned());
     }
-    for folder in &folders {
+    refuse_if_key_under(walker, "reads", name, &folders)
+}
+
+fn refuse_if_key_under(
+    walker: &Walker<'_>,
+    verb: &str,
+    name: &str,
+    folders: &[String],
+) -> Result<()> {
+    for folder in folders {
         if walker.protected.holds_key(&walker.resolve(folder)) {
             return Err(format!(
-                "`{name}` reads every file under `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
+                "`{name}` {verb} every file under `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
                 shown(folder)
             ));
         }
     }
     Ok(())
+}
+
+/// The folder a file server started here serves to whoever asks, a later
+/// `curl` included: Python's `http.server` (`-d`, else the working folder),
+/// `php -S … -t`, `ruby -run -e httpd`, `busybox httpd -h`, and the npm
+/// servers `http-server` and `serve`.
+fn served(name: &str, args: &[String]) -> Option<String> {
+    let value = |options: &[&str]| crate::commands::option_values(args, options).pop();
+    let first_operand = || {
+        args.iter()
+            .find(|arg| !arg.starts_with('-'))
+            .cloned()
+            .unwrap_or_else(|| ".".to_owned())
+    };
+    let module = |module: &str| {
+        args.windows(2)
+            .any(|pair| pair[0] == "-m" && pair[1] == module)
+    };
+    if name.starts_with("python") && module("http.server") {
+        return Some(value(&["-d", "--directory"]).unwrap_or_else(|| ".".to_owned()));
+    }
+    match name {
+        "php" if args.iter().any(|arg| arg == "-S") => {
+            Some(value(&["-t"]).unwrap_or_else(|| ".".to_owned()))
+        }
+        "ruby" if args.iter().any(|arg| arg == "-run") => {
+            let at = args.iter().position(|arg| arg == "httpd")?;
+            let rest = &args[at + 1..];
+            Some(
+                rest.iter()
+                    .find(|arg| !arg.starts_with('-'))
+                    .cloned()
+                    .unwrap_or_else(|| ".".to_owned()),
+            )
+        }
+        "httpd" if args.iter().any(|arg| arg == "-h") => value(&["-h"]),
+        "http-server" | "serve" => Some(first_operand()),
+        _ => None,
+    }
 }
 
 /// Whether `name args…` reads the files of the folders it names, all the
@@ -43,7 +94,27 @@ fn reads_recursively(name: &str, args: &[String]) -> Option<bool> {
     };
     let recursive = match name {
         "cp" | "scp" => flag(&['r', 'R', 'a'], &["--recursive", "--archive"]),
-        "rsync" | "7z" | "7za" => true,
+        "rsync" | "7z" | "7za" | "ditto" | "unison" | "borg" | "restic" | "kopia" | "duplicity" => {
+            true
+        }
+        // Copies between this machine and a remote, in either direction.
+        "rclone" => args.iter().any(|arg| {
+            matches!(
+                arg.as_str(),
+                "copy" | "sync" | "move" | "copyto" | "moveto" | "bisync" | "serve"
+            )
+        }),
+        "pax" => flag(&['w'], &[]),
+        // `python -m zipfile -c out.zip FOLDER…`, and tarfile's alike.
+        _ if name.starts_with("python") => {
+            let archives = args
+                .windows(2)
+                .any(|pair| pair[0] == "-m" && matches!(pair[1].as_str(), "zipfile" | "tarfile"));
+            archives && flag(&['c'], &["--create"])
+        }
+        "jar" => args
+            .first()
+            .is_some_and(|key| key.trim_start_matches('-').starts_with('c')),
         "zip" => flag(&['r'], &["--recurse-paths"]),
         "tar" | "bsdtar" => {
             flag(&['c', 'r', 'u'], &["--create", "--append", "--update"])
