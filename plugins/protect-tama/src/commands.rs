@@ -495,6 +495,26 @@ fn unwrap<'a>(
     }
 }
 
+/// `argv` with what `xargs -I REPLACE` (or `-i`, for `{}`) puts each line
+/// it reads in place of, unknown: `ls ~/.tama | xargs -I{} cat ~/.tama/{}`
+/// reads whatever that folder holds. `None` without such an `xargs`.
+pub(crate) fn xargs_filled(argv: &[String]) -> Option<Vec<String>> {
+    let at = argv.iter().position(|word| basename(word) == "xargs")?;
+    let options = &argv[at + 1..];
+    let replaced = option_values(options, &["-I"]).pop().or_else(|| {
+        options
+            .iter()
+            .any(|arg| arg == "-i" || arg.starts_with("--replace"))
+            .then(|| "{}".to_owned())
+    })?;
+    let unknown = String::from(UNKNOWN);
+    Some(
+        argv.iter()
+            .map(|word| word.replace(replaced.as_str(), &unknown))
+            .collect(),
+    )
+}
+
 /// The words that are not options, skipping the values of `valued` options.
 pub(crate) fn operands(args: &[String], valued: &[&str]) -> Vec<String> {
     let mut out = Vec::new();

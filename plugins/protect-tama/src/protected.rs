@@ -150,9 +150,15 @@ impl Protected {
         !self.tama_home.is_empty() && meet(path, &self.key).ancestor
     }
 
-    /// Whether `path` (resolved, perhaps a glob) names the key file.
+    /// Whether `path` (resolved, perhaps a glob or with parts the gate
+    /// cannot know) names the key file. What follows the last open part
+    /// must end the key's path: `~/$(whoami).txt` is no key.
     pub fn names_key(&self, path: &str) -> bool {
-        !self.tama_home.is_empty() && meet(path, &self.key).inside
+        let known_end = path
+            .rsplit([shell_reader::field::UNKNOWN, '*', '?', ']'])
+            .next()
+            .unwrap_or(path);
+        !self.tama_home.is_empty() && self.key.ends_with(known_end) && meet(path, &self.key).inside
     }
 }
 

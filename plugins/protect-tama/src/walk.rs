@@ -273,6 +273,9 @@ impl<'h> Walker<'h> {
                 let (stdin, targets) = self.redirects(program, &simple.redirects)?;
                 let stdin = stdin.or_else(|| self.pipe_input.take());
                 self.check_key(&argv)?;
+                if let Some(filled) = crate::commands::xargs_filled(&argv) {
+                    self.check_key(&filled)?;
+                }
                 if let Some((index, text)) = self.alias_text(&argv) {
                     // An alias is not expanded again inside its own value.
                     let alias = self.aliases.remove(index);
@@ -608,9 +611,10 @@ impl<'h> Walker<'h> {
 }
 
 /// The words of a command's text, split at blanks, quotes and the shell's
-/// operators, `$`, `=` and `,`: what may stand in for a part the gate cannot know.
+/// operators, `$`, `=`, `,` and `@` (`curl -F f=@path`): what may stand in
+/// for a part the gate cannot know.
 fn spelled_words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| c.is_whitespace() || "'\"`;&|<>(){}$=,".contains(c))
+    text.split(|c: char| c.is_whitespace() || "'\"`;&|<>(){}$=,@".contains(c))
         .filter(|word| !word.is_empty())
 }
 
@@ -620,11 +624,13 @@ fn may_be_fed(word: &str) -> bool {
     word.contains('/') && !word.starts_with('-')
 }
 
-/// Whether `text` spells the key file's name or a pattern that may match it.
+/// Whether `text` spells the key file's name, a pattern that may match it,
+/// or a part the gate cannot know (`~/.tama/$(ls ~/.tama | head -1)`).
 fn may_name_key(text: &str) -> bool {
     let key = crate::protected::KEY_FILE;
     text.bytes().any(|byte| matches!(byte, b'*' | b'?' | b'['))
         || (text.len() >= key.len() && text.contains(key))
+        || (!text.is_ascii() && text.contains(shell_reader::field::UNKNOWN))
 }
 
 pub fn key_refusal(path: &str) -> String {
