@@ -14,6 +14,11 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     if let Some(folder) = served(name, args) {
         return refuse_if_key_under(walker, "serves", name, &[folder]);
     }
+    if name == "git"
+        && let Some(paths) = git_added(args)
+    {
+        return refuse_if_key_under(walker, "adds to the repository", name, &paths);
+    }
     let Some(reads_working_folder) = reads_recursively(name, args) else {
         return Ok(());
     };
@@ -41,6 +46,32 @@ fn refuse_if_key_under(
         }
     }
     Ok(())
+}
+
+/// What `git add` copies into the repository's objects, where a later
+/// `git show` prints it without naming it: its pathspecs in the folder
+/// `-C` puts git in, or that whole folder (`git add -A`, `git add .`).
+fn git_added(args: &[String]) -> Option<Vec<String>> {
+    let words = operands(args, &["-C", "-c", "--git-dir", "--work-tree"]);
+    let (subcommand, pathspecs) = words.split_first()?;
+    if subcommand != "add" {
+        return None;
+    }
+    let folder = crate::commands::option_values(args, &["-C", "--work-tree"])
+        .pop()
+        .unwrap_or_else(|| ".".to_owned());
+    if pathspecs.is_empty() {
+        return Some(vec![folder]);
+    }
+    Some(
+        pathspecs
+            .iter()
+            .map(|path| match path.starts_with(['/', '~']) {
+                true => path.clone(),
+                false => format!("{folder}/{path}"),
+            })
+            .collect(),
+    )
 }
 
 /// The folder a file server started here serves to whoever asks, a later
