@@ -47,12 +47,21 @@ pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         {
             Vec::new()
         }
+        // `pax -r` reads an archive into the working folder; `pax -rw
+        // FILE… FOLDER` copies into its last operand.
         "pax"
             if args
                 .iter()
                 .any(|arg| short_flags(arg).is_some_and(|f| f.contains('r'))) =>
         {
-            Vec::new()
+            let copies = args
+                .iter()
+                .any(|arg| short_flags(arg).is_some_and(|f| f.contains('w')));
+            let files = operands(args, &["-f", "-s", "-o", "-x", "-b", "-p"]);
+            match files.split_last() {
+                Some((folder, _)) if copies => vec![folder.clone()],
+                _ => Vec::new(),
+            }
         }
         // macOS's `ditto [-x] SOURCE… FOLDER`.
         "ditto" => operands(args, &["--arch", "--bom"])

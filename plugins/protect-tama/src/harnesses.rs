@@ -206,11 +206,10 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
 /// `omp config set|reset` of an extension setting changes which extensions
 /// oh-my-pi loads or how long it waits on them, Tama's among them.
 fn settings_change(harness: Harness, args: &[String]) -> Option<String> {
-    let words: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .filter(|arg| !arg.starts_with('-'))
-        .collect();
+    // Codex's `-c key=value` and `-p profile` take a value before the
+    // subcommand (`codex -c x=1 features disable hooks`).
+    let words = crate::commands::operands(args, &["-c", "--config", "-p", "--profile"]);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     match (harness, words.as_slice()) {
         (Harness::Codex, ["features", "disable", features @ ..]) => features
             .iter()
