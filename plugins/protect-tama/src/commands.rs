@@ -131,7 +131,7 @@ fn decide(
             ))
         }
         _ if is_tama_binary(walker, call.argv) => tama(walker, args),
-        "rm" | "unlink" | "rmdir" | "shred" | "srm" => {
+        "rm" | "unlink" | "rmdir" | "shred" | "srm" | "wipe" => {
             each(walker, &operands(args, &[]), Change::Remove, "deletes")
         }
         "mv" => copy_like(walker, args, &GNU_COPY, true),
@@ -196,13 +196,14 @@ fn decide(
         "sed" | "gsed" => sed(walker, args),
         "vi" | "vim" | "nvim" | "ex" | "ed" | "red" | "vim.basic" | "vim.tiny" | "emacs"
         | "emacs-nox" => editor(walker, name, args, call.stdin),
-        "perl" => {
+        // `perl -pi -e …` and `ruby -i -pe …` rewrite the files they read.
+        "perl" | "ruby" => {
             interpreters::code(walker, name, args, call.stdin)?;
             if args
                 .iter()
                 .any(|a| short_flags(a).is_some_and(|f| f.contains('i')))
             {
-                let files = operands_after_script(args, &["-e", "-E", "-M", "-I"]);
+                let files = operands_after_script(args, &["-e", "-E", "-M", "-I", "-r"]);
                 each(walker, &files, Change::Write, "edits in place")?;
             }
             Ok(())

@@ -57,6 +57,8 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
                 .filter(|operand| !operand.contains('='))
                 .collect()
         }
+        // `fallocate -p` punches holes in the file's content.
+        "fallocate" => operands(args, &["-o", "--offset", "-l", "--length"]),
         "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac" | "fromdos" | "todos" => {
             operands(args, &[])
         }
