@@ -19,6 +19,9 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     {
         return refuse_if_key_under(walker, "adds to the repository", name, &paths);
     }
+    if reads_names_on_stdin(name, args) {
+        return refuse_if_key_under(walker, "reads", name, &walker.piped);
+    }
     let Some(reads_working_folder) = reads_recursively(name, args) else {
         return Ok(());
     };
@@ -46,6 +49,28 @@ fn refuse_if_key_under(
         }
     }
     Ok(())
+}
+
+/// Whether `name args…` copies the files named on its standard input
+/// (`find ~/.tama | cpio -o`): `cpio -o` or `-p`, `zip -@`, `tar -T -` and
+/// `rsync --files-from=-`. The names are those `find` lists under the
+/// folders earlier commands of the pipeline name.
+fn reads_names_on_stdin(name: &str, args: &[String]) -> bool {
+    let from_stdin = |options: &[&str]| {
+        crate::commands::option_values(args, options)
+            .iter()
+            .any(|value| value == "-")
+    };
+    match name {
+        "cpio" => args.iter().any(|arg| {
+            matches!(arg.as_str(), "--create" | "--pass-through")
+                || short_flags(arg).is_some_and(|f| f.contains(['o', 'p']))
+        }),
+        "zip" => args.iter().any(|arg| arg == "-@" || arg == "--names-stdin"),
+        "tar" | "bsdtar" => from_stdin(&["-T", "--files-from"]),
+        "rsync" => from_stdin(&["--files-from"]),
+        _ => false,
+    }
 }
 
 /// What `git add` copies into the repository's objects, where a later
