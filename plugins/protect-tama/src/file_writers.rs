@@ -80,13 +80,22 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
 /// Perl's and util-linux's `rename`, trash tools, and `gio`'s and KDE's
 /// file commands (whose last operand of a copy or move is written).
 fn moved_away(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result<()>> {
-    let files = operands(args, &["-e", "-E"]);
+    // Read only for the programs below: most commands are none of them.
+    let read = || operands(args, &["-e", "-E"]);
+    let files: Vec<String>;
     let (removed, written): (&[String], &[String]) = match name {
         // The expression, or util-linux's two strings, come first; a string
         // read as a path here protects nothing.
-        "rename" | "prename" | "file-rename" | "perl-rename" => (files.get(1..)?, &[]),
-        "trash" | "trash-put" | "gtrash" | "rmtrash" | "gio-trash" => (&files[..], &[]),
+        "rename" | "prename" | "file-rename" | "perl-rename" => {
+            files = read();
+            (files.get(1..)?, &[])
+        }
+        "trash" | "trash-put" | "gtrash" | "rmtrash" | "gio-trash" => {
+            files = read();
+            (&files[..], &[])
+        }
         "gio" | "kioclient" | "kioclient5" | "kioclient6" => {
+            files = read();
             let (command, rest) = files.split_first()?;
             match command.as_str() {
                 "trash" | "remove" | "rename" | "del" => (rest, &[]),
@@ -125,6 +134,9 @@ fn remote_copies(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Res
     const RCLONE: &[&str] = &[
         "copy", "sync", "move", "copyto", "moveto", "bisync", "mount", "nfsmount",
     ];
+    if !matches!(name, "rclone" | "sftp") {
+        return None;
+    }
     let files = operands(args, &[]);
     let destination = match name {
         "rclone" => {
