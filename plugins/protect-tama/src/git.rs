@@ -107,6 +107,17 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
         [apply, ..] if matches!(apply.as_str(), "apply" | "am") => {
             diffs::git_apply(walker, subcommand_args, stdin)
         }
+        // `git add` copies what it adds into the repository's objects, where
+        // a later `git show` prints it without naming it: its pathspecs, or
+        // the whole folder (`git add -A`, `git add .`).
+        [add, ..] if add == "add" => {
+            let pathspecs = crate::commands::operands(subcommand_args, &[]);
+            let added = match pathspecs.is_empty() {
+                true => vec![folder.to_owned()],
+                false => in_folder_all(&pathspecs),
+            };
+            crate::key_reads::refuse_if_key_under(walker, "adds to the repository", "git", &added)
+        }
         // Files git writes back from its history or removes.
         [subcommand, paths @ ..]
             if matches!(

@@ -14,11 +14,6 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     if let Some(folder) = served(name, args) {
         return refuse_if_key_under(walker, "serves", name, &[folder]);
     }
-    if name == "git"
-        && let Some(paths) = git_added(args)
-    {
-        return refuse_if_key_under(walker, "adds to the repository", name, &paths);
-    }
     if reads_names_on_stdin(name, args) {
         return refuse_if_key_under(walker, "reads", name, &walker.piped);
     }
@@ -34,7 +29,7 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     refuse_if_key_under(walker, "reads", name, &folders)
 }
 
-fn refuse_if_key_under(
+pub(crate) fn refuse_if_key_under(
     walker: &Walker<'_>,
     verb: &str,
     name: &str,
@@ -71,32 +66,6 @@ fn reads_names_on_stdin(name: &str, args: &[String]) -> bool {
         "rsync" => from_stdin(&["--files-from"]),
         _ => false,
     }
-}
-
-/// What `git add` copies into the repository's objects, where a later
-/// `git show` prints it without naming it: its pathspecs in the folder
-/// `-C` puts git in, or that whole folder (`git add -A`, `git add .`).
-fn git_added(args: &[String]) -> Option<Vec<String>> {
-    let words = operands(args, &["-C", "-c", "--git-dir", "--work-tree"]);
-    let (subcommand, pathspecs) = words.split_first()?;
-    if subcommand != "add" {
-        return None;
-    }
-    let folder = crate::commands::option_values(args, &["-C", "--work-tree"])
-        .pop()
-        .unwrap_or_else(|| ".".to_owned());
-    if pathspecs.is_empty() {
-        return Some(vec![folder]);
-    }
-    Some(
-        pathspecs
-            .iter()
-            .map(|path| match path.starts_with(['/', '~']) {
-                true => path.clone(),
-                false => format!("{folder}/{path}"),
-            })
-            .collect(),
-    )
 }
 
 /// The folder a file server started here serves to whoever asks, a later
