@@ -15,7 +15,11 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         return refuse_if_key_under(walker, "serves", name, &[folder]);
     }
     if reads_names_on_stdin(name, args) {
-        return refuse_if_key_under(walker, "reads", name, &walker.piped);
+        // Relative names (`find . | cpio -o`, `ls | zip -@`) are under the
+        // working folder.
+        let relative = walker.piped_relative.then(|| ".".to_owned());
+        let fed: Vec<String> = walker.piped.iter().cloned().chain(relative).collect();
+        return refuse_if_key_under(walker, "reads", name, &fed);
     }
     let Some(reads_working_folder) = reads_recursively(name, args) else {
         return Ok(());
@@ -49,7 +53,8 @@ pub(crate) fn refuse_if_key_under(
 /// Whether `name args…` copies the files named on its standard input
 /// (`find ~/.tama | cpio -o`): `cpio -o` or `-p`, `zip -@`, `tar -T -` and
 /// `rsync --files-from=-`. The names are those `find` lists under the
-/// folders earlier commands of the pipeline name.
+/// folders earlier commands of the pipeline name, or under the working
+/// folder when one may print relative names.
 fn reads_names_on_stdin(name: &str, args: &[String]) -> bool {
     let from_stdin = |options: &[&str]| {
         crate::commands::option_values(args, options)

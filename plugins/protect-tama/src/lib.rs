@@ -24,8 +24,9 @@
 //!   `find -exec` and the commands git runs (pager, editor, `!` aliases) are
 //!   walked too. Deleting, moving or recursively re-moding a folder that
 //!   holds a protected path counts.
-//! - Interpreter one-liners (`python -c`, `node -e`, `perl -e`, `ruby -e`)
-//!   are refused when the code both changes files and spells a protected
+//! - Interpreter one-liners (`python -c`, `node -e`, `perl -e`, `ruby -e`),
+//!   and source a compiler is handed on its input or after the command
+//!   wrote it (`gcc -x c -`, `go run`), are refused when the code both changes files and spells a protected
 //!   path, since what code does cannot be known without running it.
 //! - Words expand as the shell expands them: parameters with their
 //!   operators, unquoted expansions split on `IFS`, brace lists.

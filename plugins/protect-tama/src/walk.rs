@@ -79,6 +79,10 @@ pub struct Walker<'h> {
     /// Words of the earlier commands of the pipeline being walked that may
     /// be paths: what `xargs` further down may be fed.
     pub piped: Vec<String>,
+    /// An earlier command of the pipeline being walked may print names
+    /// relative to the working folder: it names a folder that way, or none
+    /// (`find`, `ls`).
+    pub piped_relative: bool,
     /// What the previous command of the pipeline printed, when known: the
     /// next one reads it.
     pub(crate) pipe_input: Option<String>,
@@ -128,6 +132,7 @@ impl<'h> Walker<'h> {
             variables: host_variables,
             references: Vec::new(),
             piped: Vec::new(),
+            piped_relative: false,
             pipe_input: None,
             output_read: false,
             other_user: None,
@@ -211,6 +216,7 @@ impl<'h> Walker<'h> {
         let read_after = self.output_read;
         for pipeline in program.pipelines(list) {
             self.piped.clear();
+            self.piped_relative = false;
             self.pipe_input = None;
             let last = pipeline.commands.len().saturating_sub(1);
             for (index, command) in pipeline.commands.iter().enumerate() {
@@ -320,6 +326,9 @@ impl<'h> Walker<'h> {
                         self.record_written(target, &text, append);
                     }
                 }
+                let mut operands = argv.iter().skip(1).filter(|w| !w.starts_with('-'));
+                self.piped_relative |=
+                    operands.clone().next().is_none() || operands.any(|w| !w.starts_with('/'));
                 self.piped
                     .extend(argv.into_iter().skip(1).filter(|w| may_be_fed(w)));
                 Ok(())

@@ -1,6 +1,7 @@
 //! Code for interpreters other than the shell (`python -c`, `node -e`,
 //! `perl -e`, `ruby -e`, `php -r`, awk programs, `lua -e`, `Rscript -e`,
-//! `julia -e`, `osascript -e`, `emacs --eval`): where a command takes its
+//! `julia -e`, `osascript -e`, `emacs --eval`, `tclsh`, and source handed
+//! to a compiler, `gcc -x c -` or `go run`): where a command takes its
 //! code from, and what the code's string literals hold once joined and
 //! filled in. The code is never run; a gate reads the strings it could hand
 //! to a shell or to `exec`.
@@ -39,6 +40,13 @@ pub enum Language {
     AppleScript,
     /// Emacs Lisp (`emacs --batch --eval`), whose shell calls `runners` reads.
     Lisp,
+    /// Tcl (`tclsh`, `wish`), whose `exec` runs programs.
+    Tcl,
+    /// Source that a compiler builds for the command to run: C and C++
+    /// (`cc`, `gcc`, `clang`, `tcc -run`), Go, Rust, Java, Swift, Kotlin,
+    /// Haskell, Zig, Nim and D. Read where the command gives it: on its
+    /// input, or in a file the command wrote.
+    Compiled,
 }
 
 impl Language {
@@ -65,6 +73,11 @@ impl Language {
             b"julia" => Self::Julia,
             b"osascript" => Self::AppleScript,
             b"emacs" | b"emacs-nox" | b"emacsclient" => Self::Lisp,
+            b"tclsh" | b"wish" | b"jimsh" => Self::Tcl,
+            b"cc" | b"c++" | b"gcc" | b"gcc-" | b"g++" | b"g++-" | b"clang" | b"clang-"
+            | b"clang++" | b"clang++-" | b"tcc" | b"go" | b"rustc" | b"javac" | b"java"
+            | b"jshell" | b"swift" | b"swiftc" | b"kotlinc" | b"kotlin" | b"ghc" | b"runghc"
+            | b"runhaskell" | b"zig" | b"nim" | b"dmd" | b"rdmd" | b"ldc" => Self::Compiled,
             _ => return None,
         })
     }
@@ -85,6 +98,10 @@ impl Language {
             "jl" => Self::Julia,
             "applescript" | "scpt" => Self::AppleScript,
             "el" => Self::Lisp,
+            "tcl" => Self::Tcl,
+            // Source files of compiled languages are left out: build tools
+            // the gate cannot follow compile them, and a program's own
+            // source spells its paths and file calls side by side.
             _ => return None,
         })
     }
@@ -103,6 +120,14 @@ impl Language {
             Self::R => ("Rscript", "-e"),
             Self::Julia => ("julia", "-e"),
             Self::AppleScript => ("osascript", "-e"),
+            Self::Tcl | Self::Compiled => {
+                let program = if self == Self::Tcl {
+                    "tclsh"
+                } else {
+                    "tcc -run"
+                };
+                return format!("{program} - <<< {}", quoted(code));
+            }
             Self::Lisp => {
                 return format!(
                     "emacs --batch --eval {}",
@@ -130,12 +155,38 @@ impl Language {
             Self::Julia => (&["-e", "--eval", "-E", "--print"], &["-L", "--load"]),
             Self::AppleScript => (&["-e"], &["-l"]),
             Self::Lisp => (&["--eval", "-eval", "--execute", "-execute"], &[]),
+            Self::Tcl => (&[], &[]),
+            Self::Compiled => (
+                &[],
+                &[
+                    "-o",
+                    "-x",
+                    "-I",
+                    "-L",
+                    "-D",
+                    "-U",
+                    "-include",
+                    "-isystem",
+                    "-MF",
+                    "-MT",
+                    "--edition",
+                    "--crate-type",
+                    "--crate-name",
+                    "--extern",
+                    "--cfg",
+                    "--target",
+                    "-cp",
+                    "-classpath",
+                    "--class-path",
+                    "--source",
+                ],
+            ),
         }
     }
 
     fn comment_starts(self, rest: &str) -> bool {
         match self {
-            Self::JavaScript => rest.starts_with("//"),
+            Self::JavaScript | Self::Compiled => rest.starts_with("//"),
             Self::Php => rest.starts_with("//") || rest.starts_with('#'),
             Self::Lua => rest.starts_with("--"),
             Self::AppleScript => rest.starts_with("--") || rest.starts_with('#'),
@@ -183,6 +234,13 @@ pub fn sources<W: AsRef<str>>(language: Language, args: &[W]) -> Vec<Source<'_>>
         } else if language == Language::Python && arg == "-m" {
             // A module runs, not code the command gives.
             return found;
+        } else if language == Language::Compiled && (arg == "-" || !arg.starts_with('-')) {
+            // Every operand may be a source file (`go run a.go b.go`).
+            found.push(if arg == "-" {
+                Source::Stdin
+            } else {
+                Source::File(arg)
+            });
         } else if operand.is_none()
             && (arg == "-" || !arg.starts_with('-'))
             && !(language == Language::JavaScript && arg == "run")
@@ -190,8 +248,9 @@ pub fn sources<W: AsRef<str>>(language: Language, args: &[W]) -> Vec<Source<'_>>
             operand = Some(arg);
         }
     }
-    // Emacs's operands are files to visit, not code.
-    if found.is_empty() && language != Language::Lisp {
+    // Emacs's operands are files to visit, not code; a compiler's are
+    // taken above.
+    if found.is_empty() && !matches!(language, Language::Lisp | Language::Compiled) {
         found.push(match operand {
             Some(program) if language == Language::Awk => Source::Text(program),
             None | Some("-") => Source::Stdin,
@@ -264,6 +323,14 @@ const CHANGES: &[&str] = &[
     "dump(",
     "utime",
     "touch",
+    // Julia's `rm`, `mv` and `cp`; `open` for writing in C; `File::create`, `os.Create`.
+    "rm(",
+    "mv(",
+    "cp(",
+    "o_wronly",
+    "o_rdwr",
+    "o_trunc",
+    "create(",
     // Emacs Lisp's own.
     "with-temp-file",
     "file-modes",
@@ -302,6 +369,7 @@ pub fn runs_programs(code: &str) -> bool {
         "execute",
         "shell script",
         "run(",
+        "ProcessBuilder",
     ];
     CALLS.iter().any(|call| code.contains(call))
 }

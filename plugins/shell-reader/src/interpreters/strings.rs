@@ -226,10 +226,15 @@ impl<'a> Lexer<'a> {
         }
         match rest.chars().next()? {
             '"' => Some("\""),
-            // Lisp's quote marks a symbol or a list, not a string.
+            // Lisp's quote marks a symbol or a list, not a string; C's,
+            // Rust's and Java's a character or a lifetime; Tcl's nothing.
             '\'' if !matches!(
                 self.language,
-                Language::Awk | Language::AppleScript | Language::Lisp
+                Language::Awk
+                    | Language::AppleScript
+                    | Language::Lisp
+                    | Language::Tcl
+                    | Language::Compiled
             ) =>
             {
                 Some("'")
@@ -243,6 +248,7 @@ impl<'a> Lexer<'a> {
                     | Language::R
                     | Language::AppleScript
                     | Language::Lisp
+                    | Language::Tcl
             ) =>
             {
                 Some("`")
@@ -274,7 +280,12 @@ impl<'a> Lexer<'a> {
             || match self.language {
                 Language::Python => false,
                 Language::JavaScript => quote == "`",
-                Language::Lua | Language::R | Language::AppleScript | Language::Lisp => false,
+                Language::Lua
+                | Language::R
+                | Language::AppleScript
+                | Language::Lisp
+                | Language::Tcl
+                | Language::Compiled => false,
                 _ => !single,
             };
         let decode = |text: &'a str| self.decode(text, single, prefix.raw);
@@ -339,7 +350,9 @@ impl<'a> Lexer<'a> {
             | Language::Lua
             | Language::R
             | Language::AppleScript
-            | Language::Lisp => None,
+            | Language::Lisp
+            | Language::Tcl
+            | Language::Compiled => None,
         }
     }
 

@@ -180,6 +180,9 @@ fn any_cut_of_tricky_code_is_read_without_panicking() {
         Language::R,
         Language::Julia,
         Language::AppleScript,
+        Language::Lisp,
+        Language::Tcl,
+        Language::Compiled,
     ];
     for snippet in snippets {
         for (end, _) in snippet.char_indices().chain([(snippet.len(), ' ')]) {
@@ -341,4 +344,33 @@ fn awk_runs_what_it_pipes_to_or_from_a_command() {
     assert!(runs(r#"BEGIN{"date" | getline now}"#));
     assert!(runs(r#"BEGIN{print "ls" |& "bash"}"#));
     assert!(!runs("$1 > 3 || $2 < 1 {print}"));
+}
+
+#[test]
+fn compiled_source_is_read_from_every_operand_or_the_input() {
+    use Source::*;
+    assert_eq!(Language::of("gcc-13"), Some(Language::Compiled));
+    assert_eq!(Language::of("tclsh8.6"), Some(Language::Tcl));
+    assert_eq!(Language::of_script("main.rs"), None);
+    assert_eq!(
+        sources(Language::Compiled, &["-x", "c", "-", "-o", "/tmp/a"]),
+        [Stdin]
+    );
+    assert_eq!(
+        sources(Language::Compiled, &["run", "a.go", "b.go"]),
+        [File("run"), File("a.go"), File("b.go")]
+    );
+    assert_eq!(sources(Language::Compiled, &["--version"]), []);
+    assert_eq!(
+        values(
+            r#"fn f<'a>(x: &'a str) { remove_dir_all("/t"); } // "no""#,
+            Language::Compiled
+        ),
+        ["/t"]
+    );
+    assert_eq!(
+        values("exec.Command(`sh`, \"-c\", \"ls\")", Language::Compiled),
+        ["sh", "-c", "ls"]
+    );
+    assert!(changes_files("int f = open(p, o_wronly | o_trunc);"));
 }
