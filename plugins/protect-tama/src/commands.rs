@@ -71,6 +71,8 @@ fn decide(
     };
     crate::key_reads::check(walker, name, args)?;
     crate::harnesses::check(walker, name, args)?;
+    file_writers::carry_written(walker, name, args, call.stdin);
+    run_written(walker, call, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;
     match name {
         _ if is_unknown(name) && probing => Ok(()),
@@ -965,6 +967,22 @@ fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Resul
     script.map_or(Ok(()), |text| {
         walker.in_child(|walker| walker.source(&text))
     })
+}
+
+/// A file this command wrote, run by its path (`/tmp/b`, `./b`): without
+/// a `#!` line, the shell runs it as a shell script. One with the line was
+/// read when it was written (`walk::run_later`).
+fn run_written(walker: &mut Walker<'_>, call: &Call<'_>, args: &[String]) -> Result<()> {
+    let program = call.argv.len().checked_sub(args.len() + 1);
+    let Some(path) = program.and_then(|at| call.argv.get(at)) else {
+        return Ok(());
+    };
+    match walker.written(path).map(str::to_owned) {
+        Some(script) if path.contains('/') && !script.starts_with("#!") => {
+            walker.child_source_if_shell(&script)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// An editor edits the files it names when given commands

@@ -304,3 +304,66 @@ pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> 
         .collect();
     each(walker, &files, Change::Remove, "saves a download as")
 }
+
+/// Records what `tee`, `cp`, `mv` and `install` put into the files they
+/// write when the walk knows it: the input `tee` reads (`cp /dev/stdin` too),
+/// or a file this command wrote. A script written, copied under another
+/// name and then run is read as it runs (`echo … > a && cp a b.go && go
+/// run b.go`).
+pub fn carry_written(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&str>) {
+    let known = |walker: &Walker<'_>, source: &str| match source {
+        "/dev/stdin" | "-" => stdin.map(str::to_owned),
+        _ => walker.written(source).map(str::to_owned),
+    };
+    match name {
+        "tee" => {
+            let Some(text) = stdin else { return };
+            let append = args
+                .iter()
+                .any(|arg| arg == "--append" || short_flags(arg).is_some_and(|f| f.contains('a')));
+            for file in operands(args, &["--output-error"]) {
+                let path = walker.resolve(&file);
+                walker.record_written(path, text, append);
+            }
+        }
+        "cp" | "mv" | "install" => {
+            let into = option_values(args, &["-t", "--target-directory"]);
+            let mut files = operands(
+                args,
+                &[
+                    "-t",
+                    "--target-directory",
+                    "-S",
+                    "--suffix",
+                    "-m",
+                    "--mode",
+                    "-o",
+                    "--owner",
+                    "-g",
+                    "--group",
+                ],
+            );
+            let target = match into.first() {
+                Some(folder) => folder.clone(),
+                None => match files.pop() {
+                    Some(last) => last,
+                    None => return,
+                },
+            };
+            for source in &files {
+                let Some(text) = known(walker, source) else {
+                    continue;
+                };
+                let base = source
+                    .rsplit_once('/')
+                    .map_or(source.as_str(), |(_, base)| base);
+                // The target is a file, or a folder the source goes into.
+                for path in [target.clone(), format!("{target}/{base}")] {
+                    let path = walker.resolve(&path);
+                    walker.record_written(path, &text, false);
+                }
+            }
+        }
+        _ => {}
+    }
+}

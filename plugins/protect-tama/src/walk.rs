@@ -405,7 +405,7 @@ impl<'h> Walker<'h> {
 
     /// Records `text` written to the resolved `path`, after what the command
     /// wrote there before when it appends.
-    fn record_written(&mut self, path: String, text: &str, append: bool) {
+    pub(crate) fn record_written(&mut self, path: String, text: &str, append: bool) {
         match self.written.iter_mut().find(|(file, _)| *file == path) {
             Some((_, content)) if append => content.push_str(text),
             Some((_, content)) => *content = text.to_owned(),

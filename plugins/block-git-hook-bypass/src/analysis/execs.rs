@@ -311,6 +311,37 @@ impl Walker {
         Ok(())
     }
 
+    /// What `cp`, `mv` and `install` put into the files they write when
+    /// this command wrote their sources, or they copy `/dev/stdin`: a
+    /// script copied under another name and run later is read as it runs.
+    pub(super) fn carry_copies(&mut self, argv: &[Field<'_>], stdin: Option<&str>) -> Result<()> {
+        let args = argv.get(1..).unwrap_or_default();
+        let Some((sources, Some(destination))) = files::copy_operands(args) else {
+            return Ok(());
+        };
+        for source in sources {
+            let text = match &*source.text {
+                "/dev/stdin" | "-" => stdin,
+                path => self.file_content(path),
+            };
+            let Some(text) = text.map(str::to_owned) else {
+                continue;
+            };
+            let base = source.text.rsplit('/').next().unwrap_or_default();
+            let targets = match destination {
+                // A file, or a folder the source goes into.
+                files::Destination::Operand(target) => {
+                    vec![target.text.to_string(), format!("{}/{base}", target.text)]
+                }
+                files::Destination::Folder(folder) => vec![format!("{folder}/{base}")],
+            };
+            for target in targets {
+                self.write_file(&target, || shown(argv), false, Some(&text))?;
+            }
+        }
+        Ok(())
+    }
+
     /// `cat`: its input, or files this command wrote.
     pub(super) fn cat(&self, args: &[Field<'_>], stdin: Option<&str>) -> Option<String> {
         let mut files = args

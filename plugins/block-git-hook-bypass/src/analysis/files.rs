@@ -471,7 +471,7 @@ pub fn config_tampering(
 }
 
 /// Where `mv`, `cp`, `install` or `ln` puts what it copies.
-enum Destination<'f> {
+pub enum Destination<'f> {
     /// Its last operand: a file, or a folder to copy into.
     Operand(&'f Field<'f>),
     /// The folder `-t` names.
@@ -480,7 +480,7 @@ enum Destination<'f> {
 
 /// What `mv`, `cp`, `install` or `ln` copies, and where to (none for a `-t`
 /// that names no folder); `None` when it names nothing.
-fn copy_operands<'f>(
+pub fn copy_operands<'f>(
     args: &'f [Field<'f>],
 ) -> Option<(Vec<&'f Field<'f>>, Option<Destination<'f>>)> {
     let mut operands: Vec<&Field<'_>> = operands(args, COPY_OPTIONS_WITH_VALUE).collect();

@@ -228,6 +228,9 @@ impl Walker {
                 return Err(self.config_files(shown(argv), effect));
             }
         }
+        if matches!(name, "cp" | "mv" | "install") {
+            self.carry_copies(argv, stdin)?;
+        }
         // `sed -i '…hooksPath…' .git/config`: an edit of git's configuration
         // that spells the setting.
         let edits_code =
