@@ -123,6 +123,13 @@ fn decide(
             }
             Ok(())
         }
+        // `printf -v p '%s/.tama' ~`: the variable holds what printf prints.
+        "printf" if args.first().is_some_and(|arg| arg == "-v") => {
+            if let (Some(variable), Some(rest)) = (args.get(1), args.get(2..)) {
+                walker.set(variable, shell_reader::output::printf(rest));
+            }
+            Ok(())
+        }
         "tama" => tama(walker, args),
         "systemctl" | "launchctl" | "dbus-update-activation-environment" | "initctl"
             if sets_session_environment(name, args) && walker.affects_tama() =>
