@@ -79,12 +79,28 @@ fn decide(
         _ if is_unknown(name) => unknown_command(walker, name, args, call.stdin),
         "cd" | "pushd" => {
             let target = operands(args, &[]).first().cloned();
-            let folder = match target {
-                Some(dir) if dir != "-" => walker.resolve(&dir),
+            let folder = match &target {
+                Some(dir) if dir != "-" => walker.resolve(dir),
                 Some(_) => UNKNOWN_TEXT.to_owned(),
                 None => walker.protected.home.clone(),
             };
-            walker.cd(folder);
+            // `CDPATH=~ cd .tama`: a relative name that does not start
+            // with `./` or `../` is looked for under `CDPATH`'s folders first.
+            let searched = target.filter(|dir| {
+                !dir.starts_with(['/', '~'])
+                    && !matches!(dir.as_str(), "." | "..")
+                    && !dir.starts_with("./")
+                    && !dir.starts_with("../")
+            });
+            let others = match (searched, walker.known("CDPATH")) {
+                (Some(dir), Some(cdpath)) => cdpath
+                    .split(':')
+                    .filter(|folder| !folder.is_empty())
+                    .map(|folder| walker.resolve(&format!("{folder}/{dir}")))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            walker.cd(folder, others);
             Ok(())
         }
         "export" | "declare" | "typeset" | "local" | "readonly" => {
@@ -121,6 +137,10 @@ fn decide(
             for (name, value) in args.iter().filter_map(|arg| arg.split_once('=')) {
                 walker.set_alias(name, value);
             }
+            Ok(())
+        }
+        "exit" => {
+            walker.exited = true;
             Ok(())
         }
         // `printf -v p '%s/.tama' ~`: the variable holds what printf prints.

@@ -40,7 +40,8 @@ pub(crate) fn refuse_if_key_under(
     folders: &[String],
 ) -> Result<()> {
     for folder in folders {
-        if walker.protected.holds_key(&walker.resolve(folder)) {
+        let mut resolutions = walker.resolutions(folder);
+        if resolutions.any(|resolved| walker.protected.holds_key(&resolved)) {
             return Err(format!(
                 "`{name}` {verb} every file under `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
                 shown(folder)

@@ -116,8 +116,8 @@ impl Protected {
     }
 
     /// What protected path `code` spells, absolute or under the home folder
-    /// in pieces (`Path.home() / ".claude" / "settings.json"`), or works on
-    /// by running in it (`cwd`).
+    /// in pieces (`Path.home() / ".claude" / "settings.json"`), relative to
+    /// the working folder `cwd`, or works on by running in it.
     pub fn spelled_in(&self, code: &str, cwd: &str) -> Option<String> {
         for entry in &self.entries {
             let under_home = entry
@@ -125,8 +125,15 @@ impl Protected {
                 .strip_prefix(self.home.as_str())
                 .and_then(|rest| rest.strip_prefix('/'))
                 .filter(|_| self.home.len() > 1);
+            // Relative to the working folder: `settings.json` in `~/.claude`.
+            let below_cwd = entry
+                .path
+                .strip_prefix(cwd)
+                .and_then(|rest| rest.strip_prefix('/'))
+                .filter(|_| cwd.len() > 1);
             let spelled = code.contains(entry.path.as_str())
                 || crate::paths::within(cwd, &entry.path)
+                || below_cwd.is_some_and(|relative| code.contains(relative))
                 || under_home.is_some_and(|rest| {
                     let first = rest.split('/').next().unwrap_or(rest);
                     let last = rest.rsplit('/').next().unwrap_or(rest);

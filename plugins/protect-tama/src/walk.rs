@@ -5,7 +5,9 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::shell::{self, AssignedValue, Command, Compound, List, Program, RedirectKind};
+use shell_reader::shell::{
+    self, AssignedValue, Command, Compound, Joined, List, Program, RedirectKind,
+};
 use shell_reader::{git_config, runners};
 
 use core::cell::OnceCell;
@@ -70,6 +72,17 @@ pub struct Walker<'h> {
     command: &'h str,
     /// Where `cd` has moved the walk since, if it has.
     moved: Option<String>,
+    /// Folders the shell may still be in besides [`Walker::cwd`]: a `cd`
+    /// may fail or sit in a branch that does not run (`false && cd /tmp`),
+    /// and the commands after it then run where the shell was.
+    earlier_cwds: Vec<String>,
+    /// Folders the last `cd` may have gone to instead (`CDPATH`'s).
+    cd_candidates: Vec<String>,
+    /// The first of [`Walker::earlier_cwds`] the command being walked
+    /// cannot be in: it follows `&&` after the `cd`s that put them there.
+    certain_from: usize,
+    /// The command just walked was `exit`: the shell goes no further.
+    pub(crate) exited: bool,
     /// The host's variables first, then those the command assigns.
     variables: Vec<(String, String)>,
     /// How many of `variables` the host gave.
@@ -128,6 +141,10 @@ impl<'h> Walker<'h> {
             start,
             command,
             moved: None,
+            earlier_cwds: Vec::new(),
+            cd_candidates: Vec::new(),
+            certain_from: usize::MAX,
+            exited: false,
             host_variables: host_variables.len(),
             variables: host_variables,
             references: Vec::new(),
@@ -158,11 +175,16 @@ impl<'h> Walker<'h> {
     /// variables it assigns stay in it (`bash -c 'cd /tmp'`, `$(cd /tmp)`,
     /// `( … )`), as they do for the shell that started it.
     pub fn in_child(&mut self, walk: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
-        let moved = self.moved.clone();
+        let (moved, exited) = (self.moved.clone(), self.exited);
+        let cd_candidates = self.cd_candidates.clone();
+        let earlier_cwds = self.earlier_cwds.len();
         let variables = self.variables.len();
         let references = self.references.len();
         let walked = walk(self);
         self.moved = moved;
+        self.earlier_cwds.truncate(earlier_cwds);
+        self.exited = exited;
+        self.cd_candidates = cd_candidates;
         self.variables.truncate(variables);
         self.references.truncate(references);
         walked
@@ -214,7 +236,21 @@ impl<'h> Walker<'h> {
     pub(crate) fn list(&mut self, program: &Program<'_>, list: List) -> Result<()> {
         // Whatever reads this list's output reads its commands' too.
         let read_after = self.output_read;
+        let outer_certain_from = self.certain_from;
+        let (mut chain_start, mut all_and) = (self.earlier_cwds.len(), true);
         for pipeline in program.pipelines(list) {
+            // `cd /tmp && rm x`: a pipeline after `&&` runs only when the
+            // ones before it in its and-or list did, so not where a failed
+            // `cd` among them would have left the shell.
+            self.certain_from = match pipeline.joined {
+                Joined::And => outer_certain_from.min(chain_start),
+                Joined::Or => outer_certain_from,
+                Joined::First => {
+                    (chain_start, all_and) = (self.earlier_cwds.len(), true);
+                    outer_certain_from
+                }
+            };
+            self.exited = false;
             self.piped.clear();
             self.piped_relative = false;
             self.pipe_input = None;
@@ -236,8 +272,17 @@ impl<'h> Walker<'h> {
                     self.command(program, command)?;
                 }
             }
+            if pipeline.joined == Joined::Or {
+                // `cd /tmp && make || exit`: where a failed `cd` of the list
+                // left the shell, it ends.
+                if all_and && self.exited {
+                    self.earlier_cwds.truncate(chain_start);
+                }
+                all_and = false;
+            }
         }
         self.output_read = read_after;
+        self.certain_from = outer_certain_from;
         Ok(())
     }
 
@@ -486,9 +531,32 @@ impl<'h> Walker<'h> {
         self.moved.as_deref().unwrap_or_else(|| self.start.get())
     }
 
-    /// `cd` moves the walk to `folder`.
-    pub fn cd(&mut self, folder: String) {
+    /// `cd` moves the walk to `folder`, or to one of `others` (`CDPATH`'s);
+    /// the folder it leaves stays one the shell may be in.
+    pub fn cd(&mut self, folder: String, others: Vec<String>) {
+        let left = core::mem::replace(&mut self.cd_candidates, others);
+        for other in left.into_iter().chain([self.cwd().to_owned()]) {
+            if other != folder && !self.earlier_cwds.contains(&other) {
+                self.earlier_cwds.push(other);
+            }
+        }
         self.moved = Some(folder);
+    }
+
+    /// `path` resolved in each folder the shell may be in: as
+    /// [`Walker::resolve`] does first, then, when it is relative, in each
+    /// of [`Walker::earlier_cwds`] the command may run in and of
+    /// [`Walker::cd_candidates`].
+    pub(crate) fn resolutions<'p>(&'p self, path: &'p str) -> impl Iterator<Item = String> + 'p {
+        let relative = !path.starts_with(['/', '~']);
+        let earlier = self
+            .earlier_cwds
+            .iter()
+            .take(self.certain_from)
+            .chain(&self.cd_candidates)
+            .filter(move |_| relative)
+            .map(move |cwd| resolve(path, || cwd.as_str(), &self.protected.home));
+        core::iter::once(self.resolve(path)).chain(earlier)
     }
 
     /// A variable's value when the walk knows it.
@@ -541,7 +609,9 @@ impl<'h> Walker<'h> {
     /// [`Walker::changes`], returning the path resolved when it passes.
     fn checked_target(&self, path: &str, change: Change, verb: &str) -> Result<String> {
         let resolved = self.resolve(path);
-        self.changes_resolved(path, &resolved, change, verb)?;
+        for resolved in self.resolutions(path) {
+            self.changes_resolved(path, &resolved, change, verb)?;
+        }
         if change == Change::Write && startup::is_startup_file(&resolved) && self.affects_tama() {
             return Err(format!(
                 "the tool call {verb} `{}`, a shell start-up file, and names Tama or a harness's hook settings: a `TAMA_` variable, a `tama` on `PATH` or a harness pointed away from its hooks (`CODEX_HOME`, `claude --bare`) set there reaches the harness in later sessions and changes Tama's policy, which is the operator's act, not the agent's",
@@ -610,8 +680,13 @@ impl<'h> Walker<'h> {
             // The path may also stand inside code or a query the program
             // reads (`sqlite3 x "select readfile('/…/control.key')"`).
             let mut paths = core::iter::once(path).chain(spelled_words(word));
-            if paths.any(|path| may_name_key(path) && self.protected.names_key(&self.resolve(path)))
-            {
+            let names_key = |path| {
+                may_name_key(path)
+                    && self
+                        .resolutions(path)
+                        .any(|resolved| self.protected.names_key(&resolved))
+            };
+            if paths.any(names_key) {
                 return Err(key_refusal(word));
             }
         }

@@ -77,6 +77,11 @@ struct Walker {
     written_files: Vec<(String, String)>,
     /// The hooks or git directory the command has changed into, if it has.
     dir: Option<Dir>,
+    /// The hooks or git directory a `cd` of the and-or list being walked
+    /// left: the shell is still there when that `cd` failed or did not run
+    /// (`false && cd /tmp; rm pre-commit`), which only the pipelines after
+    /// `&&` rule out.
+    left_dir: Option<Dir>,
     depth: u32,
     /// Commands being walked, one inside another.
     nesting: u32,
@@ -97,6 +102,7 @@ struct Snapshot {
     positional: Option<Vec<Field<'static>>>,
     arg0: Option<String>,
     dir: Option<Dir>,
+    left_dir: Option<Dir>,
 }
 
 /// A directory changed into that gives relative paths a meaning for the
@@ -205,11 +211,15 @@ impl Walker {
         let pipelines = frame.program.pipelines(list);
         let mut output = None;
         for (index, pipeline) in pipelines.iter().enumerate() {
+            if pipeline.joined != shell::Joined::And {
+                self.back_where_a_cd_failed();
+            }
             // A list's output is its last pipeline's: what the others print
             // is never read.
             let unread = index + 1 < pipelines.len();
             output = self.pipeline(frame, pipeline, unread)?;
         }
+        self.back_where_a_cd_failed();
         Ok(output)
     }
 
@@ -369,6 +379,7 @@ impl Walker {
             positional: self.positional.clone(),
             arg0: self.arg0.clone(),
             dir: self.dir.clone(),
+            left_dir: self.left_dir.clone(),
         }
     }
 
@@ -377,6 +388,14 @@ impl Walker {
         self.positional = saved.positional;
         self.arg0 = saved.arg0;
         self.dir = saved.dir;
+        self.left_dir = saved.left_dir;
+    }
+
+    /// Where a failed `cd` left the shell, once no `&&` rules it out.
+    fn back_where_a_cd_failed(&mut self) {
+        if let Some(left) = self.left_dir.take() {
+            self.dir = Some(left);
+        }
     }
 
     fn within(&self) -> files::Within {

@@ -129,7 +129,7 @@ impl Walker {
             }
             "cd" | "pushd" => {
                 let directory = args.iter().find(|arg| !arg.text.starts_with('-'));
-                self.dir = directory.and_then(|directory| {
+                let entered = directory.and_then(|directory| {
                     let git = if files::is_hook_path(&directory.text, self.within()) {
                         false
                     } else if files::is_git_dir(&directory.text) {
@@ -142,6 +142,13 @@ impl Walker {
                         git,
                     })
                 });
+                // A `cd` out of the hooks or git directory may fail, or sit
+                // in a branch that does not run (`false && cd /tmp`).
+                if entered.is_none() && self.dir.is_some() {
+                    self.left_dir = self.dir.take();
+                } else {
+                    self.dir = entered;
+                }
                 done
             }
             "eval" => self.source(&output::joined(args)),

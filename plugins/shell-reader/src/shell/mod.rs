@@ -89,6 +89,18 @@ impl<'a> Program<'a> {
 #[derive(Debug)]
 pub struct Pipeline<'a> {
     pub commands: Inline<Command<'a>>,
+    pub joined: Joined,
+}
+
+/// How a pipeline is joined to the one before it in its and-or list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Joined {
+    /// It starts the and-or list.
+    First,
+    /// It follows `&&`: it runs only when the pipeline before it succeeded.
+    And,
+    /// It follows `||`: it runs only when the pipeline before it failed.
+    Or,
 }
 
 #[derive(Debug)]

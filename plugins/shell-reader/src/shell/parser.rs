@@ -5,8 +5,8 @@ use crate::prelude::*;
 use super::redirect::PendingHereDoc;
 use super::word::Context;
 use super::{
-    AssignedValue, Assignment, Command, HereDoc, Inline, List, Pipeline, Program, Simple, Span,
-    SyntaxError, Word, Words,
+    AssignedValue, Assignment, Command, HereDoc, Inline, Joined, List, Pipeline, Program, Simple,
+    Span, SyntaxError, Word, Words,
 };
 
 pub(super) type Result<T> = core::result::Result<T, SyntaxError>;
@@ -376,12 +376,20 @@ impl<'a> Parser<'a> {
     }
 
     fn and_or(&mut self) -> Result<()> {
+        let mut joined = Joined::First;
         loop {
             self.pipeline()?;
-            self.skip_blanks();
-            if !(self.starts_with("&&") || self.starts_with("||")) {
-                return Ok(());
+            if let Some(pipeline) = self.open_pipelines.last_mut() {
+                pipeline.joined = joined;
             }
+            self.skip_blanks();
+            joined = if self.starts_with("&&") {
+                Joined::And
+            } else if self.starts_with("||") {
+                Joined::Or
+            } else {
+                return Ok(());
+            };
             self.pos += 2;
             self.skip_linebreaks()?;
         }
@@ -404,7 +412,10 @@ impl<'a> Parser<'a> {
             commands.push(self.command()?);
             self.skip_blanks();
         }
-        self.open_pipelines.push(Pipeline { commands });
+        self.open_pipelines.push(Pipeline {
+            commands,
+            joined: Joined::First,
+        });
         Ok(())
     }
 
@@ -463,6 +474,7 @@ impl<'a> Parser<'a> {
                 words,
                 ..Simple::default()
             })),
+            joined: Joined::First,
         });
         true
     }

@@ -193,3 +193,22 @@ fn plain_words_hand_over_where_the_general_reader_must_decide() {
         assert_eq!(words(source), [expected.to_vec()], "{source}");
     }
 }
+
+#[test]
+fn pipelines_tell_how_they_are_joined() {
+    let joined = |source: &str| {
+        let program = parse(source).expect("parses");
+        program
+            .pipelines(program.list)
+            .iter()
+            .map(|pipeline| pipeline.joined)
+            .collect::<Vec<_>>()
+    };
+    use Joined::*;
+    assert_eq!(
+        joined("cd /tmp && make || exit; ls | wc\necho"),
+        [First, And, Or, First, First]
+    );
+    assert_eq!(joined("a &&\n b"), [First, And]);
+    assert_eq!(joined("plain words"), [First]);
+}
