@@ -1,7 +1,8 @@
 //! Archive tools that unpack: the files they write are named inside the
 //! archive, which the gate cannot read, so the folder they unpack into
 //! counts as changed. Without a folder of their own that is the working
-//! folder (`cd ~ && tar xf x.tar`).
+//! folder (`cd ~ && tar xf x.tar`). An archive `tar` creates or adds to
+//! is a file it writes.
 
 use crate::prelude::*;
 
@@ -15,6 +16,18 @@ const VERB: &str = "unpacks an archive into";
 /// by the folder each unpacks into; other modes (listing, creating) write nothing
 /// the gate follows here.
 pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    if matches!(name, "tar" | "bsdtar") && tar_writes_archive(args) {
+        let old_style = args
+            .first()
+            .filter(|first| !first.starts_with('-') && first.contains('f'))
+            .and_then(|_| args.get(1).cloned());
+        let archive = option_values(args, &["-f", "--file"])
+            .into_iter()
+            .chain(old_style);
+        for archive in archive {
+            walker.changes(&archive, Change::Write, "writes an archive to")?;
+        }
+    }
     let folders = match name {
         "tar" | "bsdtar" if tar_extracts(args) => option_values(args, &["-C", "--directory"]),
         // Listing, testing or printing to standard output writes no file.
@@ -90,6 +103,13 @@ pub fn python_module(walker: &Walker<'_>, name: &str, args: &[String]) -> Result
         (Some("zipfile" | "tarfile"), Some(at)) => {
             into(walker, rest.get(at + 2..).unwrap_or_default())
         }
+        // `python -m venv DIR` fills each folder it is given.
+        (Some("venv"), _) => {
+            for folder in operands(rest, &["--prompt"]) {
+                walker.changes(&folder, Change::Write, "makes an environment in")?;
+            }
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
@@ -113,6 +133,20 @@ fn tar_extracts(args: &[String]) -> bool {
     }) || args
         .first()
         .is_some_and(|first| !first.starts_with('-') && first.contains('x'))
+}
+
+/// Whether `tar` creates an archive or adds to one: `-c`, `-r`, `-u` or
+/// `-A` among short flags or the old style's first word, or their long names.
+fn tar_writes_archive(args: &[String]) -> bool {
+    let modes = ['c', 'r', 'u', 'A'];
+    args.iter().any(|arg| {
+        matches!(
+            arg.as_str(),
+            "--create" | "--append" | "--update" | "--catenate" | "--concatenate"
+        ) || short_flags(arg).is_some_and(|f| f.contains(modes))
+    }) || args
+        .first()
+        .is_some_and(|first| !first.starts_with('-') && first.contains(modes))
 }
 
 /// `cpio -i` unpacks into the working folder or `-D`'s; `cpio -p FOLDER`

@@ -322,7 +322,8 @@ fn unmodelled(
 /// `~/.cargo`) and `cargo build --artifact-dir` put the programs they
 /// build: a crate's program by the crate's name or `--bin`, and any
 /// program at all for a crate from a folder or a repository (`--path`,
-/// `--git`), whose programs the command does not name.
+/// `--git`), whose programs the command does not name. Also where `cargo
+/// new` and `init` make a crate.
 fn cargo_outputs(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     let valued = [
         "--root",
@@ -379,6 +380,11 @@ fn cargo_outputs(walker: &Walker<'_>, args: &[String]) -> Result<()> {
                 .map(|program| format!("{folder}/{program}"))
                 .collect();
             each(walker, &programs, Change::Remove, "installs")
+        }
+        // `cargo new PATH` and `cargo init [PATH]` write a crate there.
+        Some("new" | "init") => {
+            let folder = words.get(1).map_or(".", String::as_str);
+            walker.changes(folder, Change::Write, "makes a crate in")
         }
         Some("build") => each(
             walker,

@@ -62,6 +62,26 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
         "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac" | "fromdos" | "todos" => {
             operands(args, &[])
         }
+        // `zip ARCHIVE FILE…` writes its archive; `sqlite3 DB SQL` its
+        // database unless opened read-only.
+        "zip" => operands(args, &["-b", "-n", "-t", "-tt", "-x", "-i", "-O", "--out"])
+            .into_iter()
+            .take(1)
+            .collect(),
+        "sqlite3"
+            if !args
+                .iter()
+                .any(|arg| arg.trim_start_matches('-') == "readonly") =>
+        {
+            operands(args, &["-cmd", "-separator", "-newline", "-nullvalue"])
+                .into_iter()
+                .take(1)
+                .collect()
+        }
+        // Package installers put packages under the folder they are given.
+        "npm" | "pnpm" | "yarn" | "bun" => option_values(args, &["--prefix", "--modules-folder"]),
+        "pip" | "pip3" | "uv" => option_values(args, &["-t", "--target", "--prefix", "--root"]),
+        "virtualenv" => operands(args, &["-p", "--python", "--prompt"]),
         // `sd FIND REPLACE FILE…` rewrites each file.
         "sd" => operands(args, &["-f", "--flags", "-n", "--max-replacements"])
             .into_iter()

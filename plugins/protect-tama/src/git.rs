@@ -104,6 +104,11 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
         [clone, _source, destination, ..] if clone == "clone" => {
             walker.changes(&in_folder(destination), Change::Remove, "clones into")
         }
+        // `git init DIR` writes a repository into the folder, or the working one.
+        [init, rest @ ..] if init == "init" => {
+            let target = rest.first().map_or_else(|| folder.to_owned(), in_folder);
+            walker.changes(&target, Change::Write, "makes a repository in")
+        }
         [apply, ..] if matches!(apply.as_str(), "apply" | "am") => {
             diffs::git_apply(walker, subcommand_args, stdin)
         }
