@@ -69,7 +69,7 @@ fn decide(
     } else {
         args
     };
-    crate::key_reads::check(walker, name, args)?;
+    crate::key_reads::check(walker, name, args, fed)?;
     crate::harnesses::check(walker, name, args)?;
     file_writers::carry_written(walker, name, args, call.stdin);
     run_written(walker, call, args)?;

@@ -9,12 +9,13 @@ use crate::commands::{operands, short_flags};
 use crate::walk::{Result, Walker, shown};
 
 /// Refuses `name args…` when it reads the files under a folder that holds
-/// the control key.
-pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+/// the control key; `fed` when `xargs` hands it names earlier commands of
+/// the pipeline print (`cd ~/.tama && ls | xargs cat`).
+pub fn check(walker: &Walker<'_>, name: &str, args: &[String], fed: bool) -> Result<()> {
     if let Some(folder) = served(name, args) {
         return refuse_if_key_under(walker, "serves", name, &[folder]);
     }
-    if reads_names_on_stdin(name, args) {
+    if reads_names_on_stdin(name, args) || (fed && !handles_names_only(name)) {
         // Relative names (`find . | cpio -o`, `ls | zip -@`) are under the
         // working folder.
         let relative = walker.piped_relative.then(|| ".".to_owned());
@@ -49,6 +50,28 @@ pub(crate) fn refuse_if_key_under(
         }
     }
     Ok(())
+}
+
+/// Whether a program handed file names reads no file's content (`xargs
+/// echo`, `xargs ls -l`).
+fn handles_names_only(name: &str) -> bool {
+    matches!(
+        name,
+        "echo"
+            | "printf"
+            | "ls"
+            | "stat"
+            | "basename"
+            | "dirname"
+            | "realpath"
+            | "readlink"
+            | "test"
+            | "["
+            | "du"
+            | "wc"
+            | "file"
+            | "true"
+    )
 }
 
 /// Whether `name args…` copies the files named on its standard input

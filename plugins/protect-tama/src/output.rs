@@ -15,8 +15,9 @@ use crate::walk::Walker;
 /// reader works them out), `cat` of its input or of files this command
 /// wrote, the filters that decode or reverse their input, where `tama` is
 /// found (`which`, `command -v`, `type -P`, `whereis`: the `tama` running
-/// now) and paths resolved (`realpath`, `readlink -f`: the paths as given);
-/// `None` for anything else.
+/// now), paths resolved (`realpath`, `readlink -f`: the paths as given)
+/// and what `find` lists (names it cannot know under its folders); `None`
+/// for anything else.
 pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<String> {
     let (name, args) = argv.split_first()?;
     match basename(name) {
@@ -40,6 +41,23 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
         }
         "whereis" => found(walker, args).map(|path| format!("tama: {path}")),
         "realpath" => Some(operands(args)),
+        // What `find` lists under each folder it starts from is unknown.
+        "find" => {
+            let mut starts: Vec<&str> = args
+                .iter()
+                .map(String::as_str)
+                .take_while(|arg| !arg.starts_with(['-', '(', '!']))
+                .collect();
+            if starts.is_empty() {
+                starts.push(".");
+            }
+            Some(
+                starts
+                    .iter()
+                    .map(|start| format!("{start}\n{start}/{UNKNOWN_TEXT}\n"))
+                    .collect(),
+            )
+        }
         "readlink"
             if args
                 .iter()

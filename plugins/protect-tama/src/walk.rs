@@ -680,10 +680,18 @@ impl<'h> Walker<'h> {
             // The path may also stand inside code or a query the program
             // reads (`sqlite3 x "select readfile('/…/control.key')"`).
             let mut paths = core::iter::once(path).chain(spelled_words(word));
-            let names_key = |path| {
+            let names_key = |path: &str| {
+                // `curl file:///…/control.key`.
+                let path = path.strip_prefix("file://").unwrap_or(path);
+                // A name that starts unknown may be a relative one
+                // (`cat $(whoami)/control.key`), in the working folder.
+                let relative = path
+                    .starts_with(UNKNOWN)
+                    .then(|| format!("{}/{path}", self.cwd()));
                 may_name_key(path)
                     && self
                         .resolutions(path)
+                        .chain(relative)
                         .any(|resolved| self.protected.names_key(&resolved))
             };
             if paths.any(names_key) {
