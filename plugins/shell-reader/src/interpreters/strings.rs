@@ -51,11 +51,19 @@ impl Strings {
     }
 
     /// What the code may hand a shell or `exec`, as shell text: each value,
-    /// and each argument run with its words quoted.
+    /// and each argument run with its words quoted. A run that names its
+    /// program twice, as the `execl` family takes it (`execlp("git",
+    /// "git", "commit", …)`), is also read from its second word.
     pub fn commands(&self) -> impl Iterator<Item = String> + '_ {
-        let lists = self.lists.iter().map(|list| {
+        let joined = |list: &[String]| {
             let words: Vec<String> = list.iter().map(|word| quoted(word)).collect();
             words.join(" ")
+        };
+        let lists = self.lists.iter().flat_map(move |list| {
+            let base = |word: &String| word.rsplit('/').next().unwrap_or_default().to_owned();
+            let named_twice = matches!(list.as_slice(), [path, name, ..] if base(path) == *name);
+            let from_name = named_twice.then(|| joined(&list[1..]));
+            core::iter::once(joined(list)).chain(from_name)
         });
         self.values.iter().cloned().chain(lists)
     }

@@ -374,3 +374,16 @@ fn compiled_source_is_read_from_every_operand_or_the_input() {
     );
     assert!(changes_files("int f = open(p, o_wronly | o_trunc);"));
 }
+
+#[test]
+fn a_run_naming_its_program_twice_is_read_from_the_name_too() {
+    let read = strings(
+        r#"os.execl("/usr/bin/git", "git", "commit", "-n")"#,
+        Language::Python,
+    );
+    let commands: Vec<String> = read.commands().collect();
+    assert!(
+        commands.contains(&"'git' 'commit' '-n'".to_owned()),
+        "{commands:?}"
+    );
+}
