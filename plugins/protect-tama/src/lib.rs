@@ -191,6 +191,28 @@ pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Op
         .find_map(|text| walker.check_key(core::slice::from_ref(&text)).err())
 }
 
+/// Why a search tool (Claude Code's `Grep`, oh-my-pi's `grep` and
+/// `ast_grep`) run over a folder that holds the control key is refused:
+/// what it prints, matching lines or the names of the files a pattern
+/// matches, reads the key's text.
+pub fn search_refusal(
+    protected: &Protected,
+    cwd: &Cwd<'_>,
+    tool_name: &str,
+    tool_input: &str,
+) -> Option<String> {
+    if !tool_name.to_ascii_lowercase().contains("grep") {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
+    let folder = ["path", "cwd", "directory", "dir"]
+        .iter()
+        .find_map(|key| value.get(key)?.as_str())
+        .unwrap_or(".");
+    let walker = walk::Walker::new(protected, cwd, "", Vec::new());
+    key_reads::refuse_if_key_under(&walker, "reads", tool_name, &[folder.to_owned()]).err()
+}
+
 fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {
     match value {
         serde_json::Value::String(text) => out.push(text.clone()),
@@ -270,7 +292,9 @@ impl Guest for Gate {
             ToolKind::Other => other_tool_refusal(&protected, &cwd, &tool_name, &tool_input),
             ToolKind::Lookup => None,
         };
-        let refusal = refusal.or_else(|| key_refusal(&protected, &cwd, &tool_input));
+        let refusal = refusal
+            .or_else(|| key_refusal(&protected, &cwd, &tool_input))
+            .or_else(|| search_refusal(&protected, &cwd, &tool_name, &tool_input));
         Ok(refusal.map_or(Verdict::Pass, Verdict::Refuse))
     }
 }
