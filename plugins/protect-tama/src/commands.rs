@@ -622,7 +622,7 @@ pub(crate) fn each(
 }
 
 /// How a copying command spells its operands.
-struct CopySyntax {
+pub(crate) struct CopySyntax {
     /// Options whose value is the next word.
     valued: &'static [&'static str],
     /// Options that name the folder every source lands in.
@@ -636,7 +636,23 @@ struct CopySyntax {
 }
 
 /// `cp` and `mv` (GNU coreutils).
-const GNU_COPY: CopySyntax = CopySyntax {
+/// The sources a copy-like command names and where they go: the folders
+/// its target option names, or its last operand (the working folder for
+/// `ln -s /x`). `None` when it names nothing.
+pub(crate) fn copied(args: &[String], syntax: &CopySyntax) -> Option<(Vec<String>, Vec<String>)> {
+    let mut files = operands(args, syntax.valued);
+    let mut destinations = option_values(args, syntax.target_folder);
+    if destinations.is_empty() {
+        match files.len() {
+            0 => return None,
+            1 => destinations.push(".".to_owned()),
+            _ => destinations.extend(files.pop()),
+        }
+    }
+    Some((files, destinations))
+}
+
+pub(crate) const GNU_COPY: CopySyntax = CopySyntax {
     valued: &["-S", "--suffix", "-t", "--target-directory"],
     target_folder: &["-t", "--target-directory"],
     no_target_folder: &["-T", "--no-target-directory"],
@@ -650,7 +666,7 @@ const LN: CopySyntax = CopySyntax {
     ..GNU_COPY
 };
 
-const INSTALL: CopySyntax = CopySyntax {
+pub(crate) const INSTALL: CopySyntax = CopySyntax {
     valued: &[
         "-m",
         "--mode",
@@ -739,16 +755,9 @@ const SCP: CopySyntax = CopySyntax {
 /// in the destination itself, its whole tree is replaced; `mv` removes its
 /// sources too.
 fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: bool) -> Result<()> {
-    let mut files = operands(args, syntax.valued);
-    let mut destinations = option_values(args, syntax.target_folder);
-    if destinations.is_empty() {
-        match files.len() {
-            0 => return Ok(()),
-            // `ln -s /x` links into the working folder.
-            1 => destinations.push(".".to_owned()),
-            _ => destinations.extend(files.pop()),
-        }
-    }
+    let Some((files, destinations)) = copied(args, syntax) else {
+        return Ok(());
+    };
     for (source, destination) in files
         .iter()
         .flat_map(|f| destinations.iter().map(move |d| (f, d)))

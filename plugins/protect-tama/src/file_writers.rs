@@ -347,30 +347,18 @@ pub fn carry_written(walker: &mut Walker<'_>, name: &str, args: &[String], stdin
             }
         }
         "cp" | "mv" | "install" => {
-            let into = option_values(args, &["-t", "--target-directory"]);
-            let mut files = operands(
-                args,
-                &[
-                    "-t",
-                    "--target-directory",
-                    "-S",
-                    "--suffix",
-                    "-m",
-                    "--mode",
-                    "-o",
-                    "--owner",
-                    "-g",
-                    "--group",
-                ],
-            );
-            let target = match into.first() {
-                Some(folder) => folder.clone(),
-                None => match files.pop() {
-                    Some(last) => last,
-                    None => return,
-                },
+            let syntax = if name == "install" {
+                &crate::commands::INSTALL
+            } else {
+                &crate::commands::GNU_COPY
             };
-            for source in &files {
+            let Some((files, destinations)) = crate::commands::copied(args, syntax) else {
+                return;
+            };
+            for (source, target) in files
+                .iter()
+                .flat_map(|f| destinations.iter().map(move |d| (f, d)))
+            {
                 let Some(text) = known(walker, source) else {
                     continue;
                 };
