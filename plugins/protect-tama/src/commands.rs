@@ -635,7 +635,6 @@ pub(crate) struct CopySyntax {
     slash_means_contents: bool,
 }
 
-/// `cp` and `mv` (GNU coreutils).
 /// The sources a copy-like command names and where they go: the folders
 /// its target option names, or its last operand (the working folder for
 /// `ln -s /x`). `None` when it names nothing.
@@ -652,6 +651,7 @@ pub(crate) fn copied(args: &[String], syntax: &CopySyntax) -> Option<(Vec<String
     Some((files, destinations))
 }
 
+/// `cp` and `mv` (GNU coreutils).
 pub(crate) const GNU_COPY: CopySyntax = CopySyntax {
     valued: &["-S", "--suffix", "-t", "--target-directory"],
     target_folder: &["-t", "--target-directory"],

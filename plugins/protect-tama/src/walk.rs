@@ -608,9 +608,11 @@ impl<'h> Walker<'h> {
 
     /// [`Walker::changes`], returning the path resolved when it passes.
     fn checked_target(&self, path: &str, change: Change, verb: &str) -> Result<String> {
-        let resolved = self.resolve(path);
-        for resolved in self.resolutions(path) {
-            self.changes_resolved(path, &resolved, change, verb)?;
+        let mut resolutions = self.resolutions(path);
+        let resolved = resolutions.next().unwrap_or_default();
+        self.changes_resolved(path, &resolved, change, verb)?;
+        for elsewhere in resolutions {
+            self.changes_resolved(path, &elsewhere, change, verb)?;
         }
         if change == Change::Write && startup::is_startup_file(&resolved) && self.affects_tama() {
             return Err(format!(
@@ -683,16 +685,17 @@ impl<'h> Walker<'h> {
             let names_key = |path: &str| {
                 // `curl file:///…/control.key`.
                 let path = path.strip_prefix("file://").unwrap_or(path);
+                if !may_name_key(path) {
+                    return false;
+                }
                 // A name that starts unknown may be a relative one
                 // (`cat $(whoami)/control.key`), in the working folder.
                 let relative = path
                     .starts_with(UNKNOWN)
                     .then(|| format!("{}/{path}", self.cwd()));
-                may_name_key(path)
-                    && self
-                        .resolutions(path)
-                        .chain(relative)
-                        .any(|resolved| self.protected.names_key(&resolved))
+                self.resolutions(path)
+                    .chain(relative)
+                    .any(|resolved| self.protected.names_key(&resolved))
             };
             if paths.any(names_key) {
                 return Err(key_refusal(word));
