@@ -195,6 +195,13 @@ fn decide(
             let moves = name == "rsync" && args.iter().any(|arg| arg == "--remove-source-files");
             copy_like(walker, args, copy, moves)
         }
+        // `install -d DIR…` makes each folder it names.
+        "install" if args.iter().any(|arg| arg == "-d" || arg == "--directory") => each(
+            walker,
+            &operands(args, INSTALL.valued),
+            Change::Write,
+            "makes",
+        ),
         "install" => copy_like(walker, args, &INSTALL, false),
         "tee" | "sponge" | "touch" | "mkdir" | "mkfifo" | "mknod" => each(
             walker,
