@@ -103,6 +103,11 @@ pub fn python_module(walker: &Walker<'_>, name: &str, args: &[String]) -> Result
         (Some("zipfile" | "tarfile"), Some(at)) => {
             into(walker, rest.get(at + 2..).unwrap_or_default())
         }
+        // `python -m json.tool IN OUT` writes its second operand.
+        (Some("json.tool"), _) => match operands(rest, &["--indent"]).get(1) {
+            Some(out) => walker.changes(out, Change::Write, "writes"),
+            None => Ok(()),
+        },
         // `python -m venv DIR` fills each folder it is given.
         (Some("venv"), _) => {
             for folder in operands(rest, &["--prompt"]) {

@@ -78,6 +78,25 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
                 .take(1)
                 .collect()
         }
+        // Configuration editors that rewrite the file they are given:
+        // `json -I -f`, `dasel put|delete -f`, `crudini --set|--del FILE`.
+        "json" if args.iter().any(|arg| arg == "-I" || arg == "--in-place") => {
+            option_values(args, &["-f"])
+        }
+        "dasel"
+            if args
+                .first()
+                .is_some_and(|verb| verb == "put" || verb == "delete") =>
+        {
+            option_values(args, &["-f", "--file"])
+        }
+        "crudini"
+            if args
+                .iter()
+                .any(|arg| arg != "--get" && arg.starts_with("--")) =>
+        {
+            operands(args, &[]).into_iter().take(1).collect()
+        }
         // Package installers put packages under the folder they are given.
         "npm" | "pnpm" | "yarn" | "bun" => option_values(args, &["--prefix", "--modules-folder"]),
         "pip" | "pip3" | "uv" => option_values(args, &["-t", "--target", "--prefix", "--root"]),

@@ -389,12 +389,20 @@ fn is_hooks_name(name: &str) -> bool {
     matches!(name, "hooks" | "codex_hooks")
 }
 
-/// oh-my-pi: `--no-extensions` leaves out the extension that runs Tama, a
-/// profile reads another agent folder, without it, and a `--config` overlay
-/// may disable it.
+/// oh-my-pi: `--no-extensions` leaves out the extension that runs Tama, an
+/// extension added with `-e` can unhook it, a profile reads another agent
+/// folder, without it, and a `--config` overlay may disable it.
 fn omp(walker: &Walker<'_>, args: &[String]) -> Option<String> {
     if args.iter().any(|arg| arg == "--no-extensions") {
         return Some("`--no-extensions` leaves out the extension that runs Tama".to_owned());
+    }
+    // An extension runs in oh-my-pi's process with no isolation: one the
+    // command adds can unhook the extension that runs Tama.
+    if let Some(extension) = option_values(args, &["-e", "--extension", "--hook"]).first() {
+        return Some(format!(
+            "`{}` loads an extension beside the one that runs Tama, in the same process, where it can unhook it",
+            shown(extension)
+        ));
     }
     if let Some(profile) = option_values(args, &["--profile"]).first() {
         return Some(format!(
