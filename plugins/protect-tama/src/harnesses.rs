@@ -215,6 +215,16 @@ fn settings_change(harness: Harness, args: &[String]) -> Option<String> {
             .iter()
             .find(|feature| is_hooks_name(feature))
             .map(|feature| format!("`codex features disable {feature}` turns hooks off")),
+        // A plugin or extension package runs in oh-my-pi's process in
+        // later sessions, where it can unhook the extension that runs Tama.
+        (Harness::Omp, ["install", ..] | ["plugin", "install" | "link" | "enable", ..])
+            if !args.iter().any(|arg| arg == "--dry-run") =>
+        {
+            Some(format!(
+                "`omp {}` adds code that runs in oh-my-pi's process beside the extension that runs Tama, where it can unhook it",
+                words.iter().take(2).copied().collect::<Vec<_>>().join(" ")
+            ))
+        }
         (Harness::Omp, ["config", action @ ("set" | "reset"), key, ..])
             if key.to_ascii_lowercase().contains("extension") =>
         {
