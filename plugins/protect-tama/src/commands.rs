@@ -224,7 +224,11 @@ fn decide(
             for path in args.iter().filter_map(|arg| arg.strip_prefix("of=")) {
                 walker.changes(path, Change::Write, "writes")?;
                 if let Some(input) = input {
-                    crate::harnesses::renamed(&walker.resolve(input), path)?;
+                    crate::harnesses::renamed(
+                        &walker.resolve(input),
+                        path,
+                        &walker.protected.tama_binary,
+                    )?;
                 }
             }
             Ok(())
@@ -769,7 +773,8 @@ fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: b
         .iter()
         .flat_map(|f| destinations.iter().map(move |d| (f, d)))
     {
-        crate::harnesses::renamed(&walker.resolve(source), destination)?;
+        let tama = &walker.protected.tama_binary;
+        crate::harnesses::renamed(&walker.resolve(source), destination, tama)?;
     }
     if moves {
         each(walker, &files, Change::Remove, "moves away")?;

@@ -88,14 +88,26 @@ pub fn is_harness(name: &str) -> bool {
 /// finds it) or package script, the resolved `source`, copied,
 /// moved or linked to `destination` under a name no harness has (`cp
 /// "$(which claude)" /tmp/x`): started by that name, it is no harness to
-/// this gate, and `/tmp/x --bare` would pass.
-pub fn renamed(source: &str, destination: &str) -> Result<()> {
+/// this gate, and `/tmp/x --bare` would pass. The `tama` running now
+/// (`tama_binary`) alike: `/tmp/x sessions override` would pass.
+pub fn renamed(source: &str, destination: &str, tama_binary: &str) -> Result<()> {
+    let name = basename(destination.trim_end_matches('/'));
+    if !tama_binary.is_empty()
+        && source == tama_binary
+        && !destination.ends_with('/')
+        && name != "tama"
+    {
+        return Err(format!(
+            "the tool call puts the `tama` program (`{}`) at `{}`, a name Tama does not know it by, so that the operator's commands run from there (`sessions override`, `setup --remove`) go unchecked",
+            shown(source),
+            shown(destination)
+        ));
+    }
     let folder = source.rsplit_once('/').map_or("", |(folder, _)| folder);
     let program = matches!(basename(folder), "bin" | ".bin");
     let harness = Harness::named(basename(source))
         .filter(|_| program)
         .or_else(|| Harness::of_script(source));
-    let name = basename(destination.trim_end_matches('/'));
     let keeps_name = destination.ends_with('/') || is_harness(name);
     match harness {
         Some(harness) if !keeps_name => Err(format!(

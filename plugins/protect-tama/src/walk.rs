@@ -354,7 +354,8 @@ impl<'h> Walker<'h> {
                     for source in crate::harnesses::copied_to_output(&argv) {
                         let source = self.resolve(source);
                         for (target, _) in &targets {
-                            crate::harnesses::renamed(&source, target)?;
+                            let tama = &self.protected.tama_binary;
+                            crate::harnesses::renamed(&source, target, tama)?;
                         }
                     }
                     // A script written for a later call to run is read now.
