@@ -5,34 +5,51 @@ use crate::prelude::*;
 
 use crate::interpreters::quoted;
 
-/// Whether git runs a setting's value as a command: pagers, editors, the
-/// ssh command, external diff and diff drivers, credential helpers, the
-/// fsmonitor, signing programs, clean/smudge filters, merge drivers, diff
-/// and merge tools, a remote's upload and receive programs.
+/// The sections of git's configuration where a variable's value is run as
+/// a command, each with those variables (any, when none are listed):
+/// pagers, editors, the ssh command, external diff and diff drivers,
+/// credential helpers, the fsmonitor, signing programs, clean/smudge
+/// filters, merge drivers, diff and merge tools, a remote's upload and
+/// receive programs.
+pub const RUNNING_SECTIONS: &[(&str, &[&str])] = &[
+    ("pager", &[]),
+    (
+        "core",
+        &[
+            "pager",
+            "editor",
+            "sshcommand",
+            "fsmonitor",
+            "askpass",
+            "gitproxy",
+        ],
+    ),
+    ("sequence", &["editor"]),
+    ("diff", &["external", "command", "textconv"]),
+    ("credential", &["helper"]),
+    ("gpg", &["program", "defaultkeycommand"]),
+    ("filter", &["clean", "smudge", "process"]),
+    ("merge", &["driver"]),
+    ("difftool", &["cmd"]),
+    ("mergetool", &["cmd"]),
+    ("browser", &["cmd"]),
+    ("man", &["cmd"]),
+    ("trailer", &["command", "cmd"]),
+    ("remote", &["uploadpack", "receivepack"]),
+    ("interactive", &["difffilter"]),
+    ("uploadpack", &["packobjectshook"]),
+    ("sendemail", &["sendmailcmd", "tocmd", "cccmd", "headercmd"]),
+];
+
+/// Whether git runs a setting's value as a command ([`RUNNING_SECTIONS`]).
 pub fn runs_setting(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
     let section = key.split('.').next().unwrap_or("");
     let variable = key.rsplit('.').next().unwrap_or("");
-    match section {
-        "pager" => true,
-        "core" => matches!(
-            variable,
-            "pager" | "editor" | "sshcommand" | "fsmonitor" | "askpass" | "gitproxy"
-        ),
-        "sequence" => variable == "editor",
-        "diff" => matches!(variable, "external" | "command" | "textconv"),
-        "credential" => variable == "helper",
-        "gpg" => matches!(variable, "program" | "defaultkeycommand"),
-        "filter" => matches!(variable, "clean" | "smudge" | "process"),
-        "merge" => variable == "driver",
-        "difftool" | "mergetool" | "browser" | "man" => variable == "cmd",
-        "trailer" => matches!(variable, "command" | "cmd"),
-        "remote" => matches!(variable, "uploadpack" | "receivepack"),
-        "interactive" => variable == "difffilter",
-        "uploadpack" => variable == "packobjectshook",
-        "sendemail" => matches!(variable, "sendmailcmd" | "tocmd" | "cccmd" | "headercmd"),
-        _ => false,
-    }
+    RUNNING_SECTIONS
+        .iter()
+        .find(|(name, _)| *name == section)
+        .is_some_and(|(_, variables)| variables.is_empty() || variables.contains(&variable))
 }
 
 /// Commands an editor's text may write into a rebase's todo list, which git

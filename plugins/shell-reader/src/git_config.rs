@@ -141,33 +141,12 @@ fn is_home(folder: &str) -> bool {
 /// variables read as those of each section where a variable runs a command
 /// (`alias`, `core`, `diff`, a filter, …), among which it may land.
 pub fn written_commands(path: &str, content: &str) -> Option<String> {
-    /// Sections with a variable that runs a command (see
-    /// [`crate::git_commands::runs_setting`]); one with a subsection under
-    /// an arbitrary one, as the variable's name is what counts.
-    const SECTIONS: &[&str] = &[
-        "alias",
-        "core",
-        "pager",
-        "sequence",
-        "diff",
-        "credential",
-        "gpg",
-        "filter \"x\"",
-        "merge \"x\"",
-        "difftool \"x\"",
-        "mergetool \"x\"",
-        "browser \"x\"",
-        "man \"x\"",
-        "trailer \"x\"",
-        "remote \"x\"",
-        "interactive",
-        "uploadpack",
-        "sendemail",
-    ];
     commands(content).or_else(|| {
         is_file(path).then(|| {
-            SECTIONS
-                .iter()
+            let running = crate::git_commands::RUNNING_SECTIONS.iter();
+            // An alias that starts with `!` runs a shell too.
+            core::iter::once("alias")
+                .chain(running.map(|(section, _)| *section))
                 .filter_map(|section| commands(&format!("[{section}]\n{content}")))
                 .collect()
         })
