@@ -86,30 +86,24 @@ pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     into(walker, &folders)
 }
 
-/// Python's archive modules: `python -m zipfile -e ZIP FOLDER` and
-/// `python -m tarfile -e TAR [FOLDER]`.
+/// Python's modules that write files: `python -m zipfile -e ZIP FOLDER`
+/// and `python -m tarfile -e TAR [FOLDER]`, `json.tool` and `venv`.
 pub fn python_module(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
-    if !name.starts_with("python") {
-        return Ok(());
-    }
-    let Some(at) = args.iter().position(|arg| arg == "-m") else {
+    let Some((module, rest)) = crate::commands::python_module(name, args) else {
         return Ok(());
     };
-    let rest = args.get(at + 2..).unwrap_or_default();
     let extract = rest
         .iter()
         .position(|arg| arg == "-e" || arg == "--extract");
-    match (args.get(at + 1).map(String::as_str), extract) {
-        (Some("zipfile" | "tarfile"), Some(at)) => {
-            into(walker, rest.get(at + 2..).unwrap_or_default())
-        }
+    match (module, extract) {
+        ("zipfile" | "tarfile", Some(at)) => into(walker, rest.get(at + 2..).unwrap_or_default()),
         // `python -m json.tool IN OUT` writes its second operand.
-        (Some("json.tool"), _) => match operands(rest, &["--indent"]).get(1) {
+        ("json.tool", _) => match operands(rest, &["--indent"]).get(1) {
             Some(out) => walker.changes(out, Change::Write, "writes"),
             None => Ok(()),
         },
         // `python -m venv DIR` fills each folder it is given.
-        (Some("venv"), _) => {
+        ("venv", _) => {
             for folder in operands(rest, &["--prompt"]) {
                 walker.changes(&folder, Change::Write, "makes an environment in")?;
             }
@@ -142,7 +136,7 @@ fn tar_extracts(args: &[String]) -> bool {
 
 /// Whether `tar` creates an archive or adds to one: `-c`, `-r`, `-u` or
 /// `-A` among short flags or the old style's first word, or their long names.
-fn tar_writes_archive(args: &[String]) -> bool {
+pub(crate) fn tar_writes_archive(args: &[String]) -> bool {
     let modes = ['c', 'r', 'u', 'A'];
     args.iter().any(|arg| {
         matches!(

@@ -646,6 +646,17 @@ pub(crate) struct CopySyntax {
     slash_means_contents: bool,
 }
 
+/// The module `python -m MODULE args…` runs, and the arguments after it;
+/// `None` for any other command.
+pub(crate) fn python_module<'a>(name: &str, args: &'a [String]) -> Option<(&'a str, &'a [String])> {
+    if !name.starts_with("python") {
+        return None;
+    }
+    let at = args.iter().position(|arg| arg == "-m")?;
+    let module = args.get(at + 1)?;
+    Some((module.as_str(), args.get(at + 2..).unwrap_or_default()))
+}
+
 /// The sources a copy-like command names and where they go: the folders
 /// its target option names, or its last operand (the working folder for
 /// `ln -s /x`). `None` when it names nothing.

@@ -102,36 +102,30 @@ fn reads_names_on_stdin(name: &str, args: &[String]) -> bool {
 /// `php -S … -t`, `ruby -run -e httpd`, `busybox httpd -h`, and the npm
 /// servers `http-server` and `serve`.
 fn served(name: &str, args: &[String]) -> Option<String> {
-    let value = |options: &[&str]| crate::commands::option_values(args, options).pop();
-    let first_operand = || {
+    // The folder an option names, else the working one.
+    let value = |options: &[&str]| {
+        let value = crate::commands::option_values(args, options).pop();
+        value.unwrap_or_else(|| ".".to_owned())
+    };
+    let first_operand = |args: &[String]| {
         args.iter()
             .find(|arg| !arg.starts_with('-'))
             .cloned()
             .unwrap_or_else(|| ".".to_owned())
     };
-    let module = |module: &str| {
-        args.windows(2)
-            .any(|pair| pair[0] == "-m" && pair[1] == module)
-    };
-    if name.starts_with("python") && module("http.server") {
-        return Some(value(&["-d", "--directory"]).unwrap_or_else(|| ".".to_owned()));
+    if let Some(("http.server", _)) = crate::commands::python_module(name, args) {
+        return Some(value(&["-d", "--directory"]));
     }
     match name {
-        "php" if args.iter().any(|arg| arg == "-S") => {
-            Some(value(&["-t"]).unwrap_or_else(|| ".".to_owned()))
-        }
+        "php" if args.iter().any(|arg| arg == "-S") => Some(value(&["-t"])),
         "ruby" if args.iter().any(|arg| arg == "-run") => {
             let at = args.iter().position(|arg| arg == "httpd")?;
-            let rest = &args[at + 1..];
-            Some(
-                rest.iter()
-                    .find(|arg| !arg.starts_with('-'))
-                    .cloned()
-                    .unwrap_or_else(|| ".".to_owned()),
-            )
+            Some(first_operand(&args[at + 1..]))
         }
-        "httpd" if args.iter().any(|arg| arg == "-h") => value(&["-h"]),
-        "http-server" | "serve" => Some(first_operand()),
+        "httpd" if args.iter().any(|arg| arg == "-h") => {
+            crate::commands::option_values(args, &["-h"]).pop()
+        }
+        "http-server" | "serve" => Some(first_operand(args)),
         _ => None,
     }
 }
@@ -161,21 +155,14 @@ fn reads_recursively(name: &str, args: &[String]) -> Option<bool> {
         "pax" => flag(&['w'], &[]),
         // `python -m zipfile -c out.zip FOLDER…`, and tarfile's alike.
         _ if name.starts_with("python") => {
-            let archives = args
-                .windows(2)
-                .any(|pair| pair[0] == "-m" && matches!(pair[1].as_str(), "zipfile" | "tarfile"));
-            archives && flag(&['c'], &["--create"])
+            let module = crate::commands::python_module(name, args);
+            matches!(module, Some(("zipfile" | "tarfile", _))) && flag(&['c'], &["--create"])
         }
         "jar" => args
             .first()
             .is_some_and(|key| key.trim_start_matches('-').starts_with('c')),
         "zip" => flag(&['r'], &["--recurse-paths"]),
-        "tar" | "bsdtar" => {
-            flag(&['c', 'r', 'u'], &["--create", "--append", "--update"])
-                || args
-                    .first()
-                    .is_some_and(|first| !first.starts_with('-') && first.contains('c'))
-        }
+        "tar" | "bsdtar" => crate::archives::tar_writes_archive(args),
         "grep" | "egrep" | "fgrep" => {
             let recursive = flag(&['r', 'R'], &["--recursive", "--dereference-recursive"]);
             return recursive.then_some(true);
