@@ -1039,13 +1039,14 @@ fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Resul
 /// read when it was written (`walk::run_later`).
 fn run_written(walker: &mut Walker<'_>, call: &Call<'_>, args: &[String]) -> Result<()> {
     let program = call.argv.len().checked_sub(args.len() + 1);
-    let Some(path) = program.and_then(|at| call.argv.get(at)) else {
+    let Some(path) = program
+        .and_then(|at| call.argv.get(at))
+        .filter(|path| path.contains('/'))
+    else {
         return Ok(());
     };
     match walker.written(path).map(str::to_owned) {
-        Some(script) if path.contains('/') && !script.starts_with("#!") => {
-            walker.child_source_if_shell(&script)
-        }
+        Some(script) if !script.starts_with("#!") => walker.child_source_if_shell(&script),
         _ => Ok(()),
     }
 }

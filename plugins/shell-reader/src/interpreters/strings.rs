@@ -60,8 +60,10 @@ impl Strings {
             words.join(" ")
         };
         let lists = self.lists.iter().flat_map(move |list| {
-            let base = |word: &String| word.rsplit('/').next().unwrap_or_default().to_owned();
-            let named_twice = matches!(list.as_slice(), [path, name, ..] if base(path) == *name);
+            let named_twice = matches!(
+                list.as_slice(),
+                [path, name, ..] if path.rsplit('/').next() == Some(name.as_str())
+            );
             let from_name = named_twice.then(|| joined(&list[1..]));
             core::iter::once(joined(list)).chain(from_name)
         });
