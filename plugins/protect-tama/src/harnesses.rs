@@ -103,11 +103,7 @@ pub fn renamed(source: &str, destination: &str, tama_binary: &str) -> Result<()>
             shown(destination)
         ));
     }
-    let folder = source.rsplit_once('/').map_or("", |(folder, _)| folder);
-    let program = matches!(basename(folder), "bin" | ".bin");
-    let harness = Harness::named(basename(source))
-        .filter(|_| program)
-        .or_else(|| Harness::of_script(source));
+    let harness = harness_script(source);
     let keeps_name = destination.ends_with('/') || is_harness(name);
     match harness {
         Some(harness) if !keeps_name => Err(format!(
@@ -159,6 +155,10 @@ pub fn names_off_switch(lowercase: &str) -> bool {
 /// Refuses `name args…`, the command `argv` runs, when it starts a harness
 /// without Tama's hooks.
 pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let runtime_options = match name {
+        "node" | "nodejs" | "bun" => options_before(args),
+        _ => &[],
+    };
     let Some((harness, args)) = harness_call(name, args) else {
         return Ok(());
     };
@@ -202,7 +202,8 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         .or_else(|| moved(&["HOME"]))
         .or_else(|| moved(harness.elsewhere()))
         .or_else(|| assigned(harness.switches(), "turns its hooks off"))
-        .or_else(tama_set),
+        .or_else(tama_set)
+        .or_else(|| loaded(walker, harness, runtime_options)),
     };
     match how {
         Some(how) => Err(format!(
@@ -211,6 +212,128 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         )),
         None => Ok(()),
     }
+}
+
+/// Variables through which code of the command's choosing runs in the
+/// harness's process and in every hook it starts, where it can answer in
+/// Tama's place: libraries the dynamic loader adds, and the file a
+/// hook's bash reads before its command.
+const LOADERS: &[&str] = &[
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "LD_LIBRARY_PATH",
+    "DYLD_INSERT_LIBRARIES",
+    "DYLD_LIBRARY_PATH",
+    "DYLD_FRAMEWORK_PATH",
+    "BASH_ENV",
+];
+
+/// Variables holding options of the JavaScript runtime a harness runs on
+/// (Claude Code and Codex's launcher on node, oh-my-pi on bun).
+const RUNTIME_OPTIONS: &[&str] = &["NODE_OPTIONS", "BUN_OPTIONS"];
+
+/// Runtime options that load code into the harness (`--require`,
+/// `--import`, a loader, bun's `--preload`), open it to a debugger that
+/// can run code in it (`--inspect`), or set its environment, which its
+/// hooks inherit, from a file (`--env-file`).
+const LOADING_OPTIONS: &[&str] = &[
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "--preload",
+    "--inspect",
+    "--env-file",
+];
+
+/// Shells a Codex hook may run through as `$SHELL -lc`.
+const SHELLS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh",
+];
+
+/// How the command puts code of its own into the harness it starts or into
+/// the hooks that harness runs, if it does: a variable of [`LOADERS`], a
+/// loading option of the runtime (`options` given to node or bun before
+/// the harness's script, or in `NODE_OPTIONS`), or, for Codex, which runs
+/// each hook as `$SHELL -lc …`, a `SHELL` that is no installed shell, or
+/// zsh's or fish's start-up files moved elsewhere.
+fn loaded(walker: &Walker<'_>, harness: Harness, options: &[String]) -> Option<String> {
+    let loads = "loads code of the command's choosing into it and into every hook it runs, where that code can answer in Tama's place";
+    if let Some((variable, value)) = LOADERS
+        .iter()
+        .find_map(|variable| Some((variable, walker.assigned(variable)?)))
+    {
+        return Some(format!("`{variable}={}` {loads}", shown(value)));
+    }
+    let set_options = RUNTIME_OPTIONS.iter().find_map(|variable| {
+        let value = walker.assigned(variable)?;
+        let option = loading_option(value.split_whitespace())?;
+        Some(format!("`{variable}` holds `{option}`, which"))
+    });
+    let given = || {
+        let option = loading_option(options.iter().map(String::as_str))?;
+        Some(format!("`{option}`"))
+    };
+    if let Some(how) = set_options.or_else(given) {
+        return Some(format!("{how} {loads}"));
+    }
+    let Harness::Codex = harness else {
+        return None;
+    };
+    if let Some(shell) = walker
+        .assigned("SHELL")
+        .filter(|shell| !installed_shell(shell))
+    {
+        return Some(format!(
+            "`SHELL={}` is the program Codex runs each hook through (`$SHELL -lc`), which decides whether Tama's hooks run",
+            shown(shell)
+        ));
+    }
+    ["ZDOTDIR", "XDG_CONFIG_HOME"].iter().find_map(|variable| {
+        let value = walker.assigned(variable)?;
+        Some(format!(
+            "`{variable}={}` has the login shell Codex runs each hook through read start-up files of the command's choosing first, which can end it before Tama runs",
+            shown(value)
+        ))
+    })
+}
+
+/// The first of `words` that is a loading runtime option (`--require=x`,
+/// `-r`).
+fn loading_option<'w>(mut words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
+    words.find(|word| {
+        let option = word.split_once('=').map_or(*word, |(option, _)| option);
+        LOADING_OPTIONS
+            .iter()
+            .any(|loading| option == *loading || (loading.len() > 2 && option.starts_with(loading)))
+    })
+}
+
+/// Whether `path` is a shell installed where the system keeps programs.
+fn installed_shell(path: &str) -> bool {
+    let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let system = ["/bin", "/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"];
+    system.contains(&folder) && SHELLS.contains(&name)
+}
+
+/// The options a runtime (node, bun) is given before the script it runs.
+fn options_before(args: &[String]) -> &[String] {
+    let script = args
+        .iter()
+        .position(|arg| harness_script(arg).is_some())
+        .unwrap_or(0);
+    &args[..script]
+}
+
+/// The harness whose program or package script `path` is: its program in a
+/// `bin` folder (`node "$(which claude)"`), or a script of its package.
+fn harness_script(path: &str) -> Option<Harness> {
+    let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let program = matches!(basename(folder), "bin" | ".bin");
+    Harness::named(basename(path))
+        .filter(|_| program)
+        .or_else(|| Harness::of_script(path))
 }
 
 /// What a harness's own settings command changes about Tama's hooks:
@@ -292,7 +415,7 @@ fn harness_call<'a>(name: &str, args: &'a [String]) -> Option<(Harness, &'a [Str
             return args
                 .iter()
                 .enumerate()
-                .find_map(|(at, arg)| Some((Harness::of_script(arg)?, args.get(at + 1..)?)));
+                .find_map(|(at, arg)| Some((harness_script(arg)?, args.get(at + 1..)?)));
         }
         _ => return None,
     };

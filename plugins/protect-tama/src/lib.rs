@@ -55,8 +55,12 @@
 //!   them pointed at another configuration (`HOME`, `CLAUDE_CONFIG_DIR`,
 //!   `CODEX_HOME`, `PI_CODING_AGENT_DIR`) or run as another user (`sudo`,
 //!   `su -c`, `runuser`, or a shell started so: `sudo -u u sh -c '…'`),
-//!   directly or by `npx`; so is one put under a name no harness has
-//!   (`cp "$(which claude)" /tmp/x`).
+//!   directly or by `npx`, or with code loaded into it and its hooks
+//!   (`LD_PRELOAD`, `NODE_OPTIONS=--require …`, Codex's `SHELL`); so is one
+//!   put under a name no harness has (`cp "$(which claude)" /tmp/x`).
+//! - A signal to the processes a hook runs in (`pkill -f run-hook`, `kill
+//!   $(pgrep tama)`) is refused (`signals`): a harness goes on when a hook
+//!   dies.
 //! - Reading passes, except the control key (`TAMA_HOME/control.key`),
 //!   which no tool call may name. `tama` commands pass, except the
 //!   operator's: `tama sessions override`, `tama sessions grant` and
@@ -82,6 +86,7 @@ mod output;
 mod paths;
 mod prelude;
 mod protected;
+mod signals;
 mod startup;
 mod walk;
 #[cfg(target_arch = "wasm32")]

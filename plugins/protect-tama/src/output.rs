@@ -31,6 +31,9 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
             files.iter().map(|file| walker.written(file)).collect()
         }
         "which" => found(walker, args),
+        name @ ("pgrep" | "pidof") => {
+            crate::signals::listed(name, args, &walker.protected.tama_binary)
+        }
         "command" if args.iter().any(|a| a == "-v" || a == "-V") => found(walker, args),
         "type"
             if args

@@ -414,8 +414,9 @@ impl<'h> Walker<'h> {
         Ok(())
     }
 
-    /// Checks the files redirections write; returns what a here-document or
-    /// here-string hands the command on its standard input, and the files
+    /// Checks the files redirections write; returns what a here-document, a
+    /// here-string or a read file hands the command on its standard input
+    /// (unknown for a file the command did not write), and the files
     /// written, resolved, each with whether it is appended to.
     fn redirects(
         &mut self,
@@ -434,6 +435,10 @@ impl<'h> Walker<'h> {
                 RedirectKind::Read => {
                     let target = self.expand(program, &redirect.target)?;
                     self.check_key(core::slice::from_ref(&target))?;
+                    // What the command reads instead of its pipe: a file it
+                    // wrote itself (a process substitution's too) is known.
+                    let text = self.written(&target).unwrap_or(UNKNOWN_TEXT);
+                    stdin = Some(text.to_owned());
                 }
                 RedirectKind::HereString => {
                     stdin = Some(self.expand(program, &redirect.target)?);

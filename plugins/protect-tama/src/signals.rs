@@ -1,0 +1,274 @@
+//! Signals sent to Tama's processes. Claude Code and Codex read a hook that
+//! dies by a signal, or never answers, as a hook that failed, and go on: a
+//! command that kills or stops the `tama` a hook runs, or the shell a
+//! harness runs it through, lets the tool calls after it through unchecked
+//! (`pkill -f run-hook`, `killall tama`, `kill $(pgrep tama)`, such a loop
+//! left running in the background). A process's resource limits changed
+//! from outside (`prlimit --pid`) are inherited by every hook it starts,
+//! which then cannot run.
+//!
+//! Which processes a pattern selects is decided as `pkill` decides it, by
+//! matching the pattern as a regular expression against the names and
+//! command lines Tama's processes have.
+
+use crate::prelude::*;
+
+use regex_automata::nfa::thompson::{self, pikevm::PikeVM};
+use regex_automata::util::syntax;
+use shell_reader::field::UNKNOWN_TEXT;
+
+use crate::commands::basename;
+use crate::walk::{Result, Walker, shown};
+
+/// What `pgrep` or `pidof` prints when what it lists may be Tama's
+/// processes: their ids, unknown but known to be theirs.
+const TAMA_PIDS: &str = "\u{FFFC}tama-pids\u{FFFC}";
+
+/// The names a process running a hook has: `tama`, and the shells the
+/// harnesses run a hook command through (`sh -c`, `$SHELL -lc`).
+const PROCESS_NAMES: &[&str] = &["tama", "sh", "bash", "dash", "zsh", "fish", "ksh"];
+
+/// `pkill` and `pgrep` options that take a value.
+const PGREP_VALUED: &[&str] = &[
+    "-d",
+    "--delimiter",
+    "-g",
+    "--pgroup",
+    "-G",
+    "--group",
+    "-P",
+    "--parent",
+    "-s",
+    "--session",
+    "-t",
+    "--terminal",
+    "-u",
+    "--euid",
+    "-U",
+    "--uid",
+    "-F",
+    "--pidfile",
+    "--signal",
+    "--ns",
+    "--nslist",
+    "-r",
+    "--runstates",
+    "--env",
+    "--cgroup",
+];
+
+/// `killall` options that take a value.
+const KILLALL_VALUED: &[&str] = &[
+    "-s",
+    "--signal",
+    "-u",
+    "--user",
+    "-o",
+    "--older-than",
+    "-y",
+    "--younger-than",
+    "-n",
+    "--ns",
+    "-Z",
+    "--context",
+];
+
+/// Refuses a command that signals Tama's processes or may, or that sets
+/// another process's resource limits.
+pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let tama = walker.protected.tama_binary.as_str();
+    let refused = match name {
+        "kill" => args.iter().any(|arg| arg.contains(TAMA_PIDS)).then(|| {
+            "`kill` is handed the ids `pgrep` or `pidof` found of processes that may be Tama's"
+                .to_owned()
+        }),
+        "pkill" => pgrep_selects_tama(args, tama)
+            .map(|why| format!("`pkill {}` {why}", shown(&args.join(" ")))),
+        "killall" => killall_selects_tama(args)
+            .map(|why| format!("`killall {}` {why}", shown(&args.join(" ")))),
+        "prlimit" if sets_another_process(args) => {
+            return Err(format!(
+                "the tool call sets the resource limits of a running process (`prlimit {}`): a harness's hooks start under its limits, and Tama, unable to run under them, fails where the harness goes on without it",
+                shown(&args.join(" "))
+            ));
+        }
+        _ => None,
+    };
+    match refused {
+        Some(how) => Err(format!(
+            "the tool call signals processes that may be Tama's: {how}. A harness goes on when a hook dies or stops, so no hook would check what runs after it"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What `pgrep` or `pidof` prints, when what it lists may be Tama's processes.
+pub fn listed(name: &str, args: &[String], tama: &str) -> Option<String> {
+    let lists_tama = match name {
+        "pgrep" => pgrep_selects_tama(args, tama).is_some(),
+        "pidof" => args
+            .iter()
+            .filter(|arg| !arg.starts_with('-'))
+            .any(|arg| PROCESS_NAMES.contains(&basename(arg)) || arg.contains(UNKNOWN_TEXT)),
+        _ => false,
+    };
+    lists_tama.then(|| format!("{TAMA_PIDS}\n"))
+}
+
+/// Why `pgrep`'s or `pkill`'s selection may hold Tama's processes: its
+/// pattern matches one of their names, or with `-f` one of their command
+/// lines; or it has no pattern and selects by user, parent or session.
+fn pgrep_selects_tama(args: &[String], tama: &str) -> Option<&'static str> {
+    let mut full = false;
+    let mut exact = false;
+    let mut ignore_case = false;
+    let mut inverse = false;
+    let mut pattern = None;
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if PGREP_VALUED.contains(&word.as_str()) {
+            words.next();
+        } else if word.starts_with("--") {
+            match word.as_str() {
+                "--full" => full = true,
+                "--exact" => exact = true,
+                "--ignore-case" => ignore_case = true,
+                "--inverse" => inverse = true,
+                _ => {}
+            }
+        } else if let Some(flags) = word.strip_prefix('-').filter(|flags| !flags.is_empty()) {
+            // A signal (`-9`, `-KILL`), or short options, the last of which may take the next word.
+            if flags.starts_with(|c: char| c.is_ascii_digit() || c.is_ascii_uppercase()) {
+                continue;
+            }
+            full |= flags.contains('f');
+            exact |= flags.contains('x');
+            ignore_case |= flags.contains('i');
+            inverse |= flags.contains('v');
+            if flags.ends_with(['d', 'g', 'G', 'P', 's', 't', 'u', 'U', 'F', 'r']) {
+                words.next();
+            }
+        } else if pattern.is_none() {
+            pattern = Some(word.as_str());
+        }
+    }
+    if inverse {
+        return Some("selects every process its pattern does not match, Tama's among them");
+    }
+    let Some(pattern) = pattern else {
+        return Some("selects processes by user, parent or session, Tama's among them");
+    };
+    let matches = if full {
+        command_lines(tama)
+            .iter()
+            .any(|line| pattern_matches(pattern, line, exact, ignore_case))
+    } else {
+        PROCESS_NAMES
+            .iter()
+            .any(|name| pattern_matches(pattern, name, exact, ignore_case))
+    };
+    matches.then_some(if full {
+        "matches the command line of a `tama` hook or of the shell a harness runs it through"
+    } else {
+        "matches the name of `tama` or of the shell a harness runs a hook through"
+    })
+}
+
+/// Why `killall`'s selection may hold Tama's processes: a name of theirs
+/// among its operands (a regular expression with `-r`), or none, with `-u`.
+fn killall_selects_tama(args: &[String]) -> Option<&'static str> {
+    let regex = args
+        .iter()
+        .any(|arg| arg == "--regexp" || (is_short_flags(arg) && arg.contains('r')));
+    let ignore_case = args
+        .iter()
+        .any(|arg| arg == "--ignore-case" || (is_short_flags(arg) && arg.contains('I')));
+    let mut names = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if KILLALL_VALUED.contains(&word.as_str()) {
+            words.next();
+        } else if !word.starts_with('-') {
+            names.push(word.as_str());
+        }
+    }
+    if names.is_empty() {
+        return Some("selects every process of a user, Tama's among them");
+    }
+    let selects = names.iter().any(|name| {
+        PROCESS_NAMES.iter().any(|process| {
+            if regex {
+                pattern_matches(name, process, false, ignore_case)
+            } else {
+                let name = basename(name);
+                name.contains(UNKNOWN_TEXT)
+                    || name == *process
+                    || (ignore_case && name.eq_ignore_ascii_case(process))
+            }
+        })
+    });
+    selects.then_some("names `tama` or the shell a harness runs a hook through")
+}
+
+/// Whether `word` is a cluster of short options (`-qI`), not a signal (`-9`, `-KILL`).
+fn is_short_flags(word: &str) -> bool {
+    word.strip_prefix('-').is_some_and(|flags| {
+        !flags.is_empty() && flags.chars().all(|c| c.is_ascii_lowercase() || c == 'I')
+    })
+}
+
+/// The command lines of the processes a hook runs in: `tama` (the one
+/// running now, and one installed as `tama`) run by each harness, directly
+/// or through the shell that harness hands the command.
+fn command_lines(tama: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for tama in [tama, "/usr/local/bin/tama"]
+        .into_iter()
+        .filter(|t| !t.is_empty())
+    {
+        lines.extend([
+            format!("{tama} run-hook --provider claude pre_tool_use claude"),
+            format!("/bin/sh -c '{tama}' run-hook --provider claude pre_tool_use claude"),
+            format!("/bin/bash -lc '{tama}' run-hook --provider codex pre_tool_use codex"),
+            format!("{tama} run-hook --serve omp"),
+        ]);
+    }
+    lines
+}
+
+/// Whether `pattern`, a regular expression as `pkill` reads it, matches
+/// `text`. A pattern the gate cannot read, or one holding a value it
+/// cannot know, may match anything.
+fn pattern_matches(pattern: &str, text: &str, exact: bool, ignore_case: bool) -> bool {
+    if pattern.contains(UNKNOWN_TEXT) {
+        return true;
+    }
+    let anchored;
+    let pattern = if exact {
+        anchored = format!("^(?:{pattern})$");
+        anchored.as_str()
+    } else {
+        pattern
+    };
+    let syntax = syntax::Config::new()
+        .unicode(false)
+        .utf8(false)
+        .case_insensitive(ignore_case);
+    let built = PikeVM::builder()
+        .syntax(syntax)
+        .thompson(thompson::Config::new().utf8(false))
+        .build(pattern);
+    match built {
+        Ok(vm) => vm.is_match(&mut vm.create_cache(), text.as_bytes()),
+        Err(_) => true,
+    }
+}
+
+/// Whether `prlimit` is pointed at a running process (`--pid`, `-p`).
+fn sets_another_process(args: &[String]) -> bool {
+    args.iter().any(|arg| {
+        arg == "--pid"
+            || arg.starts_with("--pid=")
+            || (arg.starts_with("-p") && !arg.starts_with("--"))
+    })
+}
