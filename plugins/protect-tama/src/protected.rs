@@ -199,9 +199,42 @@ fn project_settings(path: &str, change: Change) -> Option<String> {
     };
     let extension = parent == "extensions" && grandparent == ".omp";
     let removed = change == Change::Remove && matches!(last, ".claude" | ".codex" | ".omp");
+    if change == Change::Write && loaded_by_omp(path) {
+        let path = crate::walk::shown(path);
+        return Some(format!(
+            "code oh-my-pi loads into its process beside the extension that runs Tama, where it can unhook it ({path})"
+        ));
+    }
     (settings || extension || removed).then(|| {
         let path = crate::walk::shown(path);
         format!("a harness's hook settings ({path})")
+    })
+}
+
+/// Whether `path` is, or holds, code oh-my-pi imports into its process at
+/// start, wherever the folder is (the home's or a project's): the hooks in
+/// `hooks/pre/` and `hooks/post/` of its own folders (`.omp`, `.omp/agent`)
+/// and of Claude Code's, Codex's `hooks/pre-*` and `hooks/post-*`, its
+/// plugins and Claude Code's with the registries that list them
+/// (`installed_plugins.json`), and its profiles, each an agent folder of
+/// its own.
+fn loaded_by_omp(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    parts.iter().enumerate().any(|(at, part)| {
+        let rest = &parts[at + 1..];
+        match *part {
+            ".omp" => {
+                let rest = rest.strip_prefix(&["agent"]).unwrap_or(rest);
+                matches!(rest, ["hooks"] | ["hooks", "pre" | "post", ..])
+                    || matches!(rest, ["plugins" | "profiles", ..])
+            }
+            ".claude" => matches!(rest, ["hooks", "pre" | "post", ..] | ["plugins", ..]),
+            ".codex" => match rest {
+                ["hooks", name, ..] => name.starts_with("pre-") || name.starts_with("post-"),
+                _ => false,
+            },
+            _ => false,
+        }
     })
 }
 
