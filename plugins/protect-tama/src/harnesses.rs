@@ -143,13 +143,19 @@ const OFF_SWITCHES: &[&str] = &[
 
 /// Whether lower-cased shell text (a start-up file's line) names a switch
 /// that starts a harness without Tama's hooks: one of its configuration
-/// variables but `HOME`, or an option or setting that leaves them out.
+/// variables but `HOME`, an option or setting that leaves them out, or a
+/// variable that loads code into it ([`LOADERS`], `NODE_OPTIONS` with a
+/// loading option).
 pub fn names_off_switch(lowercase: &str) -> bool {
+    let names = |variable: &&str| lowercase.contains(&variable.to_ascii_lowercase());
     OFF_SWITCHES.iter().any(|switch| lowercase.contains(switch))
         || [Harness::Claude, Harness::Codex, Harness::Omp]
             .iter()
             .flat_map(|harness| harness.elsewhere().iter().chain(harness.switches()))
-            .any(|variable| lowercase.contains(&variable.to_ascii_lowercase()))
+            .any(names)
+        || LOADERS.iter().any(names)
+        || (RUNTIME_OPTIONS.iter().any(names)
+            && loading_option(lowercase.split(|c: char| c.is_whitespace() || c == '=')).is_some())
 }
 
 /// Refuses `name args…`, the command `argv` runs, when it starts a harness

@@ -55,3 +55,40 @@ pub fn affects_tama(text: &str) -> bool {
         .collect();
     letters.contains("tama") || crate::harnesses::names_off_switch(&letters)
 }
+
+/// Whether `path`, resolved, is bun's configuration (`bunfig.toml` in a
+/// project, `.bunfig.toml` in the home folder).
+pub fn is_bun_config(path: &str) -> bool {
+    matches!(
+        path.rsplit('/').next(),
+        Some("bunfig.toml" | ".bunfig.toml")
+    )
+}
+
+/// Whether `text` (a command, or a write tool's input, its newlines
+/// perhaps escaped) sets a `preload` outside a `[test]` table of bun's
+/// configuration: code bun runs first in every program it starts in that
+/// folder, oh-my-pi among them. `[test]`'s preload runs only for
+/// `bun test`. A table header is the last `[name]` on its line, which
+/// may begin with a quote or `printf '`.
+pub fn bun_preloads(text: &str) -> bool {
+    let text = text.replace("\\n", "\n");
+    let mut table = String::new();
+    for line in text.lines() {
+        if line.contains("preload") && table != "test" {
+            return true;
+        }
+        let header = line.rsplit('[').find_map(|after| {
+            let name = after.split_once(']')?.0.trim();
+            let bare = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+            bare.then_some(name)
+        });
+        if let Some(name) = header {
+            table = name.to_owned();
+        }
+    }
+    false
+}

@@ -622,7 +622,16 @@ impl<'h> Walker<'h> {
         }
         if change == Change::Write && startup::is_startup_file(&resolved) && self.affects_tama() {
             return Err(format!(
-                "the tool call {verb} `{}`, a shell start-up file, and names Tama or a harness's hook settings: a `TAMA_` variable, a `tama` on `PATH` or a harness pointed away from its hooks (`CODEX_HOME`, `claude --bare`) set there reaches the harness in later sessions and changes Tama's policy, which is the operator's act, not the agent's",
+                "the tool call {verb} `{}`, a shell start-up file, and names Tama or a harness's hook settings: a `TAMA_` variable, a `tama` on `PATH`, a harness pointed away from its hooks (`CODEX_HOME`, `claude --bare`) or code loaded into it (`LD_PRELOAD`, `NODE_OPTIONS=--require …`) set there reaches the harness in later sessions and changes Tama's policy, which is the operator's act, not the agent's",
+                shown(path)
+            ));
+        }
+        if change == Change::Write
+            && startup::is_bun_config(&resolved)
+            && startup::bun_preloads(self.command)
+        {
+            return Err(format!(
+                "the tool call {verb} `{}`, bun's configuration, with a `preload`: bun runs that code first in every program it starts in that folder, oh-my-pi among them, where it can unhook the extension that runs Tama",
                 shown(path)
             ));
         }
