@@ -71,7 +71,7 @@ fn decide(
     };
     crate::key_reads::check(walker, name, args, fed)?;
     crate::harnesses::check(walker, name, args)?;
-    crate::signals::check(walker, name, args)?;
+    crate::signals::check(walker, name, args, fed)?;
     file_writers::carry_written(walker, name, args, call.stdin);
     run_written(walker, call, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;

@@ -47,6 +47,7 @@ fn read(walker: &mut Walker<'_>, language: Language, code: &str, depth: u32) -> 
         text.push_str(value);
     }
     check(walker, &text)?;
+    crate::signals::in_code(&text)?;
     patterns(walker, code, &strings.values)?;
     traversals(walker, code, &strings.values)?;
     if !strings.runs_programs {

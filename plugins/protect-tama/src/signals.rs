@@ -74,14 +74,12 @@ const KILLALL_VALUED: &[&str] = &[
 ];
 
 /// Refuses a command that signals Tama's processes or may, or that sets
-/// another process's resource limits.
-pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+/// another process's resource limits. `fed` says the command's operands
+/// come in part from its input (`… | xargs kill`).
+pub fn check(walker: &Walker<'_>, name: &str, args: &[String], fed: bool) -> Result<()> {
     let tama = walker.protected.tama_binary.as_str();
     let refused = match name {
-        "kill" => args.iter().any(|arg| arg.contains(TAMA_PIDS)).then(|| {
-            "`kill` is handed the ids `pgrep` or `pidof` found of processes that may be Tama's"
-                .to_owned()
-        }),
+        "kill" => kill(walker, args, fed),
         "pkill" => pgrep_selects_tama(args, tama)
             .map(|why| format!("`pkill {}` {why}", shown(&args.join(" ")))),
         "killall" => killall_selects_tama(args)
@@ -100,6 +98,87 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         )),
         None => Ok(()),
     }
+}
+
+/// Why `kill args…` may signal Tama's processes: it is handed the ids
+/// `pgrep` or `pidof` found of them, or ids it cannot know in a command
+/// that lists processes and names `tama` or `run-hook`, as a filter picking
+/// them out of the list would (`ps aux | grep '[t]ama' | awk …`, a loop
+/// over `/proc`).
+fn kill(walker: &Walker<'_>, args: &[String], fed: bool) -> Option<String> {
+    if args.iter().any(|arg| arg.contains(TAMA_PIDS)) {
+        return Some(
+            "`kill` is handed the ids `pgrep` or `pidof` found of processes that may be Tama's"
+                .to_owned(),
+        );
+    }
+    // Ids written out (`12345`, a process group's `-12345`) or jobs (`%1`)
+    // are known; anything else (a variable the gate cannot know, a glob) is not.
+    let mut words = args.iter().map(String::as_str);
+    let mut ids = Vec::new();
+    while let Some(word) = words.next() {
+        match word {
+            "-s" | "-n" => drop(words.next()),
+            _ if word.starts_with('-') && !is_number(&word[1..]) => {}
+            _ => ids.push(word),
+        }
+    }
+    let unknown = fed
+        || ids
+            .iter()
+            .any(|id| !is_number(id.trim_start_matches('-')) && !id.starts_with('%'));
+    let text = walker.command_text();
+    (unknown && lists_processes(&text) && names_tama_processes(&text)).then(|| {
+        "`kill` is handed process ids the gate cannot know, picked out by a command that names `tama`".to_owned()
+    })
+}
+
+/// Whether shell text lists processes, from which ids may be picked: `ps`,
+/// `pgrep`, `pidof`, `pstree`, or `/proc`.
+fn lists_processes(text: &str) -> bool {
+    text.contains("/proc/")
+        || text
+            .split(|c: char| c.is_whitespace() || ";|&()`$".contains(c))
+            .any(|word| matches!(word, "ps" | "pgrep" | "pidof" | "pstree"))
+}
+
+fn is_number(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Interpreter code that kills processes (`os.kill`, `process.kill`, perl's
+/// `kill 9, …`) and names `tama` or `run-hook` in its text or strings
+/// (`os.popen('pgrep tama')`).
+pub fn in_code(code: &str) -> Result<()> {
+    const KILLS: &[&str] = &[
+        "os.kill",
+        "killpg",
+        "process.kill",
+        "kill(",
+        "kill 9",
+        "kill -9",
+        "'kill'",
+        "\"kill\"",
+        "sigkill",
+        "sigstop",
+        "sigterm",
+    ];
+    let lower = code.to_ascii_lowercase();
+    if KILLS.iter().any(|kill| lower.contains(kill)) && names_tama_processes(code) {
+        return Err("the interpreter code signals processes and names `tama`: a harness goes on when a hook dies or stops, so no hook would check what runs after it".to_owned());
+    }
+    Ok(())
+}
+
+/// Whether `text`, quotes, backslashes and brackets taken out and case
+/// ignored, names `tama` or `run-hook` (`grep '[t]ama'`, `"ta""ma"`).
+fn names_tama_processes(text: &str) -> bool {
+    let letters: String = text
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\' | '[' | ']'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    letters.contains("tama") || letters.contains("run-hook")
 }
 
 /// What `pgrep` or `pidof` prints, when what it lists may be Tama's processes.

@@ -490,6 +490,15 @@ impl<'h> Walker<'h> {
         path
     }
 
+    /// The command's text (a write tool's input), the home folder taken
+    /// out: a user may be called Tamara.
+    pub fn command_text(&self) -> String {
+        match self.protected.home.len() {
+            0 | 1 => self.command.to_owned(),
+            _ => self.command.replace(self.protected.home.as_str(), ""),
+        }
+    }
+
     /// Whether the command has set a variable of its own.
     pub fn assigns_variables(&self) -> bool {
         self.variables.len() > self.host_variables
@@ -663,7 +672,7 @@ impl<'h> Walker<'h> {
             0 | 1 => text.to_owned(),
             _ => text.replace(home, ""),
         };
-        startup::affects_tama(&without_home(self.command))
+        startup::affects_tama(&self.command_text())
             || startup::affects_tama(&without_home(&assigned))
     }
 
