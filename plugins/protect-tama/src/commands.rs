@@ -819,7 +819,11 @@ fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: b
                 )?;
             } else {
                 let folder = destination.trim_end_matches('/');
-                walker.changes(&format!("{folder}/{name}"), Change::Remove, "writes")?;
+                let landed = format!("{folder}/{name}");
+                walker.changes(&landed, Change::Remove, "writes")?;
+                // The file itself, when the destination is a folder
+                // (`cp /tmp/claude ~/.local/bin`).
+                walker.changes(&landed, Change::Write, "writes")?;
             }
         }
     }

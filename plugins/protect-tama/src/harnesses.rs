@@ -84,6 +84,36 @@ pub fn is_harness(name: &str) -> bool {
     Harness::named(name).is_some()
 }
 
+/// Whether `path` is a harness's program or the runtime one runs on
+/// (`node`, `bun`: `#!/usr/bin/env node`) where a shell finds programs, in
+/// a `bin` folder.
+pub fn is_program_path(path: &str) -> bool {
+    let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+    matches!(basename(folder), "bin" | ".bin")
+        && (is_harness(name) || matches!(name, "node" | "nodejs" | "bun"))
+}
+
+/// Refuses writing `path` (`resolved`) when it is a harness's program or
+/// its runtime ([`is_program_path`]): a later session would start what
+/// the command put there in its place. A copy of that same program
+/// (`cp "$(which claude)" ~/bin/`), another of `sources`, passes.
+pub fn replaced(path: &str, resolved: &str, sources: &[String], verb: &str) -> Result<()> {
+    if !is_program_path(resolved) {
+        return Ok(());
+    }
+    let name = basename(resolved);
+    let copies_itself = sources
+        .iter()
+        .any(|source| basename(source) == name && source != path && source != resolved);
+    if copies_itself {
+        return Ok(());
+    }
+    Err(format!(
+        "the tool call {verb} `{}`, the program a harness is started by or the runtime its program runs on (`#!/usr/bin/env node`): a later session would start what is put there in its place, without Tama's hooks. Start it as it is configured",
+        shown(path)
+    ))
+}
+
 /// Refuses a harness's program (`claude` in a `bin` folder, as `which`
 /// finds it) or package script, the resolved `source`, copied,
 /// moved or linked to `destination` under a name no harness has (`cp
@@ -209,7 +239,14 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         .or_else(|| moved(harness.elsewhere()))
         .or_else(|| assigned(harness.switches(), "turns its hooks off"))
         .or_else(tama_set)
-        .or_else(|| loaded(walker, harness, runtime_options)),
+        .or_else(|| loaded(walker, harness, runtime_options))
+        .or_else(|| {
+            let path = walker.assigned("PATH")?;
+            Some(format!(
+                "`PATH={}` chooses the node or bun its program runs on (`#!/usr/bin/env node`), and so what runs inside it",
+                shown(path)
+            ))
+        }),
     };
     match how {
         Some(how) => Err(format!(

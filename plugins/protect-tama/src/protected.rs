@@ -199,6 +199,12 @@ fn project_settings(path: &str, change: Change) -> Option<String> {
     };
     let extension = parent == "extensions" && grandparent == ".omp";
     let removed = change == Change::Remove && matches!(last, ".claude" | ".codex" | ".omp");
+    if change == Change::Write && path == "/etc/ld.so.preload" {
+        return Some(
+            "the libraries every program loads first, Tama and the harnesses among them (/etc/ld.so.preload)"
+                .to_owned(),
+        );
+    }
     if change == Change::Write && loaded_by_omp(path) {
         let path = crate::walk::shown(path);
         return Some(format!(

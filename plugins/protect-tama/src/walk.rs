@@ -78,6 +78,9 @@ pub struct Walker<'h> {
     earlier_cwds: Vec<String>,
     /// Folders the last `cd` may have gone to instead (`CDPATH`'s).
     cd_candidates: Vec<String>,
+    /// Words of the command running now that name a harness's program or
+    /// its runtime in a `bin` folder: what a copy of that program reads.
+    program_sources: Vec<String>,
     /// The first of [`Walker::earlier_cwds`] the command being walked
     /// cannot be in: it follows `&&` after the `cd`s that put them there.
     certain_from: usize,
@@ -143,6 +146,7 @@ impl<'h> Walker<'h> {
             moved: None,
             earlier_cwds: Vec::new(),
             cd_candidates: Vec::new(),
+            program_sources: Vec::new(),
             certain_from: usize::MAX,
             exited: false,
             host_variables: host_variables.len(),
@@ -321,6 +325,12 @@ impl<'h> Walker<'h> {
                 for word in program.words(simple.words) {
                     self.expand_words(program, word, &mut argv)?;
                 }
+                self.program_sources.clear();
+                self.program_sources.extend(
+                    argv.iter()
+                        .filter(|word| crate::harnesses::is_program_path(word))
+                        .cloned(),
+                );
                 let (stdin, targets) = self.redirects(program, &simple.redirects)?;
                 let stdin = stdin.or_else(|| self.pipe_input.take());
                 self.check_key(&argv)?;
@@ -634,6 +644,9 @@ impl<'h> Walker<'h> {
                 "the tool call {verb} `{}`, a shell start-up file, and names Tama or a harness's hook settings: a `TAMA_` variable, a `tama` on `PATH`, a harness pointed away from its hooks (`CODEX_HOME`, `claude --bare`) or code loaded into it (`LD_PRELOAD`, `NODE_OPTIONS=--require …`) set there reaches the harness in later sessions and changes Tama's policy, which is the operator's act, not the agent's",
                 shown(path)
             ));
+        }
+        if change == Change::Write {
+            crate::harnesses::replaced(path, &resolved, &self.program_sources, verb)?;
         }
         if change == Change::Write
             && startup::is_bun_config(&resolved)
