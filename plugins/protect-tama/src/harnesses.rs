@@ -60,11 +60,17 @@ impl Harness {
                 "CLAUDE_CODE_MOCK_REMOTE_SETTINGS",
             ],
             Harness::Codex => &["CODEX_HOME"],
+            // `PI_CONFIG_FILES` adds settings files over the user's, as
+            // `--config` does; `PI_PACKAGE_DIR` is where oh-my-pi loads its
+            // own code from, `PI_SUBPROCESS_CMD` the command its subagents start.
             Harness::Omp => &[
                 "PI_CODING_AGENT_DIR",
                 "PI_CONFIG_DIR",
                 "PI_PROFILE",
                 "OMP_PROFILE",
+                "PI_CONFIG_FILES",
+                "PI_PACKAGE_DIR",
+                "PI_SUBPROCESS_CMD",
             ],
         }
     }
@@ -175,7 +181,8 @@ const OFF_SWITCHES: &[&str] = &[
 /// that starts a harness without Tama's hooks: one of its configuration
 /// variables but `HOME`, an option or setting that leaves them out, or a
 /// variable that loads code into it ([`LOADERS`], `NODE_OPTIONS` with a
-/// loading option).
+/// loading option) or that its hooks run through
+/// (`CLAUDE_CODE_SHELL_PREFIX`).
 pub fn names_off_switch(lowercase: &str) -> bool {
     let names = |variable: &&str| lowercase.contains(&variable.to_ascii_lowercase());
     OFF_SWITCHES.iter().any(|switch| lowercase.contains(switch))
@@ -184,6 +191,7 @@ pub fn names_off_switch(lowercase: &str) -> bool {
             .flat_map(|harness| harness.elsewhere().iter().chain(harness.switches()))
             .any(names)
         || LOADERS.iter().any(names)
+        || names(&"CLAUDE_CODE_SHELL_PREFIX")
         || (RUNTIME_OPTIONS.iter().any(names)
             && loading_option(lowercase.split(|c: char| c.is_whitespace() || c == '=')).is_some())
 }
@@ -298,9 +306,10 @@ const SHELLS: &[&str] = &[
 /// How the command puts code of its own into the harness it starts or into
 /// the hooks that harness runs, if it does: a variable of [`LOADERS`], a
 /// loading option of the runtime (`options` given to node or bun before
-/// the harness's script, or in `NODE_OPTIONS`), or, for Codex, which runs
-/// each hook as `$SHELL -lc …`, a `SHELL` that is no installed shell, or
-/// zsh's or fish's start-up files moved elsewhere.
+/// the harness's script, or in `NODE_OPTIONS`); for Claude Code, which
+/// hands each hook's command to it, a `CLAUDE_CODE_SHELL_PREFIX`; or, for
+/// Codex, which runs each hook as `$SHELL -lc …`, a `SHELL` that is no
+/// installed shell, or zsh's or fish's start-up files moved elsewhere.
 fn loaded(walker: &Walker<'_>, harness: Harness, options: &[String]) -> Option<String> {
     let loads = "loads code of the command's choosing into it and into every hook it runs, where that code can answer in Tama's place";
     if let Some((variable, value)) = LOADERS
@@ -320,6 +329,15 @@ fn loaded(walker: &Walker<'_>, harness: Harness, options: &[String]) -> Option<S
     };
     if let Some(how) = set_options.or_else(given) {
         return Some(format!("{how} {loads}"));
+    }
+    // Claude Code 2.1 runs each hook command through this program, as
+    // it does its shell tool's commands.
+    if let (Harness::Claude, Some(prefix)) = (harness, walker.assigned("CLAUDE_CODE_SHELL_PREFIX"))
+    {
+        return Some(format!(
+            "`CLAUDE_CODE_SHELL_PREFIX={}` is a program Claude Code hands each hook's command to, which decides whether Tama's hooks run",
+            shown(prefix)
+        ));
     }
     let Harness::Codex = harness else {
         return None;
