@@ -90,13 +90,16 @@ pub fn is_harness(name: &str) -> bool {
     Harness::named(name).is_some()
 }
 
-/// Whether `path` is a harness's program or the runtime one runs on
-/// (`node`, `bun`: `#!/usr/bin/env node`) where a shell finds programs, in
-/// a `bin` folder.
+/// Programs a harness or its hooks run through: the runtimes its program
+/// starts with (`#!/usr/bin/env node`), and the shells a hook command is
+/// handed to (`sh -c`, `$SHELL -lc`).
+const RUN_THROUGH: &[&str] = &["node", "nodejs", "bun", "env", "sh", "bash", "dash", "zsh"];
+
+/// Whether `path` is a harness's program or one of [`RUN_THROUGH`] where a
+/// shell finds programs, in a `bin` folder.
 pub fn is_program_path(path: &str) -> bool {
     let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
-    matches!(basename(folder), "bin" | ".bin")
-        && (is_harness(name) || matches!(name, "node" | "nodejs" | "bun"))
+    matches!(basename(folder), "bin" | ".bin") && (is_harness(name) || RUN_THROUGH.contains(&name))
 }
 
 /// Refuses writing `path` (`resolved`) when it is a harness's program or
@@ -115,7 +118,7 @@ pub fn replaced(path: &str, resolved: &str, sources: &[String], verb: &str) -> R
         return Ok(());
     }
     Err(format!(
-        "the tool call {verb} `{}`, the program a harness is started by or the runtime its program runs on (`#!/usr/bin/env node`): a later session would start what is put there in its place, without Tama's hooks. Start it as it is configured",
+        "the tool call {verb} `{}`, a program a harness is started by or that it or its hooks run through (`#!/usr/bin/env node`, `sh -c`): a later session would run what is put there in its place, without Tama's hooks. Start it as it is configured",
         shown(path)
     ))
 }
