@@ -97,9 +97,88 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
         {
             operands(args, &[]).into_iter().take(1).collect()
         }
-        // Package installers put packages under the folder they are given.
-        "npm" | "pnpm" | "yarn" | "bun" => option_values(args, &["--prefix", "--modules-folder"]),
-        "pip" | "pip3" | "uv" => option_values(args, &["-t", "--target", "--prefix", "--root"]),
+        // Package installers put packages under the folder they are given,
+        // and `pip download`, `pip wheel` and `npm pack` their archives.
+        "npm" | "pnpm" | "yarn" | "bun" => option_values(
+            args,
+            &["--prefix", "--modules-folder", "--pack-destination"],
+        ),
+        "pip" | "pip3" | "uv" => option_values(
+            args,
+            &[
+                "-t",
+                "--target",
+                "--prefix",
+                "--root",
+                "-d",
+                "--dest",
+                "-w",
+                "--wheel-dir",
+            ],
+        ),
+        // `ssh-keygen -f FILE` writes the key and FILE.pub, unless it only
+        // reads one (`-l`, `-y`, `-e`, `-B`, `-F`).
+        "ssh-keygen"
+            if !args
+                .iter()
+                .any(|a| matches!(a.as_str(), "-l" | "-y" | "-e" | "-B" | "-F")) =>
+        {
+            option_values(args, &["-f"])
+                .into_iter()
+                .flat_map(|key| [format!("{key}.pub"), key])
+                .collect()
+        }
+        // `split FILE PREFIX` and `csplit -f PREFIX` write PREFIXaa, PREFIXab, ….
+        "split" => operands(
+            args,
+            &[
+                "-a",
+                "--suffix-length",
+                "-b",
+                "--bytes",
+                "-C",
+                "--line-bytes",
+                "-l",
+                "--lines",
+                "-n",
+                "--number",
+                "-t",
+                "--separator",
+                "--additional-suffix",
+                "--filter",
+            ],
+        )
+        .get(1)
+        .map(|prefix| vec![format!("{prefix}*")])
+        .unwrap_or_default(),
+        "csplit" => {
+            let prefix = option_values(args, &["-f", "--prefix"]);
+            let prefix = prefix.first().map_or("xx", String::as_str);
+            vec![format!("{prefix}*")]
+        }
+        // `script FILE` records the session into FILE, and its logs where
+        // their options say.
+        "script" => {
+            let logs = [
+                "-I",
+                "--log-in",
+                "-O",
+                "--log-out",
+                "-B",
+                "--log-io",
+                "-T",
+                "--log-timing",
+                "-t",
+            ];
+            let mut valued = vec!["-c", "--command", "-E", "--echo", "-m", "--logging-format"];
+            valued.extend(logs);
+            let mut written = option_values(args, &logs);
+            written.extend(operands(args, &valued).into_iter().take(1));
+            written
+        }
+        // The shell's `history -w FILE` and `-a FILE` write its history,
+        // which `history -s` sets.
+        "history" if args.iter().any(|a| a == "-w" || a == "-a") => operands(args, &[]),
         "virtualenv" => operands(args, &["-p", "--python", "--prompt"]),
         // `sd FIND REPLACE FILE…` rewrites each file.
         "sd" => operands(args, &["-f", "--flags", "-n", "--max-replacements"])

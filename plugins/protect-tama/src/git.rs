@@ -104,6 +104,10 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
         [clone, _source, destination, ..] if clone == "clone" => {
             walker.changes(&in_folder(destination), Change::Remove, "clones into")
         }
+        // `git worktree add PATH` checks the branch's files out into PATH.
+        [worktree, add, path, ..] if worktree == "worktree" && add == "add" => {
+            walker.changes(&in_folder(path), Change::Remove, "checks files out into")
+        }
         // `git init DIR` writes a repository into the folder, or the working one.
         [init, rest @ ..] if init == "init" => {
             let target = rest.first().map_or_else(|| folder.to_owned(), in_folder);
