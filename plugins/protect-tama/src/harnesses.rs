@@ -90,16 +90,16 @@ pub fn is_harness(name: &str) -> bool {
     Harness::named(name).is_some()
 }
 
-/// Programs a harness or its hooks run through: the runtimes its program
-/// starts with (`#!/usr/bin/env node`), and the shells a hook command is
-/// handed to (`sh -c`, `$SHELL -lc`).
-const RUN_THROUGH: &[&str] = &["node", "nodejs", "bun", "env", "sh", "bash", "dash", "zsh"];
+/// The runtimes a harness's program starts with (`#!/usr/bin/env node`).
+const RUNTIMES: &[&str] = &["node", "nodejs", "bun", "env"];
 
-/// Whether `path` is a harness's program or one of [`RUN_THROUGH`] where a
-/// shell finds programs, in a `bin` folder.
+/// Whether `path` is a harness's program, one of the [`RUNTIMES`] it runs
+/// on or one of the [`SHELLS`] its hooks run through, where a shell finds
+/// programs, in a `bin` folder.
 pub fn is_program_path(path: &str) -> bool {
     let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
-    matches!(basename(folder), "bin" | ".bin") && (is_harness(name) || RUN_THROUGH.contains(&name))
+    matches!(basename(folder), "bin" | ".bin")
+        && (is_harness(name) || RUNTIMES.contains(&name) || SHELLS.contains(&name))
 }
 
 /// Refuses writing `path` (`resolved`) when it is a harness's program or
@@ -301,8 +301,9 @@ const LOADING_OPTIONS: &[&str] = &[
     "--env-file",
 ];
 
-/// Shells a Codex hook may run through as `$SHELL -lc`.
-const SHELLS: &[&str] = &[
+/// Shells a harness hands a hook command to: Claude Code's `sh -c`, and
+/// Codex's `$SHELL -lc`, whichever shell the user's is.
+pub const SHELLS: &[&str] = &[
     "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh",
 ];
 

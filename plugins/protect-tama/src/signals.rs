@@ -18,15 +18,23 @@ use regex_automata::util::syntax;
 use shell_reader::field::UNKNOWN_TEXT;
 
 use crate::commands::basename;
+use crate::harnesses::SHELLS;
 use crate::walk::{Result, Walker, shown};
 
 /// What `pgrep` or `pidof` prints when what it lists may be Tama's
 /// processes: their ids, unknown but known to be theirs.
 const TAMA_PIDS: &str = "\u{FFFC}tama-pids\u{FFFC}";
 
-/// The names a process running a hook has: `tama`, and the shells the
-/// harnesses run a hook command through (`sh -c`, `$SHELL -lc`).
-const PROCESS_NAMES: &[&str] = &["tama", "sh", "bash", "dash", "zsh", "fish", "ksh"];
+/// Whether `name` is one a process running a hook has: `tama`, or a shell
+/// a harness runs a hook command through (`sh -c`, `$SHELL -lc`).
+fn hook_process_name(name: &str) -> bool {
+    name == "tama" || SHELLS.contains(&name)
+}
+
+/// The names [`hook_process_name`] knows, for a pattern to be matched against.
+fn process_names() -> impl Iterator<Item = &'static str> {
+    core::iter::once("tama").chain(SHELLS.iter().copied())
+}
 
 /// `pkill` and `pgrep` options that take a value.
 const PGREP_VALUED: &[&str] = &[
@@ -188,7 +196,7 @@ pub fn listed(name: &str, args: &[String], tama: &str) -> Option<String> {
         "pidof" => args
             .iter()
             .filter(|arg| !arg.starts_with('-'))
-            .any(|arg| PROCESS_NAMES.contains(&basename(arg)) || arg.contains(UNKNOWN_TEXT)),
+            .any(|arg| hook_process_name(basename(arg)) || arg.contains(UNKNOWN_TEXT)),
         _ => false,
     };
     lists_tama.then(|| format!("{TAMA_PIDS}\n"))
@@ -242,9 +250,7 @@ fn pgrep_selects_tama(args: &[String], tama: &str) -> Option<&'static str> {
             .iter()
             .any(|line| pattern_matches(pattern, line, exact, ignore_case))
     } else {
-        PROCESS_NAMES
-            .iter()
-            .any(|name| pattern_matches(pattern, name, exact, ignore_case))
+        process_names().any(|name| pattern_matches(pattern, name, exact, ignore_case))
     };
     matches.then_some(if full {
         "matches the command line of a `tama` hook or of the shell a harness runs it through"
@@ -275,13 +281,13 @@ fn killall_selects_tama(args: &[String]) -> Option<&'static str> {
         return Some("selects every process of a user, Tama's among them");
     }
     let selects = names.iter().any(|name| {
-        PROCESS_NAMES.iter().any(|process| {
+        process_names().any(|process| {
             if regex {
                 pattern_matches(name, process, false, ignore_case)
             } else {
                 let name = basename(name);
                 name.contains(UNKNOWN_TEXT)
-                    || name == *process
+                    || name == process
                     || (ignore_case && name.eq_ignore_ascii_case(process))
             }
         })
