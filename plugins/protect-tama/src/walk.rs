@@ -447,21 +447,40 @@ impl<'h> Walker<'h> {
                     self.check_key(core::slice::from_ref(&target))?;
                     // What the command reads instead of its pipe: a file it
                     // wrote itself (a process substitution's too) is known.
-                    let text = self.written(&target).unwrap_or(UNKNOWN_TEXT);
-                    stdin = Some(text.to_owned());
+                    let text = self.written(&target).unwrap_or(UNKNOWN_TEXT).to_owned();
+                    self.read_into(redirect.fd, text, &mut stdin);
                 }
                 RedirectKind::HereString => {
-                    stdin = Some(self.expand(program, &redirect.target)?);
+                    let text = self.expand(program, &redirect.target)?;
+                    self.read_into(redirect.fd, text, &mut stdin);
                 }
                 RedirectKind::HereDoc(index) => {
                     if let Some(doc) = program.heredocs.get(index) {
-                        stdin = Some(self.expand(program, &doc.body)?);
+                        let text = self.expand(program, &doc.body)?;
+                        self.read_into(redirect.fd, text, &mut stdin);
+                    }
+                }
+                // `<&3`: standard input read from a descriptor opened before.
+                RedirectKind::Duplicate if redirect.fd == Some(0) => {
+                    let fd = self.expand(program, &redirect.target)?;
+                    if let Some(text) = self.written(&format!("/dev/fd/{fd}")) {
+                        stdin = Some(text.to_owned());
                     }
                 }
                 RedirectKind::Duplicate => {}
             }
         }
         Ok((stdin, targets))
+    }
+
+    /// `text`, read on descriptor `fd`: standard input, or another one
+    /// (`3< file`, `exec 3< <(…)`) a command reads as `/dev/fd/3` or by `<&3`.
+    fn read_into(&mut self, fd: Option<u32>, text: String, stdin: &mut Option<String>) {
+        match fd {
+            Some(0) => *stdin = Some(text),
+            Some(fd) => self.record_written(format!("/dev/fd/{fd}"), &text, false),
+            None => {}
+        }
     }
 
     /// Records `text` written to the resolved `path`, after what the command

@@ -116,29 +116,47 @@ impl Walker {
         let heredocs = &frame.program.heredocs;
         let mut stdin = input.map(str::to_owned);
         for redirect in redirects {
-            match redirect.kind {
-                RedirectKind::HereDoc(index) => {
-                    stdin = match heredocs.get(index) {
-                        Some(doc) => Some(self.expand_joined(frame, &doc.body)?.text.into_owned()),
-                        None => None,
-                    };
-                }
+            let read = match redirect.kind {
+                RedirectKind::HereDoc(index) => match heredocs.get(index) {
+                    Some(doc) => Some(self.expand_joined(frame, &doc.body)?.text.into_owned()),
+                    None => None,
+                },
                 RedirectKind::HereString => {
                     let mut text = self
                         .expand_joined(frame, &redirect.target)?
                         .text
                         .into_owned();
                     text.push('\n');
-                    stdin = Some(text);
+                    Some(text)
                 }
                 RedirectKind::Read => {
                     let path = self.expand_joined(frame, &redirect.target)?;
-                    stdin = self.file_content(&path.text).map(str::to_owned);
+                    self.file_content(&path.text).map(str::to_owned)
                 }
-                _ => {}
+                // `<&3`: standard input read from a descriptor opened before.
+                RedirectKind::Duplicate if redirect.fd == Some(0) => {
+                    let fd = self.expand_joined(frame, &redirect.target)?;
+                    self.file_content(&format!("/dev/fd/{}", fd.text))
+                        .map(str::to_owned)
+                }
+                _ => continue,
+            };
+            match redirect.fd {
+                Some(0) => stdin = read,
+                Some(fd) => self.open_descriptor(fd, read),
+                None => {}
             }
         }
         Ok(stdin)
+    }
+
+    /// What a descriptor other than standard input is opened on (`3< file`,
+    /// `exec 3< <(…)`), read later as `/dev/fd/3` or by `<&3`.
+    fn open_descriptor(&mut self, fd: u32, content: Option<String>) {
+        let path = format!("/dev/fd/{fd}");
+        let content = content.unwrap_or_else(|| UNKNOWN.to_string());
+        self.written_files.retain(|(written, _)| *written != path);
+        self.written_files.push((path, content));
     }
 
     /// Checks and records the files a command's output goes to.

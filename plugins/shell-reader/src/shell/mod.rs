@@ -158,6 +158,10 @@ pub struct Redirect<'a> {
     pub kind: RedirectKind,
     /// The file, descriptor or here-string; empty for a here-document.
     pub target: Word<'a>,
+    /// The descriptor redirected: the number written before the operator,
+    /// else the operator's own (0 for `<`, `<&`, `<<`, `<<<` and `<>`, 1
+    /// for the others); `None` for a `{name}` the shell picks.
+    pub fd: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

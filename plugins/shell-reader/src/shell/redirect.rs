@@ -43,6 +43,7 @@ impl<'a> Parser<'a> {
             }
         }
         let numbered = self.pos != start;
+        let written_fd = self.slice(start, self.pos).parse::<u32>().ok();
         let operator = [
             "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">&", ">>", ">|", "<", ">",
         ]
@@ -58,8 +59,13 @@ impl<'a> Parser<'a> {
         }
         self.pos += operator.len();
         self.skip_blanks();
+        let fd = match (numbered, written_fd) {
+            (true, fd) => fd,
+            (false, _) if operator.starts_with('<') => Some(0),
+            (false, _) => Some(1),
+        };
         if operator.starts_with("<<") && operator != "<<<" {
-            return self.heredoc(operator == "<<-").map(Some);
+            return self.heredoc(operator == "<<-", fd).map(Some);
         }
         let target = self.word(Context::Normal)?;
         if target.is_empty() {
@@ -73,10 +79,10 @@ impl<'a> Parser<'a> {
             "<&" => RedirectKind::Read,
             _ => RedirectKind::Write,
         };
-        Ok(Some(Redirect { kind, target }))
+        Ok(Some(Redirect { kind, target, fd }))
     }
 
-    pub(super) fn heredoc(&mut self, strip_tabs: bool) -> Result<Redirect<'a>> {
+    pub(super) fn heredoc(&mut self, strip_tabs: bool, fd: Option<u32>) -> Result<Redirect<'a>> {
         let start = self.pos;
         let word = self.word(Context::Normal)?;
         if self.pos == start {
@@ -100,6 +106,7 @@ impl<'a> Parser<'a> {
         Ok(Redirect {
             kind: RedirectKind::HereDoc(index),
             target: Word::default(),
+            fd,
         })
     }
 

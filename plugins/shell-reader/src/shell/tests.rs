@@ -212,3 +212,26 @@ fn pipelines_tell_how_they_are_joined() {
     assert_eq!(joined("a &&\n b"), [First, And]);
     assert_eq!(joined("plain words"), [First]);
 }
+
+#[test]
+fn a_redirection_names_the_descriptor_it_redirects() {
+    let program = parse("cmd 3< a <b >c 2>&1 <<<x {fd}<d <&3 &> e").expect("parses");
+    let pipeline = &program.pipelines(program.list)[0];
+    let Command::Simple(simple) = &pipeline.commands[0] else {
+        panic!("a simple command");
+    };
+    let fds: Vec<Option<u32>> = simple.redirects.iter().map(|r| r.fd).collect();
+    assert_eq!(
+        fds,
+        [
+            Some(3),
+            Some(0),
+            Some(1),
+            Some(2),
+            Some(0),
+            None,
+            Some(0),
+            Some(1)
+        ]
+    );
+}
