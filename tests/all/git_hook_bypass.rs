@@ -99,6 +99,13 @@ fn non_shell_calls_pass_and_other_spellings_are_read() {
             serde_json::json!({"toolName": name, "input": {"command": "git push --no-verify"}});
         assert!(matches!(decide(call), Verdict::Refuse(_)), "{name}");
     }
+    // An MCP server's git tools: asked to skip the hooks, or handed git's words.
+    let commit = serde_json::json!({"tool_name": "mcp__git__git_commit", "tool_input": {"message": "x", "no_verify": true}});
+    assert!(matches!(decide(commit), Verdict::Refuse(_)));
+    let words = serde_json::json!({"tool_name": "mcp__git__git", "tool_input": {"args": ["commit", "-n", "-m", "x"]}});
+    assert!(matches!(decide(words), Verdict::Refuse(_)));
+    let plain = serde_json::json!({"tool_name": "mcp__git__git_commit", "tool_input": {"message": "skip --no-verify"}});
+    assert_eq!(decide(plain), Verdict::Pass);
 }
 
 #[test]

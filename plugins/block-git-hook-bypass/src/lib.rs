@@ -133,6 +133,7 @@ extern crate alloc;
 mod analysis;
 mod finding;
 mod git;
+mod git_tools;
 mod hook_env;
 mod prelude;
 #[cfg(target_arch = "wasm32")]
@@ -146,6 +147,7 @@ wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 
 pub use analysis::find_bypass;
 pub use finding::Finding;
+pub use git_tools::git_tool_bypass;
 pub use tama::gate::declaration::WriteTarget;
 pub use writes::write_bypass;
 
@@ -214,7 +216,8 @@ impl Guest for Gate {
             }));
         }
         if !matches!(call.kind, ToolKind::Shell) {
-            return Ok(Verdict::Pass);
+            let finding = git_tool_bypass(&tool_name, &tool_input);
+            return Ok(finding.map_or(Verdict::Pass, Verdict::Refuse));
         }
         let command = call.command.ok_or_else(|| {
             GateError::InvalidInput(format!("the shell tool call `{tool_name}` has no command"))
