@@ -1,8 +1,9 @@
 //! Tama's `block-git-hook-bypass` gate: refuses a shell tool call that would
 //! let git commit, push, merge, rebase or am run without the repository's
-//! client-side hooks, and a write tool call that disarms a hook file or points
-//! git's configuration away from the hooks (`writes`), and names the bypass
-//! in the refusal.
+//! client-side hooks, a write tool call that disarms a hook file or points
+//! git's configuration away from the hooks (`writes`), and another tool
+//! that runs git (an MCP server's `git_commit`) asked to skip the hooks
+//! (`git_tools`), and names the bypass in the refusal.
 //!
 //! The analysis is plain Rust ([`refusal_reason`]); this file only binds it
 //! to the gate world of `wit/gate.wit`. The command is read as a shell reads
