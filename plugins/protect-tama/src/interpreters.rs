@@ -68,7 +68,7 @@ fn read(walker: &mut Walker<'_>, language: Language, code: &str, depth: u32) -> 
 }
 
 /// Refuses `code` when it both changes files and spells a protected path.
-fn check(walker: &Walker<'_>, code: &str) -> Result<()> {
+pub(crate) fn check(walker: &Walker<'_>, code: &str) -> Result<()> {
     let lower = code.to_ascii_lowercase();
     if lower.contains(crate::protected::KEY_FILE) && mentions_tama_home(walker, code) {
         return Err(crate::walk::key_refusal(crate::protected::KEY_FILE));

@@ -16,7 +16,9 @@
 //! - A write tool (any harness: whole-file writes, edits, patches, notebooks)
 //!   is refused when one of its targets is protected; so is a tool the
 //!   declaration does not know whose name says it changes files (an MCP
-//!   server's `write_file`) when a path among its input's strings is.
+//!   server's `write_file`) when a path among its input's strings is. One
+//!   whose name says it runs what it is given (`run_command`, `run_cell`)
+//!   has its input's strings and word lists read as shell and as code.
 //! - A shell command is read as a shell reads it (the shared shell reader)
 //!   and walked in order, with the variables it assigns and the folders it
 //!   changes into: redirections, `tee`, `cp`, `mv`, `install`, `ln`,
@@ -180,6 +182,84 @@ pub fn other_tool_refusal(
         .find_map(|path| walker.changes(path, Change::Write, "may change").err())
 }
 
+/// Words in a tool's name that say it runs what it is given.
+const RUNNING_TOOL_WORDS: &[&str] = &[
+    "run", "exec", "spawn", "shell", "command", "terminal", "bash", "eval", "cell", "code",
+    "python", "script", "process", "keys",
+];
+
+/// A tool the declaration does not know whose name says it runs what it is
+/// given (an MCP server's `run_command`, `execute_code`, `run_cell`): each
+/// string of its input is walked as shell (a command the gate models
+/// counts, prose passes), with the lines a notebook runs in the shell
+/// (`!rm …`), and read as interpreter code; a list of words is walked as a
+/// command line (`{"command": ["rm", "-rf", "~/.tama"]}`).
+pub fn running_tool_refusal(
+    protected: &Protected,
+    cwd: &Cwd<'_>,
+    tool_name: &str,
+    tool_input: &str,
+) -> Option<String> {
+    let name = tool_name.to_ascii_lowercase();
+    if !RUNNING_TOOL_WORDS.iter().any(|word| name.contains(word)) {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
+    let mut texts = Vec::new();
+    collect_strings(&value, &mut texts);
+    collect_command_lines(&value, &mut texts);
+    let mut walker = walk::Walker::new(protected, cwd, tool_input, host_variables(protected));
+    let refused = texts.iter().find_map(|text| {
+        let notebook_lines = text
+            .lines()
+            .filter_map(|line| line.trim_start().strip_prefix('!'));
+        core::iter::once(text.as_str())
+            .chain(notebook_lines)
+            .find_map(|shell| walker.probe_text(shell).err())
+            .or_else(|| interpreters::check(&walker, text).err())
+    })?;
+    Some(format!("`{tool_name}` runs what it is given: {refused}"))
+}
+
+/// Each list of strings in `value` as a command line, its words quoted,
+/// and a program given apart from its arguments put before them.
+fn collect_command_lines(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Array(items) => {
+            let words: Option<Vec<&str>> = items.iter().map(serde_json::Value::as_str).collect();
+            match words {
+                Some(words) if !words.is_empty() => out.push(
+                    words
+                        .iter()
+                        .map(|word| format!("'{}'", word.replace('\'', "'\\''")))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
+                _ => items
+                    .iter()
+                    .for_each(|item| collect_command_lines(item, out)),
+            }
+        }
+        serde_json::Value::Object(map) => {
+            // A program and its arguments given apart (`{"program": "rm", "args": […]}`).
+            let program = ["program", "command", "cmd", "executable", "file"]
+                .iter()
+                .find_map(|key| map.get(*key)?.as_str());
+            let args = ["args", "argv", "arguments"]
+                .iter()
+                .find_map(|key| map.get(*key)?.as_array());
+            if let (Some(program), Some(args)) = (program, args) {
+                let mut line = vec![serde_json::Value::from(program)];
+                line.extend(args.iter().cloned());
+                collect_command_lines(&serde_json::Value::Array(line), out);
+            }
+            map.values()
+                .for_each(|item| collect_command_lines(item, out));
+        }
+        _ => {}
+    }
+}
+
 /// Why a tool input naming the control key anywhere is refused, if it does.
 pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Option<String> {
     if !tool_input.contains(protected::KEY_FILE) && !tool_input.contains('*') {
@@ -297,7 +377,8 @@ impl Guest for Gate {
                 shell_refusal(&protected, &cwd, &command)
             }
             ToolKind::Write => write_refusal(&protected, &cwd, &call.targets, &tool_input),
-            ToolKind::Other => other_tool_refusal(&protected, &cwd, &tool_name, &tool_input),
+            ToolKind::Other => other_tool_refusal(&protected, &cwd, &tool_name, &tool_input)
+                .or_else(|| running_tool_refusal(&protected, &cwd, &tool_name, &tool_input)),
             ToolKind::Lookup => None,
         };
         let refusal = refusal
