@@ -1,11 +1,15 @@
 //! Tools other than the shell that run git: an MCP server's `git_commit`
-//! asked for `no_verify`, or a `git` tool handed git's arguments as a list
-//! (`{"args": ["commit", "--no-verify"]}`), which is read as the command
-//! it runs.
+//! asked for `no_verify`, a `git` tool handed git's arguments as a list
+//! (`{"args": ["commit", "--no-verify"]}`), and a tool whose name says it
+//! runs what it is given (`run_command`, `run_cell`), whose strings are
+//! read as shell and as code and whose word lists as command lines.
 
 use crate::prelude::*;
 
 use serde_json::Value;
+use shell_reader::tool_inputs;
+
+use crate::Finding;
 
 /// Input keys that ask a tool to skip git's hooks, lower-cased without `_` or `-`.
 const SKIP_KEYS: &[&str] = &[
@@ -22,53 +26,69 @@ const SKIP_KEYS: &[&str] = &[
 /// git past its hooks, when it does.
 pub fn git_tool_bypass(tool_name: &str, tool_input: &str) -> Option<String> {
     let name = tool_name.to_ascii_lowercase();
-    if !name.contains("git")
-        && !["commit", "push", "merge", "rebase"]
+    let git_named = name.contains("git")
+        || ["commit", "push", "merge", "rebase"]
             .iter()
-            .any(|verb| name.contains(verb))
-    {
+            .any(|verb| name.contains(verb));
+    let running = tool_inputs::runs_what_it_is_given(tool_name);
+    if !git_named && !running {
         return None;
     }
     let input: Value = serde_json::from_str(tool_input).ok()?;
-    let object = input.as_object()?;
-    if let Some(key) = object.iter().find_map(|(key, value)| {
-        let normal: String = key.chars().filter(|c| !matches!(c, '_' | '-')).collect();
-        let asked = matches!(value, Value::Bool(true))
-            || value
-                .as_str()
-                .is_some_and(|text| text.eq_ignore_ascii_case("true"));
-        (asked && SKIP_KEYS.contains(&normal.to_ascii_lowercase().as_str())).then_some(key)
-    }) {
+    if git_named && let Some(key) = skip_key(&input) {
         return Some(format!(
             "`{tool_name}` is asked for `{key}`, which skips the repository's git hooks (block-git-hook-bypass). Commit without it and fix what the hooks report."
         ));
     }
-    // A list of words handed to a git tool is git's command line.
-    for value in object.values() {
-        let Some(words) = value.as_array() else {
-            continue;
-        };
-        let words: Option<Vec<&str>> = words.iter().map(Value::as_str).collect();
-        let Some(words) = words.filter(|words| !words.is_empty()) else {
-            continue;
-        };
-        let mut command = String::from("git");
-        for word in words.iter().skip(usize::from(words[0] == "git")) {
-            command.push(' ');
-            command.push_str(&shell_quoted(word));
+    let mut lines = Vec::new();
+    tool_inputs::command_lines(&input, &mut lines);
+    // A git tool's list of words is git's command line.
+    let git_lines = lines
+        .iter()
+        .filter(|_| git_named)
+        .filter(|line| !line.starts_with("'git' "))
+        .map(|line| format!("git {line}"));
+    let mut texts: Vec<String> = git_lines.chain(lines.iter().cloned()).collect();
+    if running {
+        let mut strings = Vec::new();
+        tool_inputs::strings(&input, &mut strings);
+        for text in &strings {
+            texts.extend(tool_inputs::notebook_shell_lines(text).map(str::to_owned));
+            // Code is read as python and node read what `-c` or `-e` hands them.
+            let quoted = tool_inputs::quoted_line(&[text]);
+            texts.push(format!("python3 -c {quoted}"));
+            texts.push(format!("node -e {quoted}"));
         }
-        if let Some(reason) = crate::refusal_reason(&command) {
-            return Some(format!("`{tool_name}` runs git with these words: {reason}"));
-        }
+        texts.extend(strings);
     }
-    None
+    let finding = texts.iter().find_map(|text| probe(text))?;
+    Some(format!("`{tool_name}` runs what it is given: {finding}"))
 }
 
-/// `word` single-quoted for the shell.
-fn shell_quoted(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
+/// The key of `input` set true that asks a tool to skip the hooks.
+fn skip_key(input: &Value) -> Option<&str> {
+    input.as_object()?.iter().find_map(|(key, value)| {
+        let normal: String = key
+            .chars()
+            .filter(|c| !matches!(c, '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect();
+        let asked = matches!(value, Value::Bool(true))
+            || value
+                .as_str()
+                .is_some_and(|text| text.eq_ignore_ascii_case("true"));
+        (asked && SKIP_KEYS.contains(&normal.as_str())).then_some(key.as_str())
+    })
 }
 
+/// The bypass `text`, read as shell, holds; text that is no shell (prose,
+/// code) holds none.
+fn probe(text: &str) -> Option<String> {
+    match crate::find_bypass(text)? {
+        Finding::Unreadable { .. } => None,
+        finding => Some(finding.to_string()),
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::git_tool_bypass as bypass;
@@ -103,6 +123,30 @@ mod tests {
     }
 
     #[test]
+    fn a_tool_that_runs_what_it_is_given_is_read_as_shell_and_code() {
+        for (tool, input) in [
+            (
+                "mcp__shell__run",
+                r#"{"command": ["git", "commit", "--no-verify"]}"#,
+            ),
+            (
+                "mcp__proc__spawn",
+                r#"{"program": "git", "args": ["commit", "-n"]}"#,
+            ),
+            (
+                "mcp__jupyter__run_cell",
+                r#"{"source": "!git commit --no-verify -m x"}"#,
+            ),
+            (
+                "mcp__code__run_python",
+                r#"{"code": "import subprocess; subprocess.run(['git', 'push', '--no-verify'])"}"#,
+            ),
+        ] {
+            assert!(bypass(tool, input).is_some(), "{tool} {input}");
+        }
+    }
+
+    #[test]
     fn other_git_tools_and_other_tools_pass() {
         for (tool, input) in [
             (
@@ -117,6 +161,15 @@ mod tests {
             ("mcp__github__create_pull_request", r#"{"labels": ["bug"]}"#),
             ("mcp__notes__save", r#"{"no_verify": true}"#),
             ("mcp__git__git_status", "not json"),
+            ("mcp__shell__run_command", r#"{"command": "npm test"}"#),
+            (
+                "mcp__code__run_python",
+                r#"{"code": "print('no shell here')"}"#,
+            ),
+            (
+                "mcp__github__search_code",
+                r#"{"q": "git commit --no-verify"}"#,
+            ),
         ] {
             assert_eq!(bypass(tool, input), None, "{tool} {input}");
         }

@@ -106,6 +106,7 @@ pub use walk::Cwd;
 use prelude::*;
 use protected::Change;
 use shell_reader::field::UNKNOWN_TEXT;
+use shell_reader::tool_inputs;
 use tama::gate::declaration::{ToolKind, WriteTarget, classify};
 
 /// Why `command`, run in `cwd`, is refused, or `None` when it leaves Tama alone.
@@ -168,7 +169,7 @@ pub fn other_tool_refusal(
     }
     let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
     let mut strings = Vec::new();
-    collect_strings(&value, &mut strings);
+    tool_inputs::strings(&value, &mut strings);
     let paths: Vec<String> = strings
         .into_iter()
         .filter_map(|text| {
@@ -182,12 +183,6 @@ pub fn other_tool_refusal(
         .find_map(|path| walker.changes(path, Change::Write, "may change").err())
 }
 
-/// Words in a tool's name that say it runs what it is given.
-const RUNNING_TOOL_WORDS: &[&str] = &[
-    "run", "exec", "spawn", "shell", "command", "terminal", "bash", "eval", "cell", "code",
-    "python", "script", "process", "keys",
-];
-
 /// A tool the declaration does not know whose name says it runs what it is
 /// given (an MCP server's `run_command`, `execute_code`, `run_cell`): each
 /// string of its input is walked as shell (a command the gate models
@@ -200,64 +195,21 @@ pub fn running_tool_refusal(
     tool_name: &str,
     tool_input: &str,
 ) -> Option<String> {
-    let name = tool_name.to_ascii_lowercase();
-    if !RUNNING_TOOL_WORDS.iter().any(|word| name.contains(word)) {
+    if !tool_inputs::runs_what_it_is_given(tool_name) {
         return None;
     }
     let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
     let mut texts = Vec::new();
-    collect_strings(&value, &mut texts);
-    collect_command_lines(&value, &mut texts);
+    tool_inputs::strings(&value, &mut texts);
+    tool_inputs::command_lines(&value, &mut texts);
     let mut walker = walk::Walker::new(protected, cwd, tool_input, host_variables(protected));
     let refused = texts.iter().find_map(|text| {
-        let notebook_lines = text
-            .lines()
-            .filter_map(|line| line.trim_start().strip_prefix('!'));
         core::iter::once(text.as_str())
-            .chain(notebook_lines)
+            .chain(tool_inputs::notebook_shell_lines(text))
             .find_map(|shell| walker.probe_text(shell).err())
             .or_else(|| interpreters::check(&walker, text).err())
     })?;
     Some(format!("`{tool_name}` runs what it is given: {refused}"))
-}
-
-/// Each list of strings in `value` as a command line, its words quoted,
-/// and a program given apart from its arguments put before them.
-fn collect_command_lines(value: &serde_json::Value, out: &mut Vec<String>) {
-    match value {
-        serde_json::Value::Array(items) => {
-            let words: Option<Vec<&str>> = items.iter().map(serde_json::Value::as_str).collect();
-            match words {
-                Some(words) if !words.is_empty() => out.push(
-                    words
-                        .iter()
-                        .map(|word| format!("'{}'", word.replace('\'', "'\\''")))
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                ),
-                _ => items
-                    .iter()
-                    .for_each(|item| collect_command_lines(item, out)),
-            }
-        }
-        serde_json::Value::Object(map) => {
-            // A program and its arguments given apart (`{"program": "rm", "args": […]}`).
-            let program = ["program", "command", "cmd", "executable", "file"]
-                .iter()
-                .find_map(|key| map.get(*key)?.as_str());
-            let args = ["args", "argv", "arguments"]
-                .iter()
-                .find_map(|key| map.get(*key)?.as_array());
-            if let (Some(program), Some(args)) = (program, args) {
-                let mut line = vec![serde_json::Value::from(program)];
-                line.extend(args.iter().cloned());
-                collect_command_lines(&serde_json::Value::Array(line), out);
-            }
-            map.values()
-                .for_each(|item| collect_command_lines(item, out));
-        }
-        _ => {}
-    }
 }
 
 /// Why a tool input naming the control key anywhere is refused, if it does.
@@ -268,7 +220,7 @@ pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Op
     let walker = walk::Walker::new(protected, cwd, "", Vec::new());
     let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
     let mut strings = Vec::new();
-    collect_strings(&value, &mut strings);
+    tool_inputs::strings(&value, &mut strings);
     strings
         .iter()
         .filter(|text| !text.contains(' ') && !text.contains('\n'))
@@ -299,15 +251,6 @@ pub fn search_refusal(
         .unwrap_or(".");
     let walker = walk::Walker::new(protected, cwd, "", Vec::new());
     key_reads::refuse_if_key_under(&walker, "reads", tool_name, &[folder.to_owned()]).err()
-}
-
-fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {
-    match value {
-        serde_json::Value::String(text) => out.push(text.clone()),
-        serde_json::Value::Array(items) => items.iter().for_each(|item| collect_strings(item, out)),
-        serde_json::Value::Object(map) => map.values().for_each(|item| collect_strings(item, out)),
-        _ => {}
-    }
 }
 
 /// The variables a shell started by the harness would hold for Tama's paths.

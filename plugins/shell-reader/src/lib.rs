@@ -6,7 +6,9 @@
 //! reads what `git config` and git's configuration files set; [`output`] is
 //! what `echo` and `printf` print; [`interpreters`] reads the strings of code
 //! handed to python, node, perl, ruby, php, awk, lua, R, julia or AppleScript; [`runners`] what programs
-//! such as `tmux`, `at`, `make`, `tar` and editors hand a shell.
+//! such as `tmux`, `at`, `make`, `tar` and editors hand a shell; and
+//! [`tool_inputs`] what a tool other than the shell that runs what it is
+//! given is handed.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.
@@ -25,4 +27,5 @@ pub mod output;
 mod prelude;
 pub mod runners;
 pub mod shell;
+pub mod tool_inputs;
 pub mod values;
