@@ -187,6 +187,12 @@ fn decide(
             if links {
                 links::link(walker, args)?;
             }
+            // `rsync --link-dest=DIR` links the files it finds unchanged in DIR.
+            if name == "rsync" {
+                for folder in option_values(args, &["--link-dest"]) {
+                    walker.changes(&folder, Change::Remove, "links files out of")?;
+                }
+            }
             let copy = match name {
                 "rsync" => &RSYNC,
                 "scp" => &SCP,
