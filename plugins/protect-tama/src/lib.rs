@@ -87,6 +87,7 @@ mod harnesses;
 mod interpreters;
 mod key_reads;
 mod links;
+mod loaded;
 mod output;
 mod paths;
 mod prelude;

@@ -18,7 +18,7 @@ use regex_automata::util::syntax;
 use shell_reader::field::UNKNOWN_TEXT;
 
 use crate::commands::basename;
-use crate::harnesses::SHELLS;
+use crate::loaded::SHELLS;
 use crate::walk::{Result, Walker, shown};
 
 /// What `pgrep` or `pidof` prints when what it lists may be Tama's

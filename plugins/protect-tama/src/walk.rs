@@ -328,7 +328,7 @@ impl<'h> Walker<'h> {
                 self.program_sources.clear();
                 self.program_sources.extend(
                     argv.iter()
-                        .filter(|word| crate::harnesses::is_program_path(word))
+                        .filter(|word| crate::loaded::is_program_path(word))
                         .cloned(),
                 );
                 let (stdin, targets) = self.redirects(program, &simple.redirects)?;
@@ -665,7 +665,7 @@ impl<'h> Walker<'h> {
             ));
         }
         if change == Change::Write {
-            crate::harnesses::replaced(path, &resolved, &self.program_sources, verb)?;
+            crate::loaded::replaced(path, &resolved, &self.program_sources, verb)?;
         }
         if change == Change::Write
             && startup::is_bun_config(&resolved)
