@@ -303,8 +303,10 @@ fn is_short_flags(word: &str) -> bool {
 }
 
 /// The command lines of the processes a hook runs in: `tama` (the one
-/// running now, and one installed as `tama`) run by each harness, directly
-/// or through the shell that harness hands the command.
+/// running now, and one installed as `tama`) run by Claude Code and Codex,
+/// directly or through the shell each hands the command. oh-my-pi's
+/// serving engine is not among them: its extension refuses while the
+/// engine is gone, and starts it again.
 fn command_lines(tama: &str) -> Vec<String> {
     let mut lines = Vec::new();
     for tama in [tama, "/usr/local/bin/tama"]
@@ -315,7 +317,6 @@ fn command_lines(tama: &str) -> Vec<String> {
             format!("{tama} run-hook --provider claude pre_tool_use claude"),
             format!("/bin/sh -c '{tama}' run-hook --provider claude pre_tool_use claude"),
             format!("/bin/bash -lc '{tama}' run-hook --provider codex pre_tool_use codex"),
-            format!("{tama} run-hook --serve omp"),
         ]);
     }
     lines
