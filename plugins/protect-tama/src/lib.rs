@@ -6,7 +6,8 @@
 //! log; the registry in use and its components; the compile cache; the
 //! `tama` binary; everything under `~/.shared-hooks/`; the hook
 //! configurations `tama setup` writes for Claude Code, Codex and oh-my-pi
-//! (and a project's `.claude/settings*.json`); the code oh-my-pi imports
+//! (and a project's `.claude/settings*.json`); the harnesses' installed
+//! code (their npm packages, Claude Code's versions); the code oh-my-pi imports
 //! into its process at start (its hooks, plugins and profiles, and the
 //! hooks it reads from Claude Code's and Codex's folders); and the Oko
 //! state.

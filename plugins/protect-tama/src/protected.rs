@@ -199,6 +199,12 @@ fn project_settings(path: &str, change: Change) -> Option<String> {
     };
     let extension = parent == "extensions" && grandparent == ".omp";
     let removed = change == Change::Remove && matches!(last, ".claude" | ".codex" | ".omp");
+    if let Some(harness) = harness_package(path) {
+        let path = crate::walk::shown(path);
+        return Some(format!(
+            "the installed code of {harness}, which later sessions run as it stands ({path})"
+        ));
+    }
     if change == Change::Write && path == "/etc/ld.so.preload" {
         return Some(
             "the libraries every program loads first, Tama and the harnesses among them (/etc/ld.so.preload)"
@@ -215,6 +221,27 @@ fn project_settings(path: &str, change: Change) -> Option<String> {
         let path = crate::walk::shown(path);
         format!("a harness's hook settings ({path})")
     })
+}
+
+/// The harness whose installed code `path` lies in: its npm packages
+/// (oh-my-pi runs from its TypeScript sources, Codex's launcher and
+/// Claude Code's wrapper are scripts, their native programs sit beside
+/// them) and Claude Code's own installer's versions. Changing a file there
+/// changes what the harness does, its hooks' handling included.
+fn harness_package(path: &str) -> Option<&'static str> {
+    let within = |package: &str| {
+        path.match_indices(package)
+            .any(|(at, _)| matches!(path.as_bytes().get(at + package.len()), Some(b'/' | b'-')))
+    };
+    if within("/@anthropic-ai/claude-code") || path.contains("/.local/share/claude/") {
+        Some("Claude Code")
+    } else if within("/@openai/codex") {
+        Some("Codex")
+    } else if path.contains("/@oh-my-pi/") {
+        Some("oh-my-pi")
+    } else {
+        None
+    }
 }
 
 /// Whether `path` is, or holds, code oh-my-pi imports into its process at
