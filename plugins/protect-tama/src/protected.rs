@@ -148,7 +148,20 @@ impl Protected {
                 && (code.contains("hooks.json") || code.contains("config.toml")))
             || (code.contains(".omp")
                 && (code.contains("settings") || code.contains("extensions")));
-        project.then(|| "a harness's hook settings".to_owned())
+        if project {
+            return Some("a harness's hook settings".to_owned());
+        }
+        // What `harness_package` and `loaded_by_omp` protect, spelled in code.
+        let harness_code = ["@anthropic-ai/claude-code", "@openai/codex", "@oh-my-pi/"]
+            .iter()
+            .any(|package| code.contains(package))
+            || (code.contains(".omp")
+                && ["hooks", "plugins", "profiles"]
+                    .iter()
+                    .any(|folder| code.contains(folder)))
+            || (code.contains(".claude")
+                && (code.contains("hooks/pre") || code.contains("hooks/post")));
+        harness_code.then(|| "a harness's installed code or code oh-my-pi imports".to_owned())
     }
 
     /// Whether `path` (resolved, perhaps a glob) names a folder that holds
