@@ -42,13 +42,13 @@ pub fn git_tool_bypass(tool_name: &str, tool_input: &str) -> Option<String> {
     }
     let mut lines = Vec::new();
     tool_inputs::command_lines(&input, &mut lines);
-    // A git tool's list of words is git's command line.
-    let git_lines = lines
-        .iter()
-        .filter(|_| git_named)
-        .filter(|line| !line.starts_with("'git' "))
-        .map(|line| format!("git {line}"));
-    let mut texts: Vec<String> = git_lines.chain(lines.iter().cloned()).collect();
+    let mut texts = Vec::new();
+    if git_named {
+        // A git tool's list of words is git's command line.
+        let git_lines = lines.iter().filter(|line| !line.starts_with("'git' "));
+        texts.extend(git_lines.map(|line| format!("git {line}")));
+    }
+    texts.extend(lines);
     if running {
         let mut strings = Vec::new();
         tool_inputs::strings(&input, &mut strings);
@@ -89,6 +89,7 @@ fn probe(text: &str) -> Option<String> {
         finding => Some(finding.to_string()),
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::git_tool_bypass as bypass;

@@ -169,10 +169,7 @@ pub fn other_tool_refusal(
     if !CHANGING_TOOL_WORDS.iter().any(|word| name.contains(word)) {
         return None;
     }
-    let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
-    let mut strings = Vec::new();
-    tool_inputs::strings(&value, &mut strings);
-    let paths: Vec<String> = strings
+    let paths: Vec<String> = tool_inputs::input_strings(tool_input)?
         .into_iter()
         .filter_map(|text| {
             let path = text.strip_prefix("file://").unwrap_or(&text);
@@ -220,10 +217,7 @@ pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Op
         return None;
     }
     let walker = walk::Walker::new(protected, cwd, "", Vec::new());
-    let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
-    let mut strings = Vec::new();
-    tool_inputs::strings(&value, &mut strings);
-    strings
+    tool_inputs::input_strings(tool_input)?
         .iter()
         .filter(|text| !text.contains(' ') && !text.contains('\n'))
         .map(|text| {

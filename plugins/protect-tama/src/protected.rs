@@ -112,7 +112,7 @@ impl Protected {
                 return Some(format!("{} at {}", entry.what, entry.path));
             }
         }
-        project_settings(path, change)
+        harness_paths(path, change)
     }
 
     /// What protected path `code` spells, absolute or under the home folder
@@ -152,9 +152,9 @@ impl Protected {
             return Some("a harness's hook settings".to_owned());
         }
         // What `harness_package` and `loaded_by_omp` protect, spelled in code.
-        let harness_code = ["@anthropic-ai/claude-code", "@openai/codex", "@oh-my-pi/"]
+        let harness_code = HARNESS_PACKAGES
             .iter()
-            .any(|package| code.contains(package))
+            .any(|(package, _)| code.contains(package.trim_start_matches('/')))
             || (code.contains(".omp")
                 && ["hooks", "plugins", "profiles"]
                     .iter()
@@ -182,14 +182,16 @@ impl Protected {
     }
 }
 
-/// A project's `.claude/settings*.json`, Codex's hook files and
-/// configuration layers (`hooks.json`, `config.toml`, a profile's
-/// `<name>.config.toml`, in the home's `.codex` too), and
-/// oh-my-pi's project settings and extensions, wherever the project is.
-/// oh-my-pi loads a project's extensions before the user's, with no trust
-/// prompt, so one there runs before Tama's adapter and can unhook it; its
-/// project settings can disable the adapter (`disabledExtensions`).
-fn project_settings(path: &str, change: Change) -> Option<String> {
+/// What `path` would change of a harness, wherever it lies: a project's
+/// `.claude/settings*.json`, Codex's hook files and configuration layers
+/// (`hooks.json`, `config.toml`, a profile's `<name>.config.toml`, in the
+/// home's `.codex` too), oh-my-pi's project settings and extensions (it
+/// loads a project's extensions before the user's, with no trust prompt,
+/// so one there runs before Tama's adapter and can unhook it; its project
+/// settings can disable the adapter, `disabledExtensions`), a harness's
+/// installed code (`harness_package`), the code oh-my-pi imports
+/// (`loaded_by_omp`), and `/etc/ld.so.preload`.
+fn harness_paths(path: &str, change: Change) -> Option<String> {
     let mut components = path.rsplit('/');
     let last = components.next().unwrap_or("");
     let parent = components.next().unwrap_or("");
@@ -242,20 +244,29 @@ fn project_settings(path: &str, change: Change) -> Option<String> {
 /// them) and Claude Code's own installer's versions. Changing a file there
 /// changes what the harness does, its hooks' handling included.
 fn harness_package(path: &str) -> Option<&'static str> {
+    // A package name is whole when a `/` or its platform's `-…` follows;
+    // a scope ends with its `/`.
     let within = |package: &str| {
-        path.match_indices(package)
-            .any(|(at, _)| matches!(path.as_bytes().get(at + package.len()), Some(b'/' | b'-')))
+        path.match_indices(package).any(|(at, _)| {
+            package.ends_with('/')
+                || matches!(path.as_bytes().get(at + package.len()), Some(b'/' | b'-'))
+        })
     };
-    if within("/@anthropic-ai/claude-code") || path.contains("/.local/share/claude/") {
-        Some("Claude Code")
-    } else if within("/@openai/codex") {
-        Some("Codex")
-    } else if path.contains("/@oh-my-pi/") {
-        Some("oh-my-pi")
-    } else {
-        None
+    if path.contains("/.local/share/claude/") {
+        return Some("Claude Code");
     }
+    HARNESS_PACKAGES
+        .iter()
+        .find(|(package, _)| within(package))
+        .map(|(_, harness)| *harness)
 }
+
+/// The npm packages (or scope) each harness is installed as.
+const HARNESS_PACKAGES: &[(&str, &str)] = &[
+    ("/@anthropic-ai/claude-code", "Claude Code"),
+    ("/@openai/codex", "Codex"),
+    ("/@oh-my-pi/", "oh-my-pi"),
+];
 
 /// Whether `path` is, or holds, code oh-my-pi imports into its process at
 /// start, wherever the folder is (the home's or a project's): the hooks in

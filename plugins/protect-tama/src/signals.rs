@@ -25,13 +25,8 @@ use crate::walk::{Result, Walker, shown};
 /// processes: their ids, unknown but known to be theirs.
 const TAMA_PIDS: &str = "\u{FFFC}tama-pids\u{FFFC}";
 
-/// Whether `name` is one a process running a hook has: `tama`, or a shell
-/// a harness runs a hook command through (`sh -c`, `$SHELL -lc`).
-fn hook_process_name(name: &str) -> bool {
-    name == "tama" || SHELLS.contains(&name)
-}
-
-/// The names [`hook_process_name`] knows, for a pattern to be matched against.
+/// The names a process running a hook has: `tama`, and the shells a
+/// harness runs a hook command through (`sh -c`, `$SHELL -lc`).
 fn process_names() -> impl Iterator<Item = &'static str> {
     core::iter::once("tama").chain(SHELLS.iter().copied())
 }
@@ -181,11 +176,7 @@ pub fn in_code(code: &str) -> Result<()> {
 /// Whether `text`, quotes, backslashes and brackets taken out and case
 /// ignored, names `tama` or `run-hook` (`grep '[t]ama'`, `"ta""ma"`).
 fn names_tama_processes(text: &str) -> bool {
-    let letters: String = text
-        .chars()
-        .filter(|c| !matches!(c, '\'' | '"' | '\\' | '[' | ']'))
-        .flat_map(char::to_lowercase)
-        .collect();
+    let letters = crate::startup::letters(text).replace(['[', ']'], "");
     letters.contains("tama") || letters.contains("run-hook")
 }
 
@@ -193,10 +184,10 @@ fn names_tama_processes(text: &str) -> bool {
 pub fn listed(name: &str, args: &[String], tama: &str) -> Option<String> {
     let lists_tama = match name {
         "pgrep" => pgrep_selects_tama(args, tama).is_some(),
-        "pidof" => args
-            .iter()
-            .filter(|arg| !arg.starts_with('-'))
-            .any(|arg| hook_process_name(basename(arg)) || arg.contains(UNKNOWN_TEXT)),
+        "pidof" => args.iter().filter(|arg| !arg.starts_with('-')).any(|arg| {
+            let name = basename(arg);
+            process_names().any(|process| process == name) || arg.contains(UNKNOWN_TEXT)
+        }),
         _ => false,
     };
     lists_tama.then(|| format!("{TAMA_PIDS}\n"))

@@ -48,12 +48,17 @@ pub fn is_startup_file(path: &str) -> bool {
 /// or a switch that starts a harness without Tama's hooks
 /// (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `alias claude='claude --bare'`).
 pub fn affects_tama(text: &str) -> bool {
-    let letters: String = text
-        .chars()
+    let letters = letters(text);
+    letters.contains("tama") || crate::harnesses::names_off_switch(&letters)
+}
+
+/// `text` lower-cased, with quotes and backslashes taken out, as a shell
+/// joins `TA""MA` or `t\ama` into one word.
+pub fn letters(text: &str) -> String {
+    text.chars()
         .filter(|c| !matches!(c, '\'' | '"' | '\\'))
         .flat_map(char::to_lowercase)
-        .collect();
-    letters.contains("tama") || crate::harnesses::names_off_switch(&letters)
+        .collect()
 }
 
 /// Whether `path`, resolved, is bun's configuration (`bunfig.toml` in a

@@ -520,11 +520,16 @@ impl<'h> Walker<'h> {
     }
 
     /// The command's text (a write tool's input), the home folder taken
-    /// out: a user may be called Tamara.
+    /// out (see [`Walker::without_home`]).
     pub fn command_text(&self) -> String {
+        self.without_home(self.command)
+    }
+
+    /// `text` with the home folder taken out: a user may be called Tamara.
+    fn without_home(&self, text: &str) -> String {
         match self.protected.home.len() {
-            0 | 1 => self.command.to_owned(),
-            _ => self.command.replace(self.protected.home.as_str(), ""),
+            0 | 1 => text.to_owned(),
+            _ => text.replace(self.protected.home.as_str(), ""),
         }
     }
 
@@ -699,13 +704,8 @@ impl<'h> Walker<'h> {
             .skip(self.host_variables)
             .map(|(_, value)| value.as_str())
             .collect();
-        let home = self.protected.home.as_str();
-        let without_home = |text: &str| match home.len() {
-            0 | 1 => text.to_owned(),
-            _ => text.replace(home, ""),
-        };
         startup::affects_tama(&self.command_text())
-            || startup::affects_tama(&without_home(&assigned))
+            || startup::affects_tama(&self.without_home(&assigned))
     }
 
     fn changes_resolved(

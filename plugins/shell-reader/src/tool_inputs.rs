@@ -23,6 +23,14 @@ pub fn runs_what_it_is_given(tool_name: &str) -> bool {
         && !LOOKUP_TOOL_WORDS.iter().any(|word| name.contains(word))
 }
 
+/// Every string of `tool_input`, JSON text; `None` when it is not JSON.
+pub fn input_strings(tool_input: &str) -> Option<Vec<String>> {
+    let value: Value = serde_json::from_str(tool_input).ok()?;
+    let mut out = Vec::new();
+    strings(&value, &mut out);
+    Some(out)
+}
+
 /// Every string in `value`, however deep.
 pub fn strings(value: &Value, out: &mut Vec<String>) {
     match value {
