@@ -56,6 +56,12 @@ impl Spec for Claude {
         true
     }
 
+    /// Claude Code runs the command with `sh -c`; exit 2 is Tama's own
+    /// refusal, any other failing exit its end without an answer.
+    fn hook_command(&self, tama: &str, args: &str, fallback: &str) -> String {
+        format!("{tama} {args} || {{ [ $? = 2 ] && exit 2; {fallback}; }}")
+    }
+
     fn install(
         &self,
         home: &Path,

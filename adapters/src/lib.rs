@@ -81,6 +81,18 @@ pub trait Spec: Sync {
         )?))
     }
 
+    /// The hook command `tama setup` writes: `tama` (shell-quoted) run with
+    /// `args`, and when it ends without an answer (crashed, killed, missing),
+    /// which the harness would read as a pass, `fallback`: a POSIX shell
+    /// script giving the harness Tama's refusal. This default suits a
+    /// harness that runs the command through the user's own shell, which may
+    /// be fish or nushell, so the command is one `/bin/sh -c` in any of them
+    /// (naming `tama` as `$0`), and that reads none of Tama's answers from a
+    /// failing exit.
+    fn hook_command(&self, tama: &str, args: &str, fallback: &str) -> String {
+        format!("/bin/sh -c '\"$0\" {args} || {{ {fallback}; }}' {tama}")
+    }
+
     /// What the user has to do before the harness runs hooks Tama wrote.
     fn setup_notice(&self) -> Option<&'static str> {
         None

@@ -20,6 +20,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value, json};
 
 pub use crate::Harness;
+use tama_core::dispatch::{Decision, Fault, Infrastructure};
+use tama_core::event::EventName;
 
 /// Registry phase → harness event, and whether the event is about a tool call.
 const EVENTS: &[(&str, &str, bool)] = &[
@@ -235,17 +237,53 @@ pub fn remove(harness: Harness, home: &Path, tama: &Path) -> Result<Report, Setu
 }
 
 fn group(harness: Harness, tama: &str, event: &HookEvent) -> Value {
-    let command = format!(
-        "{} run-hook --provider {name} {} {name}",
-        tama_core::command::shell_quote(tama),
-        snake_case(&event.harness_event),
-        name = harness.name(),
-    );
+    let command = hook_command(harness, tama, &event.harness_event);
     let handler = json!({"type": "command", "command": command, "timeout": event.timeout_secs});
     match &event.matcher {
         Some(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
         None => json!({"hooks": [handler]}),
     }
+}
+
+/// The command of Tama's entry for `event` (the harness's spelling): `tama
+/// run-hook`, guarded so that its end without an answer is refused too.
+pub fn hook_command(harness: Harness, tama: &str, event: &str) -> String {
+    let event = snake_case(event);
+    let name = harness.name();
+    harness.hook_command(
+        &tama_core::command::shell_quote(tama),
+        &format!("run-hook --provider {name} {event} {name}"),
+        &fallback(harness, &event),
+    )
+}
+
+/// A POSIX shell script that answers the harness as `tama run-hook` answers
+/// its own faults on `event`, for a run that ended without an answer. It
+/// may sit inside `'…'` of a shell that may be fish, which reads `\'` and
+/// `\\` there: the reason is Tama's own text, with no `'` or `\`, so the only
+/// backslashes are those quoting `"`, `$` and `` ` `` for `echo "…"`.
+fn fallback(harness: Harness, event: &str) -> String {
+    let fault = Fault::Ended {
+        event: event.to_string(),
+    };
+    let decision =
+        Decision::infrastructure(EventName::parse(event), None, Infrastructure::new(fault));
+    let answer = harness.encode(&decision);
+    let mut script = String::new();
+    for (text, redirect) in [(&answer.stdout, ""), (&answer.stderr, " >&2")] {
+        for line in text.lines() {
+            let quoted: String = line
+                .chars()
+                .flat_map(|c| match c {
+                    '"' | '$' | '`' => vec!['\\', c],
+                    c => vec![c],
+                })
+                .collect();
+            script.push_str(&format!("echo \"{quoted}\"{redirect}; "));
+        }
+    }
+    script.push_str(&format!("exit {}", answer.exit));
+    script
 }
 
 /// Matcher groups to install, by harness event, in order.
@@ -400,7 +438,7 @@ pub fn runs_tama(handler: &Value, tama: &Path, subcommand: &str) -> bool {
             .chain(args.iter().filter_map(Value::as_str))
             .map(String::from)
             .collect(),
-        None => shell_words(command),
+        None => command_words(command),
     };
     let program = |word: &String| {
         Path::new(word) == tama || Path::new(word).file_name().is_some_and(|n| n == "tama")
@@ -410,6 +448,22 @@ pub fn runs_tama(handler: &Value, tama: &Path, subcommand: &str) -> bool {
         .skip_while(|w| !program(w))
         .skip(1)
         .any(|w| w == subcommand)
+}
+
+/// The words of a hook command, the script of `/bin/sh -c '<script>' <$0>`
+/// (the form [`Spec::hook_command`] writes for a harness that runs it
+/// through the user's shell) read with `$0` in place.
+///
+/// [`Spec::hook_command`]: crate::Spec::hook_command
+pub fn command_words(command: &str) -> Vec<String> {
+    let words = shell_words(command);
+    match words.as_slice() {
+        [shell, c, script, zero] if shell.ends_with("sh") && c == "-c" => shell_words(script)
+            .into_iter()
+            .map(|word| if word == "$0" { zero.clone() } else { word })
+            .collect(),
+        _ => words,
+    }
 }
 
 /// Splits a command line into words the way a shell would, roughly: quotes

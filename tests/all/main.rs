@@ -12,6 +12,7 @@ mod declaration;
 mod gate_template;
 mod git_hook_bypass;
 mod hook;
+mod hook_guard;
 mod hostile;
 mod one_event_supervision;
 mod peer_guard;

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use tama_adapters::setup::{
-    Harness, HookEvent, Report, SetupError, events_from_registry_keys, install, remove,
+    Harness, HookEvent, Report, SetupError, events_from_registry_keys, hook_command, install,
+    remove,
 };
 use tama_adapters::{claude::Claude, codex::Codex};
 
@@ -60,7 +61,7 @@ fn backups(dir: &Path) -> Vec<PathBuf> {
 fn tama_group(event: &str, matcher: Option<&str>, provider: &str) -> Value {
     let handler = json!({
         "type": "command",
-        "command": format!("'{TAMA}' run-hook --provider {provider} {event} {provider}"),
+        "command": hook_command(Harness::of(provider).unwrap(), TAMA, event),
         "timeout": 30,
     });
     match matcher {
@@ -285,9 +286,12 @@ fn a_path_with_a_quote_stays_one_word() {
     let command =
         json_of(&CLAUDE.config_path(home.path()))["hooks"]["Stop"][0]["hooks"][0]["command"]
             .clone();
-    assert_eq!(
-        command,
-        r"'/home/o'\''neil/bin/tama' run-hook --provider claude stop claude"
+    assert!(
+        command
+            .as_str()
+            .unwrap()
+            .starts_with(r"'/home/o'\''neil/bin/tama' run-hook --provider claude stop claude || "),
+        "{command}"
     );
     let report: Report = remove(CLAUDE, home.path(), tama).unwrap();
     assert!(report.changed);

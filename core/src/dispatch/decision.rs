@@ -102,6 +102,12 @@ pub enum Fault {
     /// A command hook ran but did not judge: `why` says how it ended.
     #[error("hook {id} {why}")]
     Hook { id: String, why: String },
+    /// What a harness's hook entry answers when `tama run-hook` itself ends
+    /// without an answer: the entry, not Tama, says it (`tama setup`).
+    #[error(
+        "tama run-hook {event} ended before deciding: it crashed, was killed or could not start; Tama refuses until it runs again (tama doctor says why)"
+    )]
+    Ended { event: String },
 }
 
 /// An environment variable Tama reads holds something that is not text.

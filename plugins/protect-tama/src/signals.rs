@@ -293,21 +293,33 @@ fn is_short_flags(word: &str) -> bool {
     })
 }
 
+/// What the hook command `tama setup` writes for Claude Code runs when
+/// `tama` ends without an answer (`adapters/src/setup.rs`); Codex's runs
+/// much the same.
+const GUARD: &str = r#"|| { [ $? = 2 ] && exit 2; echo "{\"decision\":\"block\",\"reason\":\"TAMA_HOOK_INFRASTRUCTURE: tama run-hook pre_tool_use ended before deciding: it crashed, was killed or could not start; Tama refuses until it runs again (tama doctor says why)\",\"infrastructure\":true,\"event\":\"pre_tool_use\",\"sessionId\":null,\"agentId\":null,\"releaseId\":null,\"catalogChecksum\":null,\"results\":[]}"; echo "TAMA_HOOK_INFRASTRUCTURE: tama run-hook pre_tool_use ended before deciding: it crashed, was killed or could not start; Tama refuses until it runs again (tama doctor says why)" >&2; exit 2; }"#;
+
 /// The command lines of the processes a hook runs in: `tama` (the one
 /// running now, and one installed as `tama`) run by Claude Code and Codex,
-/// directly or through the shell each hands the command. oh-my-pi's
-/// serving engine is not among them: its extension refuses while the
-/// engine is gone, and starts it again.
+/// and the shells around it: Claude Code's `sh -c`, Codex's `$SHELL -lc`,
+/// and the `/bin/sh -c` of the command `tama setup` writes, which refuses
+/// when `tama` ends without an answer but not when the shell itself is
+/// killed. oh-my-pi's serving engine is not among them: its extension
+/// refuses while the engine is gone, and starts it again.
 fn command_lines(tama: &str) -> Vec<String> {
     let mut lines = Vec::new();
     for tama in [tama, "/usr/local/bin/tama"]
         .into_iter()
         .filter(|t| !t.is_empty())
     {
+        let claude = format!("{tama} run-hook --provider claude pre_tool_use claude");
+        let codex = "run-hook --provider codex pre_tool_use codex";
+        let script = format!("\"$0\" {codex} {GUARD}");
         lines.extend([
-            format!("{tama} run-hook --provider claude pre_tool_use claude"),
-            format!("/bin/sh -c '{tama}' run-hook --provider claude pre_tool_use claude"),
-            format!("/bin/bash -lc '{tama}' run-hook --provider codex pre_tool_use codex"),
+            format!("/bin/sh -c {claude} {GUARD}"),
+            format!("/bin/bash -lc /bin/sh -c '{script}' {tama}"),
+            format!("/bin/sh -c {script} {tama}"),
+            format!("{tama} {codex}"),
+            claude,
         ]);
     }
     lines

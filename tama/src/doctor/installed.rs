@@ -127,7 +127,7 @@ impl Installed {
 
     /// The `tama` the entry runs is this one.
     fn program_finding(&self, check: &str, tama: &Path) -> Finding {
-        let program = tama_adapters::setup::shell_words(&self.command)
+        let program = tama_adapters::setup::command_words(&self.command)
             .into_iter()
             .next()
             .unwrap_or_default();
