@@ -55,6 +55,23 @@ describe("tama doctor", { skip, concurrency: false }, () => {
     assert.match(wrong.fix, /setup claude/);
   });
 
+  test("finds an entry written before entries refused for a tama that ends without an answer", () => {
+    const { home } = scratch("doctor-unguarded");
+    setup("claude", home);
+    const settings = path.join(home, ".claude/settings.json");
+    const config = JSON.parse(fs.readFileSync(settings, "utf8"));
+    const handler = config.hooks.PreToolUse[0].hooks[0];
+    handler.command = handler.command.split(" || ")[0];
+    fs.writeFileSync(settings, JSON.stringify(config, null, 2));
+    const seen = doctor(home);
+    assert.equal(seen.status, 1);
+    assert.match(seen.text, /claude reads the answer to a --no-verify commit as a block/, "the entry still refuses what Tama refuses");
+    const open = seen.failing.find((f) => f.check === "claude hook PreToolUse" && f.detail.includes("when tama ends without an answer"));
+    assert.ok(open, seen.text);
+    assert.match(open.detail, /runs the tool/);
+    assert.match(open.fix, /tama setup claude/);
+  });
+
   test("finds a broken registry, and the hooks that now refuse everything", () => {
     const { home } = scratch("doctor-registry");
     const registry = path.join(home, "registry.json");

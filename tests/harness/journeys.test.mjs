@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 
-import { claude, codex, golden, omp, registry, scratch, setup } from "./clients.mjs";
+import { claude, codex, golden, omp, registry, run, scratch, setup, tama } from "./clients.mjs";
 import { BYPASS, bypass, oneCall, stopWithOpenWork } from "./journeys.mjs";
 import { startModel } from "./model.mjs";
 
@@ -137,6 +137,32 @@ for (const harness of [claude, codex, omp]) {
         const code = (home) => `require("fs").rmSync(${JSON.stringify(path.join(home, ".tama"))}, { recursive: true, force: true })`;
         keepsTamaHome(await oneCall(harness, "eval-js", (home) => ({ name: "eval", input: { language: "js", code: code(home) } })));
       });
+    }
+
+    if (harness !== omp) {
+      // Claude Code and Codex run the tool when a hook dies by a signal or
+      // exits with anything but 0 or 2; the command `tama setup` writes
+      // refuses instead. Codex runs it through the user's shell: fish too.
+      const shells = harness === codex && fs.existsSync("/usr/bin/fish") ? [undefined, "/usr/bin/fish"] : [undefined];
+      for (const shell of shells) {
+        test(`a tama killed before deciding refuses, never passes${shell ? ` (with SHELL=${shell})` : ""}`, async () => {
+          const s = scratch(`${harness.name}-killed`);
+          const installed = path.join(s.home, "bin", "tama");
+          fs.mkdirSync(path.dirname(installed), { recursive: true });
+          fs.copyFileSync(tama, installed);
+          // Once the refusal has reached the model, tama is put back, so the
+          // turn's end is decided by Tama again.
+          const model = await startModel([{ shell: "git commit -m plain" }, { text: "stopping", before: () => fs.copyFileSync(tama, installed) }]);
+          harness.configure(s.home, model);
+          run(installed, ["setup", harness.name], { env: { HOME: s.home } });
+          // As the kernel's out-of-memory killer would end it.
+          fs.writeFileSync(installed, "#!/bin/sh\nkill -KILL $$\n");
+          const out = await harness.prompt(s, model, "commit the staged file", shell ? { SHELL: shell } : {});
+          await model.close();
+          assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+          assert.match(model.transcript(), /TAMA_HOOK_INFRASTRUCTURE: tama run-hook pre_tool_use ended before deciding/, "the model is told Tama failed");
+        });
+      }
     }
 
     if (harness === codex) {

@@ -80,23 +80,42 @@ impl Installed {
         let name = self.harness.name();
         let check = format!("{name} hook {}", self.event);
         let mut findings = vec![self.program_finding(&check, &scope.tama)];
-        let probes: Vec<(&str, Value, bool)> = match self.event.as_str() {
-            "PreToolUse" => {
-                let mut probes = vec![("an ordinary command", self.payload("ls -la"), false)];
-                if refuses_bypass(scope.registry.as_deref()) {
-                    probes.push((
+        // A call Tama lets through, and one it refuses, on this event.
+        let (ordinary, refused) = match self.event.as_str() {
+            "PreToolUse" => (
+                Some(("an ordinary command", self.payload("ls -la"))),
+                refuses_bypass(scope.registry.as_deref()).then(|| {
+                    (
                         "a --no-verify commit",
                         self.payload("git commit --no-verify -m doctor"),
-                        true,
-                    ));
-                }
-                probes
-            }
-            "Stop" => vec![("a stop with no open work", self.stop_payload(), false)],
-            _ => Vec::new(),
+                    )
+                }),
+            ),
+            "Stop" => (
+                Some(("a stop with no open work", self.stop_payload())),
+                None,
+            ),
+            _ => (None, None),
         };
-        for (what, payload, refuse) in probes {
-            findings.push(match self.probe(&payload) {
+        let mut probes: Vec<(String, String, Value, bool)> = Vec::new();
+        if let Some((what, payload)) = &ordinary {
+            probes.push((
+                what.to_string(),
+                self.command.clone(),
+                payload.clone(),
+                false,
+            ));
+        }
+        if let Some((what, payload)) = refused {
+            probes.push((what.to_string(), self.command.clone(), payload, true));
+        }
+        // The same call is refused when `tama` ends without an answer.
+        if let (Some((what, payload)), Some(command)) = (ordinary, self.without_tama()) {
+            let what = format!("{what} when tama ends without an answer");
+            probes.push((what, command, payload, true));
+        }
+        for (what, command, payload, refuse) in probes {
+            findings.push(match self.probe(&command, &payload) {
                 Err(why) => Finding::fail(
                     &check,
                     format!("running `{}` failed: {why}", self.command),
@@ -182,13 +201,27 @@ impl Installed {
         })
     }
 
-    /// Runs the command line as the harness would, in a scratch Tama and Oko
+    /// The entry's command with its `tama` swapped for a program that does
+    /// not exist, as when `tama` ends without an answer; `None` when the
+    /// command does not spell its `tama` as `tama setup` quotes it.
+    fn without_tama(&self) -> Option<String> {
+        let program = tama_adapters::setup::command_words(&self.command)
+            .into_iter()
+            .next()?;
+        let quoted = tama_core::command::shell_quote(&program);
+        let missing = tama_core::command::shell_quote("/nonexistent/tama-doctor/tama");
+        self.command
+            .contains(&quoted)
+            .then(|| self.command.replace(&quoted, &missing))
+    }
+
+    /// Runs `command` as the harness would, in a scratch Tama and Oko
     /// home so the probe leaves no record and reads no real work.
-    fn probe(&self, payload: &Value) -> Result<Reading, String> {
+    fn probe(&self, command: &str, payload: &Value) -> Result<Reading, String> {
         let scratch = tempdir().map_err(|e| format!("cannot make a scratch folder: {e}"))?;
         let mut child = Command::new("/bin/sh")
             .arg("-c")
-            .arg(&self.command)
+            .arg(command)
             .env("TAMA_HOME", scratch.join("tama"))
             .env("OKO_HOME", scratch.join("oko"))
             .stdin(Stdio::piped())
