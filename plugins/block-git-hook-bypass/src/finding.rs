@@ -50,6 +50,13 @@ pub enum Finding {
     RepositorySwapped { change: String, command: String },
     /// A hook manager told to take its hooks out.
     Uninstall { command: String },
+    /// A program that commits on its own with the hooks skipped, as it does
+    /// unless told otherwise (aider).
+    CommitsUnverified {
+        command: String,
+        program: &'static str,
+        fix: &'static str,
+    },
     /// Code for another interpreter that runs git with a hook-skipping option.
     Embedded {
         program: String,
@@ -175,6 +182,16 @@ impl fmt::Display for Finding {
                 f,
                 "`{command}` removes the repository's client-side git hooks, so commits and \
                  pushes skip them ({GATE}). Keep the hooks installed and fix what they report."
+            ),
+            Self::CommitsUnverified {
+                command,
+                program,
+                fix,
+            } => write!(
+                f,
+                "`{command}` commits with `git commit --no-verify`, which skips the repository's \
+                 pre-commit and commit-msg hooks: {program} commits so unless told otherwise \
+                 ({GATE}). {fix}."
             ),
             Self::Embedded { program, option } => write!(
                 f,

@@ -99,6 +99,9 @@
 //!   and names a hook (unless it writes one with a `#!` line and commands),
 //!   as are hook managers' uninstall commands; installing or restoring
 //!   hooks, samples and backups pass.
+//! - A program that commits by itself with the hooks skipped unless told
+//!   otherwise is refused when started so: aider without
+//!   `--git-commit-verify` (`analysis::committers`).
 //! - `git commit-tree` and `git fast-import` are refused on their own: they
 //!   write commits without hooks, and the ref update that publishes them
 //!   may come in a later call; so are `git send-pack` and `git http-push`,

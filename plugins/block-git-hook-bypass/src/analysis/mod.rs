@@ -5,6 +5,7 @@
 use crate::prelude::*;
 
 mod commands;
+mod committers;
 mod execs;
 mod expand;
 pub(crate) mod files;

@@ -7,7 +7,7 @@ use shell_reader::git_config;
 use shell_reader::runners::command_word;
 
 use super::simple::Env;
-use super::{Frame, Result, Walker, commands, files, git_call, wrappers};
+use super::{Frame, Result, Walker, commands, committers, files, git_call, wrappers};
 use crate::field::{Field, owned, shown};
 use crate::finding::Finding;
 use crate::output;
@@ -210,6 +210,15 @@ impl Walker {
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
         self.handed_to_shell(name, args, stdin)?;
+        if let Some(fix) =
+            committers::unverified_aider(argv, |variable| self.environment_value(env, variable))
+        {
+            return Err(Finding::CommitsUnverified {
+                command: shown(argv),
+                program: "aider",
+                fix,
+            });
+        }
         let Some(known) = commands::known(name) else {
             return self.scan_arguments(frame, args, env);
         };
