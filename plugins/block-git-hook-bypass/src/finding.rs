@@ -31,6 +31,13 @@ pub enum Finding {
         manager: &'static str,
         command: String,
     },
+    /// A change to the programs hooks run (`PATH`, `BASH_ENV`, an exported
+    /// function) in the environment of a git command.
+    HookPrograms {
+        assignment: String,
+        changed: &'static str,
+        command: String,
+    },
     /// A command that deletes, moves, empties or disarms hook files.
     HookFiles {
         command: String,
@@ -150,6 +157,16 @@ impl fmt::Display for Finding {
                 "`{assignment}` turns off {manager} for `{command}`, which skips the \
                  repository's client-side git hooks ({GATE}). Run `{command}` without \
                  {assignment} and fix what the hooks report."
+            ),
+            Self::HookPrograms {
+                assignment,
+                changed,
+                command,
+            } => write!(
+                f,
+                "`{assignment}` changes {changed} for `{command}`, so its hooks may run \
+                 something else than the repository's checks ({GATE}). Run `{command}` in a \
+                 call of its own, without {assignment}."
             ),
             Self::HookFiles { command, effect } => write!(
                 f,

@@ -1,4 +1,5 @@
-//! Environment variables with which hook managers skip hooks.
+//! Environment variables with which hook managers skip hooks, and those
+//! that change what a hook runs.
 
 /// The hook manager that `name=value` switches off, if it does.
 ///
@@ -47,4 +48,46 @@ pub fn switched_off_by(name: &str, value: &str) -> Option<&'static str> {
         .iter()
         .any(|word| upper.contains(word));
     (about_hooks && skips && !unrelated && set).then_some("the hooks that read it")
+}
+
+/// What `name=value` changes about the programs a hook runs, if it does:
+/// a hook finds its checks (`npx lint-staged`, `pre-commit`) on `PATH`, so
+/// a folder put there may hold a no-op of the same name; bash reads
+/// `BASH_ENV` before a hook written in bash, and runs an exported function
+/// (`export -f npx`, `BASH_FUNC_npx%%`) in place of the program; the
+/// dynamic loader loads `LD_PRELOAD` into git and every program after it.
+/// A `PATH` of nothing but values the gate cannot know (`PATH=$PATH`) or
+/// empty names no folder of its own, and is let be.
+pub fn changes_hook_programs(name: &str, value: &str) -> Option<&'static str> {
+    match name {
+        "PATH" => value
+            .split(':')
+            .any(|folder| !folder.trim_matches(shell_reader::field::UNKNOWN).is_empty())
+            .then_some("the programs the hooks find on `PATH`"),
+        "BASH_ENV" => Some("what bash runs before a hook written in bash"),
+        "LD_PRELOAD"
+        | "LD_AUDIT"
+        | "LD_LIBRARY_PATH"
+        | "DYLD_INSERT_LIBRARIES"
+        | "DYLD_LIBRARY_PATH" => Some("the code loaded into git and every program its hooks run"),
+        _ if name.starts_with("BASH_FUNC_") => {
+            Some("the program a hook written in bash runs by that name")
+        }
+        _ => None,
+    }
+}
+
+/// Whether shell `text` sourced before a hook may end it early (`exit`,
+/// `return`, `exec`) or stand in for what it runs (a function, an alias,
+/// `PATH`, `enable`, a `trap`, more files sourced): read by its words, not
+/// walked.
+pub fn may_change_a_hook(text: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "exit", "return", "exec", "function", "alias", "PATH", "enable", "trap", "source", ".",
+        "eval", "set", "shopt", "cd",
+    ];
+    text.contains("()")
+        || text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .any(|word| WORDS.contains(&word))
 }

@@ -99,6 +99,13 @@
 //!   and names a hook (unless it writes one with a `#!` line and commands),
 //!   as are hook managers' uninstall commands; installing or restoring
 //!   hooks, samples and backups pass.
+//! - What a hook runs, changed by the command for a git command that runs
+//!   hooks (`hook_env::changes_hook_programs`): `PATH` set (a folder put on
+//!   it may hold a no-op `npx` or `lint-staged`), `BASH_ENV` (but a file the
+//!   command wrote that can neither end a hook nor stand in for what it
+//!   runs), `LD_PRELOAD` and the loader's other variables, a function
+//!   exported to bash (`export -f`, `declare -fx`). A start-up file's `PATH`
+//!   passes: every later shell runs with it.
 //! - A program that commits by itself with the hooks skipped unless told
 //!   otherwise is refused when started so: aider without
 //!   `--git-commit-verify` (`analysis::committers`).

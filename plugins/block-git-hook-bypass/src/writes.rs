@@ -5,7 +5,7 @@
 
 use crate::prelude::*;
 
-use crate::analysis::{files, find_bypass};
+use crate::analysis::{files, find_bypass, find_bypass_after_startup};
 use crate::finding::Finding;
 use crate::tama::gate::declaration::WriteTarget;
 use shell_reader::git_config;
@@ -78,7 +78,7 @@ pub fn write_bypass(tool: &str, targets: &[WriteTarget], tool_input: &str) -> Op
         }
         // A git command after a start-up file runs with its switches and aliases.
         if let Some(label) = files::runs_before_git(target)
-            && let Some(finding) = find_bypass(&format!("{text}\ngit commit"))
+            && let Some(finding) = find_bypass_after_startup(&text)
         {
             return Some(finding.in_code(label));
         }

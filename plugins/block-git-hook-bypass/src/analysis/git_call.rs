@@ -140,6 +140,7 @@ impl Walker {
                 return Err(skip(written, "--no-post-rewrite", "post-rewrite hook"));
             }
             self.check_config_location(subcommand, env, git_dir)?;
+            self.check_hook_programs(subcommand, env)?;
             for script in &options.exec {
                 self.child_source(script, None)?;
             }
@@ -425,6 +426,42 @@ impl Walker {
                 return Err(Finding::HookVariable {
                     assignment: format!("{name}={}", value.replace(UNKNOWN, "…")),
                     manager,
+                    command: format!("git {subcommand}"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Walker {
+    /// Refuses a change to the programs the hooks of a git command run
+    /// (`PATH=/tmp/f:$PATH git commit`, `export -f npx`), made by the
+    /// command itself: a start-up file's `PATH` is what every later shell
+    /// runs with. A `BASH_ENV` file this command wrote is let be when it
+    /// can neither end a hook early nor stand in for what the hook runs.
+    fn check_hook_programs(&self, subcommand: &str, env: &Env) -> Result<()> {
+        if self.in_startup_file > 0 {
+            return Ok(());
+        }
+        for (name, value) in self.environment(env) {
+            let Some(changed) = hook_env::changes_hook_programs(name, value) else {
+                continue;
+            };
+            let inert = name == "BASH_ENV"
+                && self
+                    .file_content(value)
+                    .is_some_and(|text| !hook_env::may_change_a_hook(text));
+            let function = name
+                .strip_prefix("BASH_FUNC_")
+                .and_then(|rest| rest.strip_suffix("%%"));
+            if !inert {
+                return Err(Finding::HookPrograms {
+                    assignment: match function {
+                        Some(function) => format!("export -f {function}"),
+                        None => format!("{name}={}", value.replace(UNKNOWN, "…")),
+                    },
+                    changed,
                     command: format!("git {subcommand}"),
                 });
             }

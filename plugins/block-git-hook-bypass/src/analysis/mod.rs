@@ -45,7 +45,20 @@ const MAX_NESTING: u32 = 96;
 /// time with those values empty, as an unset variable is: `--no-verify$x`
 /// then reads as the `--no-verify` it runs as.
 pub fn find_bypass(command: &str) -> Option<Finding> {
-    let mut walker = Walker::default();
+    first_bypass(command, 0)
+}
+
+/// The first bypass a later shell's `git commit` meets after the start-up
+/// file `text` (a shell's, husky's `init.sh`) ran.
+pub fn find_bypass_after_startup(text: &str) -> Option<Finding> {
+    first_bypass(&format!("{text}\ngit commit"), 1)
+}
+
+fn first_bypass(command: &str, in_startup_file: u32) -> Option<Finding> {
+    let mut walker = Walker {
+        in_startup_file,
+        ..Walker::default()
+    };
     if let Err(finding) = walker.source(command) {
         return Some(finding);
     }
@@ -54,6 +67,7 @@ pub fn find_bypass(command: &str) -> Option<Finding> {
     }
     let mut empty = Walker {
         unknown_is_empty: true,
+        in_startup_file,
         ..Walker::default()
     };
     let finding = empty.source(command).err()?;
@@ -95,6 +109,9 @@ struct Walker {
     met_unknown: bool,
     /// Values the gate cannot know expand to nothing (the second reading).
     unknown_is_empty: bool,
+    /// Start-up files being read as the git commands of later shells see
+    /// them, which set `PATH` and the like for every later program by design.
+    in_startup_file: u32,
 }
 
 /// Shell state a subshell gets a copy of and the parent keeps.

@@ -356,6 +356,17 @@ impl Walker {
     fn declare(&mut self, builtin: &str, args: &[Field<'_>]) -> Result<()> {
         // `declare -n r=x`: `r` stands for the variable `x` from then on.
         let reference = shell_reader::values::declares_references(builtin, args);
+        // `export -f name`, `declare -fx name`: bash passes the function on
+        // to the programs it starts as `BASH_FUNC_name%%`.
+        let flags = |flag: char| {
+            args.iter()
+                .any(|arg| arg.text.starts_with('-') && arg.text.contains(flag))
+        };
+        if flags('f') && (builtin == "export" || flags('x')) {
+            for name in args.iter().filter(|arg| !arg.text.starts_with('-')) {
+                self.set_variable(&format!("BASH_FUNC_{}%%", name.text), "() {".to_owned());
+            }
+        }
         for arg in args {
             if let Some((name, value)) = wrappers::split_assignment(&arg.text) {
                 if reference {

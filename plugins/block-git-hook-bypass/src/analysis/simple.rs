@@ -244,7 +244,10 @@ impl Walker {
     pub(super) fn run_later(&mut self, path: &str, content: &str) -> Result<()> {
         if let Some(label) = files::runs_before_git(path) {
             // A git command after it runs with its switches and aliases.
-            self.child_source_in(&format!("{content}\ngit commit"), || label)?;
+            self.in_startup_file += 1;
+            let read = self.child_source_in(&format!("{content}\ngit commit"), || label);
+            self.in_startup_file -= 1;
+            read?;
         }
         if let Some(settings) = git_config::written_commands(path, content) {
             self.child_source_in(&settings, || {
