@@ -164,7 +164,7 @@ impl fmt::Display for Finding {
                 command,
             } => write!(
                 f,
-                "`{assignment}` changes {changed} for `{command}`, so its hooks may run \
+                "`{assignment}` before `{command}` changes {changed}, so its hooks may run \
                  something else than the repository's checks ({GATE}). Run `{command}` in a \
                  call of its own, without {assignment}."
             ),

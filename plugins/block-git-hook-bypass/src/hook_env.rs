@@ -1,6 +1,9 @@
 //! Environment variables with which hook managers skip hooks, and those
 //! that change what a hook runs.
 
+use shell_reader::field::UNKNOWN;
+use shell_reader::loaders;
+
 /// The hook manager that `name=value` switches off, if it does.
 ///
 /// Known switches are matched by name; other names are matched by shape
@@ -55,21 +58,32 @@ pub fn switched_off_by(name: &str, value: &str) -> Option<&'static str> {
 /// a folder put there may hold a no-op of the same name; bash reads
 /// `BASH_ENV` before a hook written in bash, and runs an exported function
 /// (`export -f npx`, `BASH_FUNC_npx%%`) in place of the program; the
-/// dynamic loader loads `LD_PRELOAD` into git and every program after it.
-/// A `PATH` of nothing but values the gate cannot know (`PATH=$PATH`) or
-/// empty names no folder of its own, and is let be.
+/// dynamic loader, node's loading options and the interpreters' module
+/// paths load code into the checks (a `pre_commit` module on
+/// `PYTHONPATH`, `NODE_OPTIONS=--require …` exiting before lint-staged
+/// runs); lefthook's hook runs `LEFTHOOK_BIN` in lefthook's place. A path
+/// of nothing but values the gate cannot know (`PATH=$PATH`) or empty
+/// names no folder of its own, and is let be.
 pub fn changes_hook_programs(name: &str, value: &str) -> Option<&'static str> {
-    match name {
-        "PATH" => value
+    let names_a_folder = || {
+        value
             .split(':')
-            .any(|folder| !folder.trim_matches(shell_reader::field::UNKNOWN).is_empty())
-            .then_some("the programs the hooks find on `PATH`"),
+            .any(|folder| !folder.trim_matches(UNKNOWN).is_empty())
+    };
+    match name {
+        "PATH" => names_a_folder().then_some("the programs its hooks find on `PATH`"),
         "BASH_ENV" => Some("what bash runs before a hook written in bash"),
-        "LD_PRELOAD"
-        | "LD_AUDIT"
-        | "LD_LIBRARY_PATH"
-        | "DYLD_INSERT_LIBRARIES"
-        | "DYLD_LIBRARY_PATH" => Some("the code loaded into git and every program its hooks run"),
+        "LEFTHOOK_BIN" => Some("the program lefthook's hooks run in lefthook's place"),
+        _ if loaders::LOADERS.contains(&name) => {
+            Some("the code loaded into git and every program its hooks run")
+        }
+        _ if loaders::RUNTIME_OPTIONS.contains(&name) => {
+            loaders::loading_option(value.split_whitespace())
+                .map(|_| "the code node loads into the checks its hooks run")
+        }
+        _ if loaders::MODULE_PATHS.contains(&name) => {
+            names_a_folder().then_some("the modules the checks its hooks run load")
+        }
         _ if name.starts_with("BASH_FUNC_") => {
             Some("the program a hook written in bash runs by that name")
         }

@@ -104,8 +104,10 @@
 //!   it may hold a no-op `npx` or `lint-staged`), `BASH_ENV` (but a file the
 //!   command wrote that can neither end a hook nor stand in for what it
 //!   runs), `LD_PRELOAD` and the loader's other variables, a function
-//!   exported to bash (`export -f`, `declare -fx`). A start-up file's `PATH`
-//!   passes: every later shell runs with it.
+//!   exported to bash (`export -f`, `declare -fx`), node's loading options,
+//!   the interpreters' module paths (`PYTHONPATH`), lefthook's
+//!   `LEFTHOOK_BIN`. A start-up file's `PATH` passes: every later shell
+//!   runs with it.
 //! - A program that commits by itself with the hooks skipped unless told
 //!   otherwise is refused when started so: aider without
 //!   `--git-commit-verify` (`analysis::committers`).

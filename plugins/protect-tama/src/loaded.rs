@@ -10,39 +10,7 @@ use crate::prelude::*;
 use crate::commands::basename;
 use crate::harnesses::{Harness, is_harness};
 use crate::walk::{Result, Walker, shown};
-
-/// Variables through which code of the command's choosing runs in the
-/// harness's process and in every hook it starts, where it can answer in
-/// Tama's place: libraries the dynamic loader adds, and the file a
-/// hook's bash reads before its command.
-const LOADERS: &[&str] = &[
-    "LD_PRELOAD",
-    "LD_AUDIT",
-    "LD_LIBRARY_PATH",
-    "DYLD_INSERT_LIBRARIES",
-    "DYLD_LIBRARY_PATH",
-    "DYLD_FRAMEWORK_PATH",
-    "BASH_ENV",
-];
-
-/// Variables holding options of the JavaScript runtime a harness runs on
-/// (Claude Code and Codex's launcher on node, oh-my-pi on bun).
-const RUNTIME_OPTIONS: &[&str] = &["NODE_OPTIONS", "BUN_OPTIONS"];
-
-/// Runtime options that load code into the harness (`--require`,
-/// `--import`, a loader, bun's `--preload`), open it to a debugger that
-/// can run code in it (`--inspect`), or set its environment, which its
-/// hooks inherit, from a file (`--env-file`).
-const LOADING_OPTIONS: &[&str] = &[
-    "-r",
-    "--require",
-    "--import",
-    "--loader",
-    "--experimental-loader",
-    "--preload",
-    "--inspect",
-    "--env-file",
-];
+use shell_reader::loaders::{LOADERS, RUNTIME_OPTIONS, loading_option};
 
 /// Whether lower-cased shell text (a start-up file's line) names a
 /// variable that loads code into a harness started from that shell
@@ -116,17 +84,6 @@ pub fn into_harness(walker: &Walker<'_>, harness: Harness, options: &[String]) -
             "`{variable}={}` has the login shell Codex runs each hook through read start-up files of the command's choosing first, which can end it before Tama runs",
             shown(value)
         ))
-    })
-}
-
-/// The first of `words` that is a loading runtime option (`--require=x`,
-/// `-r`).
-fn loading_option<'w>(mut words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
-    words.find(|word| {
-        let option = word.split_once('=').map_or(*word, |(option, _)| option);
-        LOADING_OPTIONS
-            .iter()
-            .any(|loading| option == *loading || (loading.len() > 2 && option.starts_with(loading)))
     })
 }
 

@@ -3,7 +3,8 @@
 //! and [`values`] do what the shell does to a word's known text, [`diffs`]
 //! the files a diff's headers name, and
 //! [`git_commands`] names where git runs commands of its own, [`git_config`]
-//! reads what `git config` and git's configuration files set; [`output`] is
+//! reads what `git config` and git's configuration files set; [`loaders`]
+//! the variables that load code into the programs started with them; [`output`] is
 //! what `echo` and `printf` print; [`interpreters`] reads the strings of code
 //! handed to python, node, perl, ruby, php, awk, lua, R, julia or AppleScript; [`runners`] what programs
 //! such as `tmux`, `at`, `make`, `tar` and editors hand a shell; and
@@ -23,6 +24,7 @@ pub mod field;
 pub mod git_commands;
 pub mod git_config;
 pub mod interpreters;
+pub mod loaders;
 pub mod output;
 mod prelude;
 pub mod runners;
