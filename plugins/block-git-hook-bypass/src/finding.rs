@@ -57,11 +57,13 @@ pub enum Finding {
     RepositorySwapped { change: String, command: String },
     /// A hook manager told to take its hooks out.
     Uninstall { command: String },
-    /// A program that commits on its own with the hooks skipped, as it does
-    /// unless told otherwise (aider).
+    /// A program that commits on its own with the hooks skipped: aider
+    /// unless told otherwise, a release tool asked to.
     CommitsUnverified {
         command: String,
-        program: &'static str,
+        /// What the command does, as a verb phrase: `has npm commit the
+        /// version bump with --no-commit-hooks`.
+        how: String,
         fix: &'static str,
     },
     /// Code for another interpreter that runs git with a hook-skipping option.
@@ -200,14 +202,9 @@ impl fmt::Display for Finding {
                 "`{command}` removes the repository's client-side git hooks, so commits and \
                  pushes skip them ({GATE}). Keep the hooks installed and fix what they report."
             ),
-            Self::CommitsUnverified {
-                command,
-                program,
-                fix,
-            } => write!(
+            Self::CommitsUnverified { command, how, fix } => write!(
                 f,
-                "`{command}` commits with `git commit --no-verify`, which skips the repository's \
-                 pre-commit and commit-msg hooks: {program} commits so unless told otherwise \
+                "`{command}` {how}, which skips the repository's client-side git hooks \
                  ({GATE}). {fix}."
             ),
             Self::Embedded { program, option } => write!(

@@ -108,9 +108,15 @@
 //!   the interpreters' module paths (`PYTHONPATH`), lefthook's
 //!   `LEFTHOOK_BIN`. A start-up file's `PATH` passes: every later shell
 //!   runs with it.
-//! - A program that commits by itself with the hooks skipped unless told
-//!   otherwise is refused when started so: aider without
-//!   `--git-commit-verify` (`analysis::committers`).
+//! - A program that commits by itself with the hooks skipped is refused
+//!   when started so (`analysis::committers`): aider without
+//!   `--git-commit-verify`, which it needs to run them; the release tools
+//!   asked to skip them (`npm version --no-commit-hooks`, `lerna version
+//!   --no-commit-hooks`, `standard-version -n`, release-it's and
+//!   bump-my-version's git arguments holding `--no-verify`, commitizen
+//!   handed `--no-verify`), and their configuration turning them off
+//!   (`commit-hooks=false` in an `.npmrc`, `npm config set`, lerna's
+//!   `"commitHooks": false`).
 //! - `git commit-tree` and `git fast-import` are refused on their own: they
 //!   write commits without hooks, and the ref update that publishes them
 //!   may come in a later call; so are `git send-pack` and `git http-push`,

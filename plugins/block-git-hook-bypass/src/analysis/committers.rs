@@ -1,73 +1,202 @@
-//! Programs that commit to the repository themselves with git's hooks
-//! skipped unless told otherwise. aider commits every edit it makes (and
-//! the dirty files before it, and on `/commit`) as `git commit
-//! --no-verify` unless its `git-commit-verify` setting is on, and it is off
-//! by default (aider's documentation, "Git integration").
+//! Programs that make commits themselves, and how a command has them skip
+//! the repository's hooks: aider commits every edit (and the dirty files
+//! before it, and on `/commit`) as `git commit --no-verify` unless its
+//! `git-commit-verify` setting is on, and it is off by default (aider's
+//! documentation, "Git integration"); the release tools commit a version
+//! bump with the hooks off when asked (`npm version --no-commit-hooks`,
+//! `lerna version --no-commit-hooks`, `standard-version --no-verify`,
+//! release-it's `--git.commitArgs`, bump-my-version's `--commit-args`), as
+//! does commitizen given `--no-verify` for git.
 
 use crate::prelude::*;
 
 use super::run::basename;
 use crate::field::Field;
 
-/// What to start aider with instead, when `argv` starts aider (`aider`,
-/// `python -m aider`, `uvx aider-chat`, `pipx run aider-chat`) so that it
-/// commits past the hooks. `variable` reads the environment it runs with.
-pub(super) fn unverified_aider(
+/// How `argv` has a program commit past the hooks, and what to run instead.
+pub(super) struct Unverified {
+    pub how: String,
+    pub fix: &'static str,
+}
+
+/// How `argv` (a command's words, program first) has a program commit
+/// past the hooks, if it does. `variable` reads the environment it runs with.
+pub(super) fn unverified(
     argv: &[Field<'_>],
     variable: impl Fn(&str) -> Option<String>,
-) -> Option<&'static str> {
-    let options = aider_options(argv)?;
+) -> Option<Unverified> {
+    let (program, args) = argv.split_first()?;
+    let program = basename(&program.text);
+    let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
+    if let Some(options) = aider_options(program, &words) {
+        return aider(options, &variable);
+    }
+    let asked = |option: &str, tool: &str, fix| {
+        Some(Unverified {
+            how: format!("has {tool} with `{option}`"),
+            fix,
+        })
+    };
+    const NPM_FIX: &str = "Run `npm version` with its commit hooks on, as they are by default";
+    match program {
+        "npm" | "pnpm" if subcommand(&words) == Some("version") => {
+            let off = words
+                .iter()
+                .find(|word| matches!(**word, "--no-commit-hooks" | "--commit-hooks=false"));
+            if let Some(option) = off {
+                return asked(option, "npm commit the version bump", NPM_FIX);
+            }
+            let set = ["npm_config_commit_hooks", "NPM_CONFIG_COMMIT_HOOKS"]
+                .iter()
+                .find_map(|name| Some((*name, variable(name)?)))
+                .filter(|(_, value)| is_false(value))?;
+            asked(
+                &format!("{}={}", set.0, set.1),
+                "npm commit the version bump",
+                NPM_FIX,
+            )
+        }
+        "npm" | "pnpm" if subcommand(&words) == Some("config") => {
+            let turns_off = words.windows(2).any(|pair| match pair {
+                [key, value] => key.trim_start_matches("--") == "commit-hooks" && is_false(value),
+                _ => false,
+            }) || words
+                .iter()
+                .any(|word| matches!(*word, "commit-hooks=false" | "--commit-hooks=false"));
+            (words.contains(&"set") && turns_off).then(|| Unverified {
+                how: "turns npm's `commit-hooks` off, so every later `npm version` commits its version bump with them off".to_owned(),
+                fix: "Leave npm's `commit-hooks` on",
+            })
+        }
+        "lerna" if matches!(subcommand(&words), Some("version" | "publish")) => {
+            let option = words
+                .iter()
+                .find(|word| matches!(**word, "--no-commit-hooks" | "--commit-hooks=false"))?;
+            asked(
+                option,
+                "lerna commit the version bump",
+                "Run it without `--no-commit-hooks`",
+            )
+        }
+        "standard-version" | "commit-and-tag-version" => {
+            let option = words
+                .iter()
+                .find(|word| matches!(**word, "--no-verify" | "-n"))?;
+            asked(
+                option,
+                "it commit the release",
+                "Run it without `--no-verify`",
+            )
+        }
+        "release-it" => {
+            let option = git_args_option(&words, &["--git.commitArgs", "--git.pushArgs"])?;
+            asked(
+                option,
+                "release-it commit or push",
+                "Run it without `--no-verify` among git's arguments",
+            )
+        }
+        "bump-my-version" | "bump2version" | "bumpversion" => {
+            let option = git_args_option(&words, &["--commit-args"])?;
+            asked(
+                option,
+                "it commit the version bump",
+                "Run it without `--no-verify` among git's arguments",
+            )
+        }
+        "cz" | "git-cz" | "czg" => {
+            let after_dashes = words.iter().skip_while(|word| **word != "--");
+            let option = words
+                .iter()
+                .find(|word| **word == "--no-verify")
+                .or_else(|| after_dashes.into_iter().find(|word| **word == "-n"))?;
+            asked(option, "commitizen commit", "Run it without `--no-verify`")
+        }
+        _ => None,
+    }
+}
+
+/// aider, given `options`, commits with the hooks skipped unless told to
+/// run them or to leave git alone.
+fn aider(options: &[&str], variable: &impl Fn(&str) -> Option<String>) -> Option<Unverified> {
     let last = |on: &str, off: &str| {
-        options.iter().rev().find_map(|option| match &*option.text {
+        options.iter().rev().find_map(|option| match *option {
             text if text == on => Some(true),
             text if text == off => Some(false),
             _ => None,
         })
     };
     // aider reads `AIDER_<SETTING>` as it reads the option.
-    let setting = |name: &str| {
-        variable(name).map(|value| {
-            matches!(
-                value.to_ascii_lowercase().as_str(),
-                "1" | "true" | "yes" | "on"
-            )
-        })
-    };
+    let setting = |name: &str| variable(name).map(|value| !is_false(&value));
     let only_asks = options
         .iter()
-        .any(|option| matches!(&*option.text, "--help" | "-h" | "--version"));
+        .any(|option| matches!(*option, "--help" | "-h" | "--version"));
     let uses_git = last("--git", "--no-git")
         .or_else(|| setting("AIDER_GIT"))
         .unwrap_or(true);
     let verifies = last("--git-commit-verify", "--no-git-commit-verify")
         .or_else(|| setting("AIDER_GIT_COMMIT_VERIFY"))
         .unwrap_or(false);
-    (uses_git && !verifies && !only_asks)
-        .then_some("Start it with `--git-commit-verify`, so its commits run the hooks")
+    (uses_git && !verifies && !only_asks).then(|| Unverified {
+        how: "starts aider, which commits each edit with `git commit --no-verify` unless given `--git-commit-verify`".to_owned(),
+        fix: "Start it with `--git-commit-verify`, so its commits run the hooks",
+    })
 }
 
-/// The arguments aider gets, when `argv` starts it.
-fn aider_options<'a>(argv: &'a [Field<'a>]) -> Option<&'a [Field<'a>]> {
-    let (program, args) = argv.split_first()?;
-    let program = basename(&program.text);
+/// The arguments aider gets, when `program words…` starts it (`aider`,
+/// `python -m aider`, `uvx aider-chat`, `pipx run aider-chat`).
+fn aider_options<'a>(program: &str, words: &'a [&'a str]) -> Option<&'a [&'a str]> {
     if program == "aider" {
-        return Some(args);
+        return Some(words);
     }
-    let is_aider = |field: &Field<'_>| {
-        let package = field.text.split(['=', '@', '[']).next().unwrap_or_default();
+    let is_aider = |word: &&str| {
+        let package = word.split(['=', '@', '[']).next().unwrap_or_default();
         matches!(package, "aider" | "aider-chat" | "aider.main")
     };
     if program.starts_with("python") {
         // Python runs a module only after `-m`: `python -m aider`.
-        let at = args.windows(2).position(|pair| match pair {
-            [option, module] => option.text == "-m" && is_aider(module),
+        let at = words.windows(2).position(|pair| match pair {
+            [option, module] => *option == "-m" && is_aider(module),
             _ => false,
         })?;
-        return args.get(at + 2..);
+        return words.get(at + 2..);
     }
     if !matches!(program, "uvx" | "uv" | "pipx") {
         return None;
     }
-    let at = args.iter().position(is_aider)?;
-    args.get(at + 1..)
+    let at = words.iter().position(is_aider)?;
+    words.get(at + 1..)
+}
+
+/// The first word that is not an option: npm's or lerna's subcommand.
+fn subcommand<'a>(words: &[&'a str]) -> Option<&'a str> {
+    words.iter().copied().find(|word| !word.starts_with('-'))
+}
+
+/// An option among `names` whose value (`--git.commitArgs=--no-verify`, or
+/// the word after it) holds `--no-verify` or `-n` for git.
+fn git_args_option<'a>(words: &[&'a str], names: &[&str]) -> Option<&'a str> {
+    let skips = |value: &str| {
+        value
+            .split(|c: char| {
+                c.is_whitespace() || c == ',' || c == '[' || c == ']' || c == '"' || c == '\''
+            })
+            .any(|word| matches!(word, "--no-verify" | "-n"))
+    };
+    words.iter().enumerate().find_map(|(at, word)| {
+        let name = names.iter().find(|name| word.starts_with(*name))?;
+        let value = match word.get(name.len()..)? {
+            "" => words.get(at + 1).copied().unwrap_or_default(),
+            rest => rest.trim_start_matches('='),
+        };
+        skips(value).then_some(*word)
+    })
+}
+
+/// How npm and aider read a setting off: `false`, `0`, `no`, `off`, empty.
+pub(super) fn is_false(value: &str) -> bool {
+    matches!(
+        value.to_ascii_lowercase().as_str(),
+        "" | "0" | "false" | "no" | "off"
+    )
 }

@@ -209,11 +209,34 @@ fn statements(content: &str) -> impl Iterator<Item = Vec<&str>> {
 /// Whether `content`, written to `path`, is a hook manager's configuration
 /// that switches its hooks off: lefthook's `skip:` (in `lefthook.yml` or
 /// the local override `lefthook-local.yml`, made for it), pre-commit's
-/// `stages: [manual]` and `repos: []`, overcommit's `enabled: false`. Read line by line as
-/// `key: value`, which is how such files spell these settings.
+/// `stages: [manual]` and `repos: []`, overcommit's `enabled: false`; or a
+/// release tool's that commits with them off: npm's `commit-hooks=false`
+/// (`.npmrc`, read by `npm version`), lerna's `"commitHooks": false`. Read
+/// line by line as `key: value` (`key=value` for npm), which is how such
+/// files spell these settings.
 pub fn switches_hooks_off(path: &str, content: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     let name = name.trim_start_matches('.');
+    // JSON, perhaps on one line: `{"command": {"version": {"commitHooks": false}}}`.
+    if name == "lerna.json" {
+        return content.match_indices("\"commitHooks\"").any(|(at, key)| {
+            content.get(at + key.len()..).is_some_and(|rest| {
+                rest.trim_start()
+                    .strip_prefix(':')
+                    .is_some_and(|value| value.trim_start().starts_with("false"))
+            })
+        });
+    }
+    if name == "npmrc" {
+        return content.lines().any(|line| {
+            line.trim_start_matches('+')
+                .split_once('=')
+                .is_some_and(|(key, value)| {
+                    key.trim() == "commit-hooks"
+                        && super::committers::is_false(value.trim().trim_matches(['"', '\'']))
+                })
+        });
+    }
     let configuration = [".yml", ".yaml", ".json", ".toml"]
         .iter()
         .any(|extension| name.ends_with(extension));

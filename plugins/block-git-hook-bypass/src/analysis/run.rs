@@ -210,13 +210,13 @@ impl Walker {
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
         self.handed_to_shell(name, args, stdin)?;
-        if let Some(fix) =
-            committers::unverified_aider(argv, |variable| self.environment_value(env, variable))
+        if let Some(unverified) =
+            committers::unverified(argv, |variable| self.environment_value(env, variable))
         {
             return Err(Finding::CommitsUnverified {
                 command: shown(argv),
-                program: "aider",
-                fix,
+                how: unverified.how,
+                fix: unverified.fix,
             });
         }
         let Some(known) = commands::known(name) else {
