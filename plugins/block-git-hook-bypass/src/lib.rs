@@ -113,10 +113,10 @@
 //!   `--git-commit-verify`, which it needs to run them; the release tools
 //!   asked to skip them (`npm version --no-commit-hooks`, `lerna version
 //!   --no-commit-hooks`, `standard-version -n`, release-it's and
-//!   bump-my-version's git arguments holding `--no-verify`, commitizen
-//!   handed `--no-verify`), and their configuration turning them off
-//!   (`commit-hooks=false` in an `.npmrc`, `npm config set`, lerna's
-//!   `"commitHooks": false`).
+//!   bump-my-version's git arguments holding `--no-verify`, commitizen and
+//!   Graphite handed `--no-verify`), and their configuration turning them
+//!   off (`commit-hooks=false` in an `.npmrc`, `npm config set`, lerna's
+//!   `"commitHooks": false`, python-semantic-release's `no_git_verify`).
 //! - `git commit-tree` and `git fast-import` are refused on their own: they
 //!   write commits without hooks, and the ref update that publishes them
 //!   may come in a later call; so are `git send-pack` and `git http-push`,

@@ -6,7 +6,7 @@
 //! bump with the hooks off when asked (`npm version --no-commit-hooks`,
 //! `lerna version --no-commit-hooks`, `standard-version --no-verify`,
 //! release-it's `--git.commitArgs`, bump-my-version's `--commit-args`), as
-//! does commitizen given `--no-verify` for git.
+//! do commitizen and Graphite (`gt`) given `--no-verify`.
 
 use crate::prelude::*;
 
@@ -102,6 +102,14 @@ pub(super) fn unverified(
                 option,
                 "it commit the version bump",
                 "Run it without `--no-verify` among git's arguments",
+            )
+        }
+        "gt" => {
+            let option = words.iter().find(|word| **word == "--no-verify")?;
+            asked(
+                option,
+                "Graphite commit or push",
+                "Run it without `--no-verify`",
             )
         }
         "cz" | "git-cz" | "czg" => {

@@ -211,7 +211,8 @@ fn statements(content: &str) -> impl Iterator<Item = Vec<&str>> {
 /// the local override `lefthook-local.yml`, made for it), pre-commit's
 /// `stages: [manual]` and `repos: []`, overcommit's `enabled: false`; or a
 /// release tool's that commits with them off: npm's `commit-hooks=false`
-/// (`.npmrc`, read by `npm version`), lerna's `"commitHooks": false`. Read
+/// (`.npmrc`, read by `npm version`), lerna's `"commitHooks": false`,
+/// python-semantic-release's `no_git_verify = true`. Read
 /// line by line as `key: value` (`key=value` for npm), which is how such
 /// files spell these settings.
 pub fn switches_hooks_off(path: &str, content: &str) -> bool {
@@ -242,6 +243,19 @@ pub fn switches_hooks_off(path: &str, content: &str) -> bool {
         .any(|extension| name.ends_with(extension));
     if !configuration {
         return false;
+    }
+    // python-semantic-release commits its release with `--no-verify` when its
+    // `no_git_verify` is on (`pyproject.toml`, `releaserc.toml`).
+    let no_git_verify = content.lines().any(|line| {
+        line.trim_start_matches('+')
+            .split_once(['=', ':'])
+            .is_some_and(|(key, value)| {
+                key.trim().trim_matches(['"', '\'']) == "no_git_verify"
+                    && value.trim().trim_end_matches(',').trim_matches(['"', '\'']) == "true"
+            })
+    });
+    if no_git_verify {
+        return true;
     }
     let switch: fn(&str, &str) -> bool = if name.starts_with("lefthook") {
         |key, value| key == "skip" && !matches!(value, "false" | "[]")
