@@ -27,6 +27,10 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
 /// no further.
 pub fn run_as(walker: &mut Walker<'_>, call: &Call<'_>, probing: bool) -> Result<()> {
     let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
+        // `sudo -s`: a wrapper with no command of its own opens a shell.
+        if let Some((program, args)) = call.argv.split_first() {
+            crate::terminal::check(basename(program), args, call.terminal_input)?;
+        }
         return Ok(());
     };
     let up_to_name = call
@@ -71,6 +75,9 @@ fn decide(
     };
     crate::key_reads::check(walker, name, args, fed)?;
     crate::harnesses::check(walker, name, args)?;
+    if !fed {
+        crate::terminal::check(name, args, call.terminal_input)?;
+    }
     crate::signals::check(walker, name, args, fed)?;
     file_writers::carry_written(walker, name, args, call.stdin);
     run_written(walker, call, args)?;
@@ -451,7 +458,11 @@ fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -
         } else {
             &args[at..]
         };
-        let command = Call { argv, stdin: None };
+        let command = Call {
+            argv,
+            stdin: None,
+            terminal_input: false,
+        };
         walker
             .in_child(|walker| run_as(walker, &command, true))
             .map_err(may_run)?;
@@ -487,6 +498,14 @@ fn unwrap<'a>(
         };
         let name = basename(first);
         fed |= name == "xargs";
+        // `command -v python3` says where a program is and runs nothing.
+        if name == "command"
+            && args
+                .first()
+                .is_some_and(|arg| arg.starts_with(['-']) && arg.contains(['v', 'V']))
+        {
+            return Ok(None);
+        }
         let skip = match name {
             "sudo" | "doas" => runners::after_options(
                 args,
@@ -1009,9 +1028,11 @@ fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
             let argv: Vec<String> = command.iter().map(|a| a.replace("{}", start)).collect();
             run(
                 walker,
+                // `-exec` commands read find's own input.
                 &Call {
                     argv: &argv,
                     stdin: None,
+                    terminal_input: true,
                 },
             )?;
         }
@@ -1106,9 +1127,13 @@ fn handed_to_shell(
 ) -> Result<()> {
     let texts = runners::shell_texts(name, args, stdin, |path| walker.written(path));
     for text in texts {
-        walker.child_source_if_shell(&text).map_err(|why| {
-            format!("`{name}` hands a shell, now or in a script it writes, commands by which {why}")
-        })?;
+        walker
+            .as_program_input(|walker| walker.child_source_if_shell(&text))
+            .map_err(|why| {
+                format!(
+                    "`{name}` hands a shell, now or in a script it writes, commands by which {why}"
+                )
+            })?;
     }
     Ok(())
 }
@@ -1163,7 +1188,14 @@ fn unknown_command(
     if let Some(Script::Text(script)) = shell_script(args, stdin) {
         walker.child_source_if_shell(script)?;
     }
-    run(walker, &Call { argv: args, stdin })
+    run(
+        walker,
+        &Call {
+            argv: args,
+            stdin,
+            terminal_input: false,
+        },
+    )
 }
 
 /// `tama` run by the agent: everything but the operator's commands passes.

@@ -62,7 +62,11 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
     let argv = command_words(subcommand, subcommand_args);
     if let [_, _, ..] = argv {
         walker.step()?;
-        let call = Call { argv, stdin: None };
+        let call = Call {
+            argv,
+            stdin: None,
+            terminal_input: false,
+        };
         walker.in_child(|walker| run_as(walker, &call, false))?;
     }
     // A command stored for git to run later (`git config core.pager …`,

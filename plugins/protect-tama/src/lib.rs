@@ -95,6 +95,7 @@ mod prelude;
 mod protected;
 mod signals;
 mod startup;
+mod terminal;
 mod walk;
 #[cfg(target_arch = "wasm32")]
 #[path = "../../block-git-hook-bypass/src/wasm_runtime.rs"]

@@ -102,6 +102,13 @@ pub struct Walker<'h> {
     /// What the previous command of the pipeline printed, when known: the
     /// next one reads it.
     pub(crate) pipe_input: Option<String>,
+    /// The command being walked reads a pipe: it is not the first of its
+    /// pipeline, or runs inside one that is not.
+    in_pipe: bool,
+    /// The commands being walked are text another program runs (`rsync -e`,
+    /// ssh's `ProxyCommand`, a script written for later), whose standard
+    /// input is that program's, not the terminal.
+    pub(crate) program_input: bool,
     /// Something reads what the command being walked prints: a later
     /// command of its pipeline, or a process substitution's reader.
     pub(crate) output_read: bool,
@@ -129,6 +136,9 @@ type Written = (String, bool);
 pub struct Call<'c> {
     pub argv: &'c [String],
     pub stdin: Option<&'c str>,
+    /// Nothing the command gives it feeds its standard input (no pipe, no
+    /// redirection): it reads the terminal.
+    pub terminal_input: bool,
 }
 
 impl<'h> Walker<'h> {
@@ -155,6 +165,8 @@ impl<'h> Walker<'h> {
             piped: Vec::new(),
             piped_relative: false,
             pipe_input: None,
+            in_pipe: false,
+            program_input: false,
             output_read: false,
             other_user: None,
             written: Vec::new(),
@@ -178,6 +190,15 @@ impl<'h> Walker<'h> {
     /// Walks as a child process runs: the folder it `cd`s to and the
     /// variables it assigns stay in it (`bash -c 'cd /tmp'`, `$(cd /tmp)`,
     /// `( … )`), as they do for the shell that started it.
+    /// Walks commands another program runs, reading its input, not the
+    /// terminal (see [`Walker::program_input`]).
+    pub fn as_program_input(&mut self, walk: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let before = core::mem::replace(&mut self.program_input, true);
+        let walked = walk(self);
+        self.program_input = before;
+        walked
+    }
+
     pub fn in_child(&mut self, walk: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let (moved, exited) = (self.moved.clone(), self.exited);
         let cd_candidates = self.cd_candidates.clone();
@@ -240,6 +261,7 @@ impl<'h> Walker<'h> {
     pub(crate) fn list(&mut self, program: &Program<'_>, list: List) -> Result<()> {
         // Whatever reads this list's output reads its commands' too.
         let read_after = self.output_read;
+        let outer_in_pipe = self.in_pipe;
         let outer_certain_from = self.certain_from;
         let (mut chain_start, mut all_and) = (self.earlier_cwds.len(), true);
         for pipeline in program.pipelines(list) {
@@ -261,6 +283,7 @@ impl<'h> Walker<'h> {
             let last = pipeline.commands.len().saturating_sub(1);
             for (index, command) in pipeline.commands.iter().enumerate() {
                 self.output_read = index < last || read_after;
+                self.in_pipe = outer_in_pipe || index > 0;
                 if index < last {
                     // Each command of a pipeline but the last runs in a subshell.
                     self.in_child(|walker| walker.command(program, command))?;
@@ -286,6 +309,7 @@ impl<'h> Walker<'h> {
             }
         }
         self.output_read = read_after;
+        self.in_pipe = outer_in_pipe;
         self.certain_from = outer_certain_from;
         Ok(())
     }
@@ -350,6 +374,10 @@ impl<'h> Walker<'h> {
                     &Call {
                         argv: &argv,
                         stdin: stdin.as_deref(),
+                        terminal_input: stdin.is_none()
+                            && !self.in_pipe
+                            && !self.program_input
+                            && !probing,
                     },
                     probing,
                 )?;
@@ -372,9 +400,14 @@ impl<'h> Walker<'h> {
                     for (target, _) in &targets {
                         let later = output.as_deref().map(|text| run_later(target, text));
                         for (written, script) in later.unwrap_or_default() {
-                            self.child_source_if_shell(&script).map_err(|why| {
-                                format!("{} `{}` would, when run: {why}", written, shown(target))
-                            })?;
+                            self.as_program_input(|walker| walker.child_source_if_shell(&script))
+                                .map_err(|why| {
+                                    format!(
+                                        "{} `{}` would, when run: {why}",
+                                        written,
+                                        shown(target)
+                                    )
+                                })?;
                         }
                     }
                     let text = output.unwrap_or_else(|| UNKNOWN_TEXT.to_owned());

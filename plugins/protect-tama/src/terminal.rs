@@ -1,0 +1,218 @@
+//! A program started to read its commands from the terminal: a shell or an
+//! interpreter given nothing to run, a database client or debugger that
+//! runs shell commands, an editor or pager with a shell escape, a terminal
+//! multiplexer or a user switch opening a shell. Codex sends what is typed
+//! into a command it left running with its `write_stdin` tool, and Codex
+//! runs no hook for that tool (checked with Codex 0.171.0): a `bash` started
+//! so would run every later command past Tama. Input the command gives it
+//! (a pipe, a file, a here-document) is read as its script elsewhere.
+
+use crate::prelude::*;
+
+use crate::commands::basename;
+use crate::loaded::SHELLS;
+use crate::walk::Result;
+
+/// Refuses `name args…` when it reads its commands from the terminal:
+/// `terminal_input` says nothing else feeds its standard input.
+pub fn check(name: &str, args: &[String], terminal_input: bool) -> Result<()> {
+    let Some(what) = reader(name, args, terminal_input) else {
+        return Ok(());
+    };
+    Err(format!(
+        "the tool call starts `{}` {what}: what is typed there later (Codex's `write_stdin`) reaches no hook of Tama's. Run each command as a tool call of its own",
+        shown_call(name, args)
+    ))
+}
+
+/// How `name args…` reads commands from the terminal, if it does.
+fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static str> {
+    const SHELL: &str = "as a shell reading its commands from the terminal";
+    const REPL: &str = "reading code from the terminal";
+    const ESCAPE: &str = "in the terminal, where a typed command runs in a shell";
+    let flag = |flags: &[&str]| args.iter().any(|arg| flags.contains(&arg.as_str()));
+    // A program asked for its version or help prints it and ends.
+    if !terminal_input || flag(&["--version", "--help", "-V"]) {
+        return None;
+    }
+    let operands = || args.iter().filter(|arg| !arg.starts_with('-')).count();
+    let interactive = flag(&["-i", "--interactive"]);
+    match name {
+        _ if SHELLS.contains(&name) => shell_reads_input(args).then_some(SHELL),
+        "su" | "login" | "newgrp" | "sg" => (!flag(&["-c", "--command"])).then_some(SHELL),
+        "sudo" | "doas" => flag(&["-s", "-i", "--shell", "--login"]).then_some(SHELL),
+        "script" => (!args
+            .iter()
+            .any(|arg| arg.starts_with("-c") || arg == "--command"))
+        .then_some(SHELL),
+        // A session started in the background (`tmux new -d`, `screen -dmS`)
+        // is typed into by `send-keys`, read elsewhere; one attached to is
+        // typed into directly.
+        "tmux" | "screen" | "byobu" => {
+            let detached = args
+                .iter()
+                .any(|arg| arg.starts_with("-d") || arg.starts_with("-D"));
+            let attaches = args
+                .first()
+                .is_none_or(|first| ATTACHING.contains(&first.as_str()));
+            (attaches && !detached).then_some(SHELL)
+        }
+        "chroot" => (operands() <= 1).then_some(SHELL),
+        "ssh" | "mosh" => {
+            (ssh_operands(args) <= 1 && !flag(&["-N", "-f", "-O", "-V", "-G"])).then_some(SHELL)
+        }
+        _ if is_python(name) => {
+            (interactive || !(flag(&["-c", "-m"]) || operands() > 0)).then_some(REPL)
+        }
+        "node" | "nodejs" => {
+            let runs = flag(&NODE_RUNS) || args.iter().any(|arg| !arg.starts_with('-'));
+            (interactive || !runs).then_some(REPL)
+        }
+        "deno" => (args.is_empty() || flag(&["repl"])).then_some(REPL),
+        "bun" => flag(&["repl"]).then_some(REPL),
+        "ruby" | "perl" | "php" | "lua" | "luajit" | "R" | "julia" | "ghci" | "guile" | "sbcl"
+        | "racket" | "tclsh" | "wish" => {
+            let runs = flag(&["-e", "-E", "-r", "--eval", "-f", "--file"]) || operands() > 0;
+            let debugger = name == "perl" && args.iter().any(|arg| arg.starts_with("-d"));
+            (debugger || interactive || flag(&["-a"]) || !runs).then_some(REPL)
+        }
+        "irb" | "pry" | "ipython" | "bpython" | "ptpython" => Some(REPL),
+        "sqlite3" | "psql" | "mysql" | "mariadb" => {
+            let runs = flag(&["-c", "--command", "-f", "--file", "-e", "--execute", "-cmd"])
+                || (name == "sqlite3" && operands() > 1);
+            (!runs).then_some(ESCAPE)
+        }
+        "gdb" | "lldb" | "pdb" | "ftp" | "sftp" | "lftp" => {
+            (!flag(&["-batch", "--batch", "-b", "-ex"])).then_some(ESCAPE)
+        }
+        "vi" | "vim" | "nvim" | "view" | "ex" => (!editor_quits(args)).then_some(ESCAPE),
+        "ed" | "red" | "emacs" | "nano" | "pico" | "mc" | "ranger" | "nnn" => {
+            (!flag(&["--batch", "-batch", "-s"])).then_some(ESCAPE)
+        }
+        _ => None,
+    }
+}
+
+/// tmux's and screen's words that open or attach to a session's shell.
+const ATTACHING: &[&str] = &[
+    "new",
+    "new-session",
+    "attach",
+    "attach-session",
+    "a",
+    "at",
+    "-r",
+    "-x",
+    "-S",
+    "-s",
+];
+
+/// node's options that run something other than its prompt.
+const NODE_RUNS: [&str; 9] = [
+    "-e",
+    "--eval",
+    "-p",
+    "--print",
+    "--test",
+    "-v",
+    "--version",
+    "-h",
+    "--help",
+];
+
+/// Whether vim, given `args`, runs its commands and quits (`vim -c 'wq'
+/// f`, `+x`, `-es`) rather than waiting for keys.
+fn editor_quits(args: &[String]) -> bool {
+    let quits = |command: &str| {
+        let last = command.rsplit('|').next().unwrap_or(command).trim();
+        let last = last.trim_start_matches(':');
+        matches!(
+            last,
+            "q" | "q!"
+                | "qa"
+                | "qa!"
+                | "qall"
+                | "qall!"
+                | "wq"
+                | "wq!"
+                | "wqa"
+                | "wqa!"
+                | "x"
+                | "x!"
+                | "xa"
+                | "xa!"
+                | "quit"
+                | "quit!"
+                | "wqall"
+                | "xit"
+                | "exit"
+        )
+    };
+    let mut commands = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "-es" | "-Es" | "-e" | "-s" => return true,
+            "-c" => commands.extend(words.next().map(String::as_str)),
+            plus if plus.starts_with('+') => commands.push(plus.trim_start_matches('+')),
+            _ => {}
+        }
+    }
+    commands.last().is_some_and(|command| quits(command))
+}
+
+/// Whether a shell given `args` reads its commands from its input: no
+/// `-c` string and no script, or `-s`.
+fn shell_reads_input(args: &[String]) -> bool {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--" | "-" => return words.next().is_none(),
+            "--rcfile" | "--init-file" | "-o" | "+o" | "-O" | "+O" => {
+                words.next();
+            }
+            long if long.starts_with("--") => {}
+            option if option.starts_with(['-', '+']) => {
+                if option.contains('s') {
+                    return true;
+                }
+                if option.contains('c') {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// ssh's operands, the host and the remote command, past its options and
+/// their values (`-p 22`, `-i key`).
+fn ssh_operands(args: &[String]) -> usize {
+    let mut count = 0;
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.strip_prefix('-') {
+            Some(options) => {
+                if options.ends_with(|c| "bcDEeFIiJLlmOopQRSWw".contains(c)) {
+                    words.next();
+                }
+            }
+            None => count += 1,
+        }
+    }
+    count
+}
+
+fn is_python(name: &str) -> bool {
+    name.strip_prefix("python")
+        .or_else(|| name.strip_prefix("pypy"))
+        .is_some_and(|version| version.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// The command as the refusal shows it.
+fn shown_call(name: &str, args: &[String]) -> String {
+    let mut words = vec![basename(name).to_owned()];
+    words.extend(args.iter().take(4).cloned());
+    words.join(" ")
+}
