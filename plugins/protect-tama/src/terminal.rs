@@ -4,8 +4,10 @@
 //! multiplexer or a user switch opening a shell. Codex sends what is typed
 //! into a command it left running with its `write_stdin` tool, and Codex
 //! runs no hook for that tool (checked with Codex 0.171.0): a `bash` started
-//! so would run every later command past Tama. Input the command gives it
-//! (a pipe, a file, a here-document) is read as its script elsewhere.
+//! so would run every later command past Tama. oh-my-pi's `hub` sends text
+//! to a program it started, a piece per call, so a command typed in two
+//! pieces passes each reading. Input the command gives it (a pipe, a file, a
+//! here-document) is read as its script elsewhere.
 
 use crate::prelude::*;
 
@@ -20,7 +22,7 @@ pub fn check(name: &str, args: &[String], terminal_input: bool) -> Result<()> {
         return Ok(());
     };
     Err(format!(
-        "the tool call starts `{}` {what}: what is typed there later (Codex's `write_stdin`) reaches no hook of Tama's. Run each command as a tool call of its own",
+        "the tool call starts `{}` {what}: what is typed into it later reaches Tama's hooks in pieces or not at all (Codex runs no hook for `write_stdin`). Run each command as a tool call of its own",
         shown_call(name, args)
     ))
 }
