@@ -218,3 +218,22 @@ fn shown_call(name: &str, args: &[String]) -> String {
     words.extend(args.iter().take(4).cloned());
     words.join(" ")
 }
+
+/// Whether `argv`, reading the terminal, copies what is typed there to its
+/// output: `cat`, `tee`, `dd` or `pv` given no file to read instead.
+pub fn copies_input(argv: &[String]) -> bool {
+    let Some((program, args)) = argv.split_first() else {
+        return false;
+    };
+    let reads_no_file = || {
+        crate::commands::operands(args, &[])
+            .iter()
+            .all(|operand| operand == "-")
+    };
+    match basename(program) {
+        "tee" => true,
+        "cat" | "pv" => reads_no_file(),
+        "dd" => !args.iter().any(|arg| arg.starts_with("if=")),
+        _ => false,
+    }
+}

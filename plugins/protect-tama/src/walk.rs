@@ -105,6 +105,9 @@ pub struct Walker<'h> {
     /// The command being walked reads a pipe: it is not the first of its
     /// pipeline, or runs inside one that is not.
     in_pipe: bool,
+    /// The pipe carries what is typed into the terminal: the pipeline's
+    /// first command copies its terminal input down it (`cat | bash`).
+    pipe_from_terminal: bool,
     /// The commands being walked are text another program runs (`rsync -e`,
     /// ssh's `ProxyCommand`, a script written for later), whose standard
     /// input is that program's, not the terminal.
@@ -166,6 +169,7 @@ impl<'h> Walker<'h> {
             piped_relative: false,
             pipe_input: None,
             in_pipe: false,
+            pipe_from_terminal: false,
             program_input: false,
             output_read: false,
             other_user: None,
@@ -280,6 +284,7 @@ impl<'h> Walker<'h> {
             self.piped.clear();
             self.piped_relative = false;
             self.pipe_input = None;
+            self.pipe_from_terminal = false;
             let last = pipeline.commands.len().saturating_sub(1);
             for (index, command) in pipeline.commands.iter().enumerate() {
                 self.output_read = index < last || read_after;
@@ -369,15 +374,19 @@ impl<'h> Walker<'h> {
                     return walked;
                 }
                 let probing = self.probe_depth == Some(self.depth);
+                let terminal_input = stdin.is_none()
+                    && (!self.in_pipe || self.pipe_from_terminal)
+                    && !self.program_input
+                    && !probing;
+                if terminal_input && !self.in_pipe {
+                    self.pipe_from_terminal = crate::terminal::copies_input(&argv);
+                }
                 crate::commands::run_as(
                     self,
                     &Call {
                         argv: &argv,
                         stdin: stdin.as_deref(),
-                        terminal_input: stdin.is_none()
-                            && !self.in_pipe
-                            && !self.program_input
-                            && !probing,
+                        terminal_input,
                     },
                     probing,
                 )?;
