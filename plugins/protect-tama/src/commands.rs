@@ -26,6 +26,10 @@ pub fn run(walker: &mut Walker<'_>, call: &Call<'_>) -> Result<()> {
 /// arguments when `probing`: a program the gate does not model is then read
 /// no further.
 pub fn run_as(walker: &mut Walker<'_>, call: &Call<'_>, probing: bool) -> Result<()> {
+    // `$(cat)` as the command: what is typed into the terminal runs.
+    if let Some(program) = call.argv.first() {
+        crate::terminal::refuse_typed(program)?;
+    }
     let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
         // `sudo -s`: a wrapper with no command of its own opens a shell.
         if let Some((program, args)) = call.argv.split_first() {
@@ -77,6 +81,14 @@ fn decide(
     crate::harnesses::check(walker, name, args)?;
     if !fed {
         crate::terminal::check(name, args, call.terminal_input)?;
+    } else if call.terminal_input && crate::terminal::runs_read_items(name) {
+        // `xargs -I{} sh -c '{}'` reading the terminal runs what is typed.
+        crate::terminal::refuse_typed(crate::terminal::TYPED)?;
+    }
+    if name == "read" && call.terminal_input {
+        for variable in crate::terminal::read_variables(args) {
+            walker.set(variable, crate::terminal::TYPED.to_owned());
+        }
     }
     crate::signals::check(walker, name, args, fed)?;
     file_writers::carry_written(walker, name, args, call.stdin);

@@ -29,6 +29,7 @@ pub fn code(
             Source::Stdin => stdin,
         };
         if let Some(code) = code.map(str::to_owned) {
+            crate::terminal::refuse_typed(&code)?;
             read(walker, language, &code, 0)?;
         }
     }

@@ -15,6 +15,40 @@ use crate::commands::basename;
 use crate::loaded::SHELLS;
 use crate::walk::Result;
 
+/// What a command reading the terminal (`cat`, `read`) takes from it: text
+/// typed later, which no hook reads whole.
+pub const TYPED: &str = "\u{FFFC}typed\u{FFFC}";
+
+/// Refuses running `text` (as shell, as code, as a command) that holds what
+/// is typed into the terminal later: `eval "$(cat)"`, `read l; bash -c "$l"`.
+pub fn refuse_typed(text: &str) -> Result<()> {
+    if !text.contains(TYPED) {
+        return Ok(());
+    }
+    Err("the tool call runs what is typed into the terminal later, read by `cat`, `read` or `xargs`: it reaches Tama's hooks in pieces or not at all (Codex runs no hook for `write_stdin`). Run each command as a tool call of its own".to_owned())
+}
+
+/// The variables `read args…` sets: its operands past the options that
+/// take a value (`-p prompt`, `-d delim`), else `REPLY`.
+pub fn read_variables(args: &[String]) -> Vec<&str> {
+    let mut variables = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "-p" | "-d" | "-n" | "-N" | "-t" | "-u" | "-i" => {
+                words.next();
+            }
+            "-a" => variables.extend(words.next().map(String::as_str)),
+            option if option.starts_with('-') => {}
+            name => variables.push(name),
+        }
+    }
+    if variables.is_empty() {
+        variables.push("REPLY");
+    }
+    variables
+}
+
 /// Refuses `name args…` when it reads its commands from the terminal:
 /// `terminal_input` says nothing else feeds its standard input.
 pub fn check(name: &str, args: &[String], terminal_input: bool) -> Result<()> {
@@ -60,6 +94,17 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
             (attaches && !detached).then_some(SHELL)
         }
         "chroot" => (operands() <= 1).then_some(SHELL),
+        "source" | "." => args
+            .first()
+            .is_some_and(|script| is_standard_input(script))
+            .then_some(SHELL),
+        // `parallel` with no command runs each line it reads as one.
+        "parallel" => (operands() == 0).then_some(SHELL),
+        // `at` and `batch` run later what they read; `crontab -` installs it.
+        "at" | "batch" => (!flag(&["-f", "-l", "-r", "-d", "-c", "-V"])
+            && !args.iter().any(|arg| arg == "-q" || arg.starts_with("-l")))
+        .then_some(SHELL),
+        "crontab" => flag(&["-"]).then_some(SHELL),
         "ssh" | "mosh" => {
             (ssh_operands(args) <= 1 && !flag(&["-N", "-f", "-O", "-V", "-G"])).then_some(SHELL)
         }
@@ -182,10 +227,18 @@ fn shell_reads_input(args: &[String]) -> bool {
                     return false;
                 }
             }
-            _ => return false,
+            script => return is_standard_input(script),
         }
     }
     true
+}
+
+/// Whether `path` names standard input, as a script read from there does.
+fn is_standard_input(path: &str) -> bool {
+    matches!(
+        path,
+        "/dev/stdin" | "/dev/tty" | "/dev/fd/0" | "/proc/self/fd/0" | "-"
+    )
 }
 
 /// ssh's operands, the host and the remote command, past its options and
@@ -236,4 +289,14 @@ pub fn copies_input(argv: &[String]) -> bool {
         "dd" => !args.iter().any(|arg| arg.starts_with("if=")),
         _ => false,
     }
+}
+
+/// Whether `xargs` handing what it reads to `name` runs it as commands: a
+/// shell or an interpreter given it, or the read item standing as the
+/// command (`xargs -I{} {}`).
+pub fn runs_read_items(name: &str) -> bool {
+    SHELLS.contains(&name)
+        || is_python(name)
+        || name.contains("{}")
+        || matches!(name, "node" | "perl" | "ruby" | "php" | "eval")
 }

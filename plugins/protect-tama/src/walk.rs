@@ -183,6 +183,7 @@ impl<'h> Walker<'h> {
 
     /// Reads `text` as shell and walks it.
     pub fn source(&mut self, text: &str) -> Result<()> {
+        crate::terminal::refuse_typed(text)?;
         if self.depth >= MAX_DEPTH {
             return Err("the command nests shells too deep to follow".to_owned());
         }
@@ -191,9 +192,6 @@ impl<'h> Walker<'h> {
         self.walk_nested(&program, program.list)
     }
 
-    /// Walks as a child process runs: the folder it `cd`s to and the
-    /// variables it assigns stay in it (`bash -c 'cd /tmp'`, `$(cd /tmp)`,
-    /// `( … )`), as they do for the shell that started it.
     /// Walks commands another program runs, reading its input, not the
     /// terminal (see [`Walker::program_input`]).
     pub fn as_program_input(&mut self, walk: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
@@ -203,6 +201,9 @@ impl<'h> Walker<'h> {
         walked
     }
 
+    /// Walks as a child process runs: the folder it `cd`s to and the
+    /// variables it assigns stay in it (`bash -c 'cd /tmp'`, `$(cd /tmp)`,
+    /// `( … )`), as they do for the shell that started it.
     pub fn in_child(&mut self, walk: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let (moved, exited) = (self.moved.clone(), self.exited);
         let cd_candidates = self.cd_candidates.clone();
@@ -240,6 +241,7 @@ impl<'h> Walker<'h> {
     /// Walks `text` when it reads as shell; other text (code for another
     /// interpreter, a pager's options) runs nothing the gate can follow.
     pub fn source_if_shell(&mut self, text: &str) -> Result<()> {
+        crate::terminal::refuse_typed(text)?;
         match shell::parse(text) {
             Ok(_) if self.depth >= MAX_DEPTH => {
                 Err("the command nests shells too deep to follow".to_owned())
@@ -390,10 +392,12 @@ impl<'h> Walker<'h> {
                     },
                     probing,
                 )?;
-                let output = if self.output_read || !targets.is_empty() {
-                    crate::output::of(self, &argv, stdin.as_deref())
-                } else {
+                let output = if !self.output_read && targets.is_empty() {
                     None
+                } else if terminal_input && crate::terminal::copies_input(&argv) {
+                    Some(format!("{}\n", crate::terminal::TYPED))
+                } else {
+                    crate::output::of(self, &argv, stdin.as_deref())
                 };
                 if targets.is_empty() {
                     self.pipe_input = output;
