@@ -65,18 +65,32 @@ impl Spec for Codex {
         EVENTS.contains(&event)
     }
 
+    /// The hooks, and what Codex's commands run with (`codex_env`).
     fn install(
         &self,
         home: &Path,
         tama: &Path,
         events: &[HookEvent],
     ) -> Result<Box<dyn fmt::Display>, SetupError> {
-        Ok(Box::new(crate::setup::install(
-            Harness(&Codex),
-            home,
-            tama,
-            events,
-        )?))
+        let mut report = crate::setup::install(Harness(&Codex), home, tama, events)?;
+        let backup = crate::codex_env::install(home)?;
+        report.notices.push(format!(
+            "Codex's commands run with pagers and editors that take no typed commands: {} set in {}{}",
+            crate::codex_env::SETTINGS
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            crate::codex_env::config_path(home).display(),
+            backup.map_or_else(String::new, |backup| format!(" (backed up to {})", backup.display())),
+        ));
+        Ok(Box::new(report))
+    }
+
+    fn remove(&self, home: &Path, tama: &Path) -> Result<Box<dyn fmt::Display>, SetupError> {
+        let report = crate::setup::remove(Harness(&Codex), home, tama)?;
+        crate::codex_env::remove(home)?;
+        Ok(Box::new(report))
     }
 
     fn setup_notice(&self) -> Option<&'static str> {

@@ -11,6 +11,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod codex_env;
 pub mod omp;
 pub mod peers;
 pub mod setup;

@@ -170,6 +170,12 @@ pub enum SetupError {
         key: String,
         expected: &'static str,
     },
+    #[error("{} is not TOML ({source}); it was left untouched: \
+             fix it or move it away, then run tama setup again", path.display())]
+    NotToml {
+        path: PathBuf,
+        source: toml_edit::TomlError,
+    },
     #[error("cannot back up {} before changing it: {source}; it was left untouched", path.display())]
     Backup { path: PathBuf, source: io::Error },
     #[error("cannot write {}: {source}", path.display())]
@@ -501,7 +507,7 @@ fn snake_case(name: &str) -> String {
 
 /// Copies `text`, the file's content, to `<path>.bak-<unix seconds>`
 /// (mode 0600) and returns that path.
-fn back_up(path: &Path, text: &str) -> io::Result<PathBuf> {
+pub(crate) fn back_up(path: &Path, text: &str) -> io::Result<PathBuf> {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

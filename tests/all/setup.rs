@@ -296,3 +296,52 @@ fn a_path_with_a_quote_stays_one_word() {
     let report: Report = remove(CLAUDE, home.path(), tama).unwrap();
     assert!(report.changed);
 }
+
+#[test]
+fn codex_commands_get_pagers_and_editors_that_take_no_typed_commands() {
+    use tama_adapters::codex_env;
+    let home = tempfile::tempdir().unwrap();
+    let config = codex_env::config_path(home.path());
+    fs::create_dir_all(config.parent().unwrap()).unwrap();
+    fs::write(
+        &config,
+        "model = \"gpt\"\n\n[shell_environment_policy]\ninherit = \"core\"\nset = { FOO = \"1\", EDITOR = \"vim\" }\n",
+    )
+    .unwrap();
+    assert!(!codex_env::missing(home.path()).is_empty());
+    assert!(
+        codex_env::install(home.path()).unwrap().is_some(),
+        "the user's file is backed up"
+    );
+    assert!(codex_env::missing(home.path()).is_empty());
+    let text = fs::read_to_string(&config).unwrap();
+    assert!(
+        text.contains("model = \"gpt\"") && text.contains("inherit = \"core\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("FOO = \"1\"") && text.contains("LESSSECURE = \"1\""),
+        "{text}"
+    );
+    assert_eq!(
+        codex_env::install(home.path()).unwrap(),
+        None,
+        "a second run changes nothing"
+    );
+    codex_env::remove(home.path()).unwrap();
+    let text = fs::read_to_string(&config).unwrap();
+    assert!(
+        text.contains("FOO = \"1\"") && !text.contains("LESSSECURE"),
+        "{text}"
+    );
+    fs::write(&config, "not [toml").unwrap();
+    assert!(matches!(
+        codex_env::install(home.path()),
+        Err(SetupError::NotToml { .. })
+    ));
+    assert_eq!(
+        fs::read_to_string(&config).unwrap(),
+        "not [toml",
+        "left untouched"
+    );
+}

@@ -187,6 +187,26 @@ for (const harness of [claude, codex, omp]) {
         assert.match(model.transcript(), /protect-tama: the tool call starts `bash` as a shell reading its commands from the terminal/);
       });
 
+      // A pager opened in Codex's terminal takes keys from `write_stdin`
+      // too, and `less`'s `!` runs a shell: `tama setup codex` has Codex's
+      // commands run `less` in its secure mode (and git page through cat).
+      test("a pager opened in the terminal runs no shell command typed into it", async () => {
+        const s = scratch("codex-pager");
+        const model = await startModel(async (request, index) => {
+          if (index === 0) return { call: { name: "exec_command", input: { cmd: "seq 1 500 | less", tty: true, yield_time_ms: 1000 } } };
+          if (index === 1) {
+            const opened = JSON.stringify(request.input ?? []).match(/session ID (\d+)/);
+            return { call: { name: "write_stdin", input: { session_id: Number(opened?.[1] ?? 1000), chars: `!${BYPASS}\n`, yield_time_ms: 2000 } } };
+          }
+          if (index === 2) return { text: "stopping" };
+        });
+        harness.configure(s.home, model);
+        setup("codex", s.home);
+        const out = await harness.prompt(s, model, "page through the numbers");
+        await model.close();
+        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+      });
+
       test("with the trust recorded by tama setup codex --trust, and no bypass flag, the refusal holds", async () => {
         const s = scratch("codex-trusted");
         const model = await startModel([{ shell: BYPASS }, { text: "stopping" }]);

@@ -30,6 +30,14 @@ pub fn run_as(walker: &mut Walker<'_>, call: &Call<'_>, probing: bool) -> Result
     if let Some(program) = call.argv.first() {
         crate::terminal::refuse_typed(program)?;
     }
+    let unset: Vec<String> = match call.argv.split_first() {
+        Some((program, args)) if basename(program) == "unset" => args.to_vec(),
+        Some((program, args)) if basename(program) == "env" => {
+            option_values(args, &["-u", "--unset"])
+        }
+        _ => Vec::new(),
+    };
+    crate::terminal::check_typing_guards(walker.own_variables(), &unset)?;
     let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
         // `sudo -s`: a wrapper with no command of its own opens a shell.
         if let Some((program, args)) = call.argv.split_first() {

@@ -7,13 +7,17 @@
 //! so would run every later command past Tama. oh-my-pi's `hub` sends text
 //! to a program it started, a piece per call, so a command typed in two
 //! pieces passes each reading. Input the command gives it (a pipe, a file, a
-//! here-document) is read as its script elsewhere.
+//! here-document) is read as its script elsewhere. The pagers and editors
+//! other programs open (`git log`, `git commit`) take no typed commands in
+//! Codex, whose set-up gives them `cat`, `true` and `LESSSECURE=1`: a
+//! command changing those back is refused ([`check_typing_guards`]).
 
 use crate::prelude::*;
 
 use crate::commands::basename;
 use crate::loaded::SHELLS;
 use crate::walk::Result;
+use shell_reader::field::UNKNOWN_TEXT;
 
 /// What a command reading the terminal (`cat`, `read`) takes from it: text
 /// typed later, which no hook reads whole.
@@ -68,7 +72,15 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
     const ESCAPE: &str = "in the terminal, where a typed command runs in a shell";
     let flag = |flags: &[&str]| args.iter().any(|arg| flags.contains(&arg.as_str()));
     // A program asked for its version or help prints it and ends.
-    if !terminal_input || flag(&["--version", "--help", "-V"]) {
+    if flag(&["--version", "--help", "-V"]) {
+        return None;
+    }
+    // These pagers read keys from the terminal even when their input is a
+    // pipe, and `!` runs a shell (`less` runs in its secure mode for Codex).
+    if matches!(name, "more" | "most" | "pg") {
+        return Some(ESCAPE);
+    }
+    if !terminal_input {
         return None;
     }
     let operands = || args.iter().filter(|arg| !arg.starts_with('-')).count();
@@ -299,4 +311,86 @@ pub fn runs_read_items(name: &str) -> bool {
         || is_python(name)
         || name.contains("{}")
         || matches!(name, "node" | "perl" | "ruby" | "php" | "eval")
+}
+
+/// The variables through which Codex's commands get pagers and editors
+/// that take no typed commands (`tama setup codex`, `codex_env`), and
+/// whether each names a program (a pager or an editor) or is `LESSSECURE`.
+const TYPING_GUARDS: &[&str] = &[
+    "GIT_PAGER",
+    "PAGER",
+    "MANPAGER",
+    "SYSTEMD_PAGER",
+    "LESSSECURE",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "SUDO_EDITOR",
+    "KUBE_EDITOR",
+];
+
+/// Pagers and editors that run a shell command typed into them (`!cmd`).
+const TYPED_INTO: &[&str] = &[
+    "less",
+    "more",
+    "most",
+    "pg",
+    "vi",
+    "vim",
+    "nvim",
+    "view",
+    "vim.basic",
+    "vim.tiny",
+    "ex",
+    "emacs",
+    "emacsclient",
+    "nano",
+    "pico",
+    "micro",
+    "hx",
+    "kak",
+    "joe",
+    "mcedit",
+    "jed",
+];
+
+/// Refuses a command that sets one of [`TYPING_GUARDS`] to a pager or an
+/// editor that takes typed commands, turns `less`'s secure mode off, or
+/// takes one away (`unset`, `env -u`): what `git log` or `git commit`
+/// then opens in Codex's terminal runs what is typed into it, unhooked.
+pub fn check_typing_guards<'v>(
+    assigned: impl Iterator<Item = (&'v str, &'v str)>,
+    unset: &[String],
+) -> Result<()> {
+    for (name, value) in assigned {
+        if !TYPING_GUARDS.contains(&name) {
+            continue;
+        }
+        let program = value.split_whitespace().next().map_or("", basename);
+        let opens = if name == "LESSSECURE" {
+            value != "1"
+        } else {
+            TYPED_INTO.contains(&program) || program.contains(UNKNOWN_TEXT)
+        };
+        if opens {
+            return Err(typing_refusal(&format!(
+                "`{name}={}`",
+                crate::walk::shown(value)
+            )));
+        }
+    }
+    match unset
+        .iter()
+        .find(|name| TYPING_GUARDS.contains(&name.as_str()))
+    {
+        Some(name) => Err(typing_refusal(&format!("taking `{name}` away"))),
+        None => Ok(()),
+    }
+}
+
+fn typing_refusal(change: &str) -> String {
+    format!(
+        "the tool call changes what pager or editor its programs open: {change} lets a pager or editor opened in Codex's terminal (`git log`, `git commit`) run a shell command typed into it, which reaches no hook of Tama's (Codex runs none for `write_stdin`). Leave the pagers and editors `tama setup codex` set"
+    )
 }

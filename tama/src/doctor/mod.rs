@@ -73,6 +73,31 @@ pub struct Scope {
     pub codex: Option<PathBuf>,
 }
 
+/// Codex's commands run with pagers and editors that take no typed
+/// commands (`tama_adapters::codex_env`).
+fn codex_environment_finding(home: &std::path::Path) -> Finding {
+    let check = "codex environment";
+    let path = tama_adapters::codex_env::config_path(home);
+    match tama_adapters::codex_env::missing(home).as_slice() {
+        [] => Finding::ok(
+            check,
+            format!(
+                "{} gives Codex's commands pagers and editors that take no typed commands",
+                path.display()
+            ),
+        ),
+        missing => Finding::fail(
+            check,
+            format!(
+                "{} does not set {} in [shell_environment_policy.set]: a pager or editor opened in Codex's terminal would run a shell command typed into it with write_stdin, for which Codex runs no hook",
+                path.display(),
+                missing.join(" ")
+            ),
+            "tama setup codex",
+        ),
+    }
+}
+
 /// Every check, in the order a user fixes them: the registry first, since
 /// every hook depends on it.
 pub fn examine(scope: &Scope) -> Vec<Finding> {
@@ -83,6 +108,7 @@ pub fn examine(scope: &Scope) -> Vec<Finding> {
     }
     if let Some(finding) = codex_trust::finding(scope) {
         findings.push(finding);
+        findings.push(codex_environment_finding(&scope.home));
     }
     findings.extend(omp::findings(scope));
     if findings
