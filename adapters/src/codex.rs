@@ -65,26 +65,13 @@ impl Spec for Codex {
         EVENTS.contains(&event)
     }
 
-    /// The hooks, and what Codex's commands run with (`codex_env`).
     fn install(
         &self,
         home: &Path,
         tama: &Path,
         events: &[HookEvent],
     ) -> Result<Box<dyn fmt::Display>, SetupError> {
-        let mut report = crate::setup::install(Harness(&Codex), home, tama, events)?;
-        let backup = crate::codex_env::install(home)?;
-        report.notices.push(format!(
-            "Codex's commands run with pagers and editors that take no typed commands: {} set in {}{}",
-            crate::codex_env::SETTINGS
-                .iter()
-                .map(|(name, value)| format!("{name}={value}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-            crate::codex_env::config_path(home).display(),
-            backup.map_or_else(String::new, |backup| format!(" (backed up to {})", backup.display())),
-        ));
-        Ok(Box::new(report))
+        Ok(Box::new(install(home, tama, events)?))
     }
 
     fn remove(&self, home: &Path, tama: &Path) -> Result<Box<dyn fmt::Display>, SetupError> {
@@ -110,4 +97,29 @@ impl Spec for Codex {
             edit_matcher: "apply_patch|Bash",
         })
     }
+}
+
+/// `tama setup codex`: the hooks, and what Codex's commands run with
+/// (`codex_env`).
+pub fn install(
+    home: &Path,
+    tama: &Path,
+    events: &[HookEvent],
+) -> Result<crate::setup::Report, SetupError> {
+    let mut report = crate::setup::install(Harness(&Codex), home, tama, events)?;
+    let backup = crate::codex_env::install(home)?;
+    let settings: Vec<String> = crate::codex_env::SETTINGS
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    report.notices.push(format!(
+        "Codex's commands run with pagers and editors that take no typed commands: {} set in {}{}",
+        settings.join(" "),
+        crate::codex_env::config_path(home).display(),
+        backup.map_or_else(String::new, |backup| format!(
+            " (backed up to {})",
+            backup.display()
+        )),
+    ));
+    Ok(report)
 }

@@ -78,7 +78,12 @@ fn setup(args: SetupArgs) -> Result<String, String> {
             .max(30);
     }
     if args.trust {
-        let report = setup::install(harness, &home, &tama, &events).map_err(|e| e.to_string())?;
+        let report = if harness.name() == "codex" {
+            tama_adapters::codex::install(&home, &tama, &events)
+        } else {
+            setup::install(harness, &home, &tama, &events)
+        }
+        .map_err(|e| e.to_string())?;
         return Ok(trust_codex(harness, report)?.to_string());
     }
     harness
