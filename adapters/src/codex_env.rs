@@ -107,10 +107,12 @@ fn edit(
     if written == text {
         return Ok(None);
     }
-    fs::create_dir_all(home.join(".codex")).map_err(|source| SetupError::Write {
-        path: path.clone(),
-        source,
-    })?;
+    if let Some(folder) = path.parent() {
+        fs::create_dir_all(folder).map_err(|source| SetupError::Write {
+            path: path.clone(),
+            source,
+        })?;
+    }
     let backup = if text.is_empty() {
         None
     } else {

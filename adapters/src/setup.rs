@@ -278,14 +278,14 @@ fn fallback(harness: Harness, event: &str) -> String {
     let mut script = String::new();
     for (text, redirect) in [(&answer.stdout, ""), (&answer.stderr, " >&2")] {
         for line in text.lines() {
-            let quoted: String = line
-                .chars()
-                .flat_map(|c| match c {
-                    '"' | '$' | '`' => vec!['\\', c],
-                    c => vec![c],
-                })
-                .collect();
-            script.push_str(&format!("echo \"{quoted}\"{redirect}; "));
+            script.push_str("echo \"");
+            for c in line.chars() {
+                if matches!(c, '"' | '$' | '`') {
+                    script.push('\\');
+                }
+                script.push(c);
+            }
+            script.push_str(&format!("\"{redirect}; "));
         }
     }
     script.push_str(&format!("exit {}", answer.exit));

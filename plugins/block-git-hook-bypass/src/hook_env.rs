@@ -12,10 +12,7 @@ use shell_reader::loaders;
 /// counts as set for switches that skip when set to anything, and as not
 /// zero for those that skip when zero.
 pub fn switched_off_by(name: &str, value: &str) -> Option<&'static str> {
-    let set = !matches!(
-        value.to_ascii_lowercase().as_str(),
-        "" | "0" | "false" | "no" | "off"
-    );
+    let set = !is_off(value);
     let zero = matches!(value, "0" | "false");
     let upper = name.to_ascii_uppercase();
     match upper.as_str() {
@@ -104,4 +101,13 @@ pub fn may_change_a_hook(text: &str) -> bool {
         || text
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
             .any(|word| WORDS.contains(&word))
+}
+
+/// Whether a setting's value reads as off, as hook managers, npm and aider
+/// read it: `false`, `0`, `no`, `off` (in any case), or empty.
+pub fn is_off(value: &str) -> bool {
+    matches!(
+        value.to_ascii_lowercase().as_str(),
+        "" | "0" | "false" | "no" | "off"
+    )
 }

@@ -314,8 +314,8 @@ pub fn runs_read_items(name: &str) -> bool {
 }
 
 /// The variables through which Codex's commands get pagers and editors
-/// that take no typed commands (`tama setup codex`, `codex_env`), and
-/// whether each names a program (a pager or an editor) or is `LESSSECURE`.
+/// that take no typed commands (`tama setup codex`, `codex_env`), with the
+/// other editor variables programs read.
 const TYPING_GUARDS: &[&str] = &[
     "GIT_PAGER",
     "PAGER",

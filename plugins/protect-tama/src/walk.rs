@@ -380,8 +380,10 @@ impl<'h> Walker<'h> {
                     && (!self.in_pipe || self.pipe_from_terminal)
                     && !self.program_input
                     && !probing;
-                if terminal_input && !self.in_pipe {
-                    self.pipe_from_terminal = crate::terminal::copies_input(&argv);
+                // What it prints is what is typed, read by the next command.
+                let copies_terminal = terminal_input && crate::terminal::copies_input(&argv);
+                if !self.in_pipe {
+                    self.pipe_from_terminal = copies_terminal;
                 }
                 crate::commands::run_as(
                     self,
@@ -394,7 +396,7 @@ impl<'h> Walker<'h> {
                 )?;
                 let output = if !self.output_read && targets.is_empty() {
                     None
-                } else if terminal_input && crate::terminal::copies_input(&argv) {
+                } else if copies_terminal {
                     Some(format!("{}\n", crate::terminal::TYPED))
                 } else {
                     crate::output::of(self, &argv, stdin.as_deref())

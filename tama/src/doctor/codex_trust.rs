@@ -179,7 +179,7 @@ fn hooks_of(reply: &Value) -> Option<Vec<CodexHook>> {
 /// Records Codex's current hash of each of `hooks` as trusted in
 /// `~/.codex/config.toml`, keeping everything else in the file.
 pub fn record_trust(home: &Path, hooks: &[CodexHook]) -> Result<PathBuf, TrustError> {
-    let path = home.join(".codex").join("config.toml");
+    let path = tama_adapters::codex_env::config_path(home);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),

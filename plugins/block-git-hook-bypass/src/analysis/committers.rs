@@ -12,6 +12,7 @@ use crate::prelude::*;
 
 use super::run::basename;
 use crate::field::Field;
+use crate::hook_env::is_off;
 
 /// How `argv` has a program commit past the hooks, and what to run instead.
 pub(super) struct Unverified {
@@ -49,7 +50,7 @@ pub(super) fn unverified(
             let set = ["npm_config_commit_hooks", "NPM_CONFIG_COMMIT_HOOKS"]
                 .iter()
                 .find_map(|name| Some((*name, variable(name)?)))
-                .filter(|(_, value)| is_false(value))?;
+                .filter(|(_, value)| is_off(value))?;
             asked(
                 &format!("{}={}", set.0, set.1),
                 "npm commit the version bump",
@@ -58,7 +59,7 @@ pub(super) fn unverified(
         }
         "npm" | "pnpm" if subcommand(&words) == Some("config") => {
             let turns_off = words.windows(2).any(|pair| match pair {
-                [key, value] => key.trim_start_matches("--") == "commit-hooks" && is_false(value),
+                [key, value] => key.trim_start_matches("--") == "commit-hooks" && is_off(value),
                 _ => false,
             }) || words
                 .iter()
@@ -135,7 +136,7 @@ fn aider(options: &[&str], variable: &impl Fn(&str) -> Option<String>) -> Option
         })
     };
     // aider reads `AIDER_<SETTING>` as it reads the option.
-    let setting = |name: &str| variable(name).map(|value| !is_false(&value));
+    let setting = |name: &str| variable(name).map(|value| !is_off(&value));
     let only_asks = options
         .iter()
         .any(|option| matches!(*option, "--help" | "-h" | "--version"));
@@ -199,12 +200,4 @@ fn git_args_option<'a>(words: &[&'a str], names: &[&str]) -> Option<&'a str> {
         };
         skips(value).then_some(*word)
     })
-}
-
-/// How npm and aider read a setting off: `false`, `0`, `no`, `off`, empty.
-pub(super) fn is_false(value: &str) -> bool {
-    matches!(
-        value.to_ascii_lowercase().as_str(),
-        "" | "0" | "false" | "no" | "off"
-    )
 }

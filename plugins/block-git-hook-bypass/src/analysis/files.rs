@@ -234,7 +234,7 @@ pub fn switches_hooks_off(path: &str, content: &str) -> bool {
                 .split_once('=')
                 .is_some_and(|(key, value)| {
                     key.trim() == "commit-hooks"
-                        && super::committers::is_false(value.trim().trim_matches(['"', '\'']))
+                        && crate::hook_env::is_off(value.trim().trim_matches(['"', '\'']))
                 })
         });
     }
