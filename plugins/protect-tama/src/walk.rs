@@ -106,8 +106,12 @@ pub struct Walker<'h> {
     /// pipeline, or runs inside one that is not.
     in_pipe: bool,
     /// The pipe carries what is typed into the terminal: the pipeline's
-    /// first command copies its terminal input down it (`cat | bash`).
+    /// first command copies its terminal input down it (`cat | bash`), or
+    /// the pipeline runs inside one that carries it (`cat | { bash; }`).
     pipe_from_terminal: bool,
+    /// The command about to be walked is the first of its pipeline: what it
+    /// prints is what the pipe carries.
+    pipeline_head: bool,
     /// The commands being walked are text another program runs (`rsync -e`,
     /// ssh's `ProxyCommand`, a script written for later), whose standard
     /// input is that program's, not the terminal.
@@ -170,6 +174,7 @@ impl<'h> Walker<'h> {
             pipe_input: None,
             in_pipe: false,
             pipe_from_terminal: false,
+            pipeline_head: false,
             program_input: false,
             output_read: false,
             other_user: None,
@@ -268,6 +273,10 @@ impl<'h> Walker<'h> {
         // Whatever reads this list's output reads its commands' too.
         let read_after = self.output_read;
         let outer_in_pipe = self.in_pipe;
+        let outer_from_terminal = self.pipe_from_terminal;
+        // `{ cat; echo; } | bash`, `"$(cat; echo)"`: what is typed, printed
+        // by any pipeline of the list, is in what the list prints.
+        let mut printed_typed = false;
         let outer_certain_from = self.certain_from;
         let (mut chain_start, mut all_and) = (self.earlier_cwds.len(), true);
         for pipeline in program.pipelines(list) {
@@ -286,11 +295,12 @@ impl<'h> Walker<'h> {
             self.piped.clear();
             self.piped_relative = false;
             self.pipe_input = None;
-            self.pipe_from_terminal = false;
+            self.pipe_from_terminal = outer_in_pipe && outer_from_terminal;
             let last = pipeline.commands.len().saturating_sub(1);
             for (index, command) in pipeline.commands.iter().enumerate() {
                 self.output_read = index < last || read_after;
                 self.in_pipe = outer_in_pipe || index > 0;
+                self.pipeline_head = index == 0;
                 if index < last {
                     // Each command of a pipeline but the last runs in a subshell.
                     self.in_child(|walker| walker.command(program, command))?;
@@ -314,9 +324,29 @@ impl<'h> Walker<'h> {
                 }
                 all_and = false;
             }
+            printed_typed |= self.pipe_from_terminal
+                || self
+                    .pipe_input
+                    .as_ref()
+                    .is_some_and(|output| output.contains(crate::terminal::TYPED));
+        }
+        if printed_typed && read_after {
+            let last = self.pipe_input.take().unwrap_or_default();
+            self.pipe_input = Some(if last.contains(crate::terminal::TYPED) {
+                last
+            } else {
+                format!("{}\n{last}", crate::terminal::TYPED)
+            });
         }
         self.output_read = read_after;
         self.in_pipe = outer_in_pipe;
+        // Inside a pipe (`cat | bash $(echo)`), the pipe read after the list
+        // is the outer one; at a pipeline's head, the list's output.
+        self.pipe_from_terminal = if outer_in_pipe {
+            outer_from_terminal
+        } else {
+            printed_typed
+        };
         self.certain_from = outer_certain_from;
         Ok(())
     }
@@ -335,6 +365,7 @@ impl<'h> Walker<'h> {
         self.step()?;
         match command {
             Command::Simple(simple) => {
+                let pipeline_head = core::mem::take(&mut self.pipeline_head);
                 for assignment in &simple.assignments {
                     let value = match &assignment.value {
                         AssignedValue::Scalar(word) => self.expand(program, word)?,
@@ -382,7 +413,7 @@ impl<'h> Walker<'h> {
                     && !probing;
                 // What it prints is what is typed, read by the next command.
                 let copies_terminal = terminal_input && crate::terminal::copies_input(&argv);
-                if !self.in_pipe {
+                if pipeline_head {
                     self.pipe_from_terminal = copies_terminal;
                 }
                 crate::commands::run_as(
