@@ -87,10 +87,12 @@ fn decide(
     };
     crate::key_reads::check(walker, name, args, fed)?;
     crate::harnesses::check(walker, name, args)?;
+    crate::terminal::check_served(name, args)?;
     if !fed {
         crate::terminal::check(name, args, call.terminal_input)?;
-    } else if call.terminal_input && crate::terminal::runs_read_items(name) {
-        // `xargs -I{} sh -c '{}'` reading the terminal runs what is typed.
+    } else if call.terminal_input && !crate::terminal::xargs_reads_file(call.argv) {
+        // `xargs git`, `xargs -I{} sh -c '{}'` reading the terminal run a
+        // command with what is typed.
         crate::terminal::refuse_typed(crate::terminal::TYPED)?;
     }
     if name == "read" && call.terminal_input {
@@ -237,7 +239,17 @@ fn decide(
             "makes",
         ),
         "install" => copy_like(walker, args, &INSTALL, false),
-        "tee" | "sponge" | "touch" | "mkdir" | "mkfifo" | "mknod" => each(
+        // A named pipe holds what is written to it later: a shell reading it
+        // (`bash < pipe`) runs that text.
+        "mkfifo" => {
+            let pipes = operands(args, &["-m", "--mode", "-Z", "--context"]);
+            for pipe in &pipes {
+                let pipe = walker.resolve(pipe);
+                walker.record_written(pipe, &format!("{}\n", crate::terminal::TYPED), false);
+            }
+            each(walker, &pipes, Change::Write, "writes")
+        }
+        "tee" | "sponge" | "touch" | "mkdir" | "mknod" => each(
             walker,
             &operands(
                 args,
@@ -561,14 +573,29 @@ fn unwrap<'a>(
             ),
             "pkexec" => runners::after_options(args, &["--user"]),
             "setpriv" => runners::after_options(args, &["--reuid", "--regid", "--groups"]),
-            "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "xargs" | "setsid"
-            | "unbuffer" => {
+            "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "toybox" | "xargs"
+            | "setsid" | "unbuffer" => {
                 runners::after_options(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"])
             }
             "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => {
                 runners::after_options(args, &["-n", "-c", "-o", "-e", "-i"])
             }
             "chronic" => runners::after_options(args, &["-n", "--interval"]),
+            // Each starts the user's shell when given no command.
+            "unshare" => runners::after_options(
+                args,
+                &[
+                    "-S", "-G", "-R", "-w", "--setuid", "--setgid", "--root", "--wd",
+                ],
+            ),
+            "nsenter" => runners::after_options(
+                args,
+                &["-t", "--target", "-S", "--setuid", "-G", "--setgid"],
+            ),
+            "fakeroot" => {
+                runners::after_options(args, &["-l", "--lib", "--faked", "-s", "-i", "-b"])
+            }
+            "firejail" | "proot" => runners::after_options(args, &["-r", "-b", "-w"]),
             "strace" | "ltrace" => runners::after_options(
                 args,
                 &[

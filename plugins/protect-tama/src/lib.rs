@@ -80,6 +80,7 @@ extern crate alloc;
 
 mod archives;
 mod commands;
+mod containers;
 mod diffs;
 mod expand;
 mod file_writers;

@@ -18,6 +18,7 @@ use crate::commands::basename;
 use crate::loaded::SHELLS;
 use crate::walk::Result;
 use shell_reader::field::UNKNOWN_TEXT;
+use shell_reader::interpreters::{self, Language, Source};
 
 /// What a command reading the terminal (`cat`, `read`) takes from it: text
 /// typed later, which no hook reads whole.
@@ -29,7 +30,7 @@ pub fn refuse_typed(text: &str) -> Result<()> {
     if !text.contains(TYPED) {
         return Ok(());
     }
-    Err("the tool call runs what is typed into the terminal later, read by `cat`, `read` or `xargs`: it reaches Tama's hooks in pieces or not at all (Codex runs no hook for `write_stdin`). Run each command as a tool call of its own".to_owned())
+    Err("the tool call runs text that comes later (typed into the terminal and read by `cat`, `read` or `xargs`, sent to a port it listens on, or appended to a file it follows): it reaches Tama's hooks in pieces or not at all (Codex runs no hook for `write_stdin`). Run each command as a tool call of its own".to_owned())
 }
 
 /// The variables `read args…` sets: its operands past the options that
@@ -65,6 +66,12 @@ pub fn check(name: &str, args: &[String], terminal_input: bool) -> Result<()> {
     ))
 }
 
+/// Whether `name args…`, run with the terminal as its input, reads its
+/// commands from it.
+pub fn reads_terminal(name: &str, args: &[String]) -> bool {
+    reader(name, args, true).is_some()
+}
+
 /// How `name args…` reads commands from the terminal, if it does.
 fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static str> {
     const SHELL: &str = "as a shell reading its commands from the terminal";
@@ -85,8 +92,30 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
     }
     let operands = || args.iter().filter(|arg| !arg.starts_with('-')).count();
     let interactive = flag(&["-i", "--interactive"]);
+    if runs_typed_code(name, args) {
+        return Some("running what is typed into it as commands");
+    }
     match name {
         _ if SHELLS.contains(&name) => shell_reads_input(args).then_some(SHELL),
+        // Other shells: no command string (`-c`, pwsh's `-Command`) and no script.
+        _ if OTHER_SHELLS.contains(&name) => {
+            let runs = operands() > 0
+                || args.iter().any(|arg| {
+                    let option = arg.trim_start_matches('-').to_ascii_lowercase();
+                    matches!(
+                        option.as_str(),
+                        "c" | "command" | "commands" | "file" | "f" | "encodedcommand"
+                    )
+                });
+            (!runs).then_some(SHELL)
+        }
+        // Programs that start the user's shell when given no command.
+        "unshare" | "nsenter" | "fakeroot" | "firejail" | "pkexec" | "proot" => Some(SHELL),
+        "zellij" => args
+            .first()
+            .is_none_or(|first| !ZELLIJ_COMMANDS.contains(&first.as_str()))
+            .then_some(SHELL),
+        "dtach" | "abduco" => flag(&["-a", "-A", "-c"]).then_some(SHELL),
         "su" | "login" | "newgrp" | "sg" => (!flag(&["-c", "--command"])).then_some(SHELL),
         "sudo" | "doas" => flag(&["-s", "-i", "--shell", "--login"]).then_some(SHELL),
         "script" => (!args
@@ -121,6 +150,13 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
             (ssh_operands(args) <= 1 && !flag(&["-N", "-f", "-O", "-V", "-G"])).then_some(SHELL)
         }
         _ if is_python(name) => {
+            let module = args
+                .iter()
+                .position(|arg| arg == "-m")
+                .and_then(|at| args.get(at + 1));
+            if module.is_some_and(|module| PYTHON_PROMPTS.contains(&module.as_str())) {
+                return Some(REPL);
+            }
             (interactive || !(flag(&["-c", "-m"]) || operands() > 0)).then_some(REPL)
         }
         "node" | "nodejs" => {
@@ -129,27 +165,196 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
         }
         "deno" => (args.is_empty() || flag(&["repl"])).then_some(REPL),
         "bun" => flag(&["repl"]).then_some(REPL),
+        "php"
+            if args
+                .first()
+                .is_some_and(|script| script.ends_with("artisan"))
+                && args.iter().any(|arg| arg == "tinker") =>
+        {
+            Some(REPL)
+        }
         "ruby" | "perl" | "php" | "lua" | "luajit" | "R" | "julia" | "ghci" | "guile" | "sbcl"
         | "racket" | "tclsh" | "wish" => {
             let runs = flag(&["-e", "-E", "-r", "--eval", "-f", "--file"]) || operands() > 0;
             let debugger = name == "perl" && args.iter().any(|arg| arg.starts_with("-d"));
             (debugger || interactive || flag(&["-a"]) || !runs).then_some(REPL)
         }
-        "irb" | "pry" | "ipython" | "bpython" | "ptpython" => Some(REPL),
-        "sqlite3" | "psql" | "mysql" | "mariadb" => {
+        "iex" => Some(REPL),
+        "irb" | "pry" | "ipython" | "ipython3" | "bpython" | "ptpython" | "utop" | "jshell"
+        | "groovysh" | "expect" | "octave" | "dc" | "spark-shell" | "pyspark" | "scala" | "erl"
+        | "ocaml" | "kotlinc" | "swift" => {
+            let runs = flag(&["-c", "-e", "--eval", "-f", "-noshell", "-eval", "-script"])
+                || operands() > 0;
+            (!runs).then_some(REPL)
+        }
+        "clojure" | "clj" => {
+            let runs = operands() > 0
+                || args.iter().any(|arg| {
+                    ["-M", "-X", "-T", "-e", "-m", "-P", "-S"]
+                        .iter()
+                        .any(|option| arg.starts_with(option))
+                });
+            (!runs).then_some(REPL)
+        }
+        // A framework's console: `rails console`, `php artisan tinker`, `lein repl`.
+        "rails" | "artisan" | "lein" | "sbt" | "cabal" | "stack" | "jupyter" => args
+            .iter()
+            .any(|arg| FRAMEWORK_PROMPTS.contains(&arg.as_str()))
+            .then_some(REPL),
+        "mongosh" | "mongo" => {
+            let runs =
+                flag(&["--eval", "-f", "--file"]) || args.iter().any(|arg| arg.ends_with(".js"));
+            (!runs).then_some(REPL)
+        }
+        "sqlite3" | "duckdb" | "psql" | "mysql" | "mariadb" => {
             let runs = flag(&["-c", "--command", "-f", "--file", "-e", "--execute", "-cmd"])
-                || (name == "sqlite3" && operands() > 1);
+                || (matches!(name, "sqlite3" | "duckdb") && operands() > 1);
             (!runs).then_some(ESCAPE)
         }
-        "gdb" | "lldb" | "pdb" | "ftp" | "sftp" | "lftp" => {
+        "gdb" | "lldb" | "pdb" | "ipdb" | "pudb" | "ftp" | "sftp" | "lftp" => {
             (!flag(&["-batch", "--batch", "-b", "-ex"])).then_some(ESCAPE)
         }
         "vi" | "vim" | "nvim" | "view" | "ex" => (!editor_quits(args)).then_some(ESCAPE),
         "ed" | "red" | "emacs" | "nano" | "pico" | "mc" | "ranger" | "nnn" => {
             (!flag(&["--batch", "-batch", "-s"])).then_some(ESCAPE)
         }
-        _ => None,
+        "emacsclient" => flag(&["-t", "-nw", "--tty"]).then_some(ESCAPE),
+        _ if ESCAPING.contains(&name) => Some(ESCAPE),
+        _ => crate::containers::reader(name, args),
     }
+}
+
+/// Shells besides the POSIX family's [`SHELLS`], whose options differ.
+const OTHER_SHELLS: &[&str] = &[
+    "nu",
+    "nushell",
+    "xonsh",
+    "pwsh",
+    "powershell",
+    "elvish",
+    "murex",
+    "ion",
+    "osh",
+    "ysh",
+    "oil",
+    "yash",
+    "rc",
+    "es",
+    "posh",
+    "ash",
+    "hush",
+    "loksh",
+    "oksh",
+    "pdksh",
+    "toybox",
+];
+
+/// Editors, file managers and other full-screen programs in which a typed
+/// key or command runs a shell (`:sh`, `!`): they read the terminal even
+/// when given a file.
+const ESCAPING: &[&str] = &[
+    "hx",
+    "helix",
+    "micro",
+    "kak",
+    "joe",
+    "jed",
+    "mg",
+    "ne",
+    "vis",
+    "mcedit",
+    "zile",
+    "tig",
+    "lazygit",
+    "gitui",
+    "vifm",
+    "lf",
+    "yazi",
+    "broot",
+    "xplr",
+    "ncdu",
+    "w3m",
+    "lynx",
+    "links",
+    "elinks",
+    "mutt",
+    "neomutt",
+    "aerc",
+    "alpine",
+    "k9s",
+    "lazydocker",
+];
+
+/// Python's modules that read code or debugger commands from the terminal.
+const PYTHON_PROMPTS: &[&str] = &[
+    "pdb", "code", "asyncio", "IPython", "ptpython", "bpython", "pudb", "ipdb",
+];
+
+/// The words that open a framework's console or prompt.
+const FRAMEWORK_PROMPTS: &[&str] = &["console", "c", "tinker", "repl", "ghci", "dbconsole", "db"];
+
+/// zellij's words that do not open or attach to a session.
+const ZELLIJ_COMMANDS: &[&str] = &[
+    "action",
+    "run",
+    "edit",
+    "list-sessions",
+    "ls",
+    "kill-session",
+    "k",
+    "kill-all-sessions",
+    "delete-session",
+    "d",
+    "delete-all-sessions",
+    "setup",
+    "options",
+    "plugin",
+    "pipe",
+    "-V",
+    "--version",
+    "-h",
+    "--help",
+];
+
+/// Whether interpreter code given on the command line (`awk
+/// '{system($0)}'`, `perl -ne 'system $_'`) reads its input, here the
+/// terminal, and runs programs.
+fn runs_typed_code(name: &str, args: &[String]) -> bool {
+    const READS_INPUT: &[&str] = &[
+        "stdin",
+        "input(",
+        "<>",
+        "gets",
+        "readline",
+        "argf",
+        "fileinput",
+        "getline",
+        "read(",
+    ];
+    let Some(language) = Language::of(name) else {
+        return false;
+    };
+    let line_loop = matches!(language, Language::Perl | Language::Ruby)
+        && args.iter().any(|arg| {
+            arg.strip_prefix('-')
+                .is_some_and(|cluster| !cluster.starts_with('-') && cluster.contains(['n', 'p']))
+        });
+    interpreters::sources(language, args).iter().any(|source| {
+        let Source::Text(code) = source else {
+            return false;
+        };
+        let lowered = code.to_ascii_lowercase();
+        let awk_reads = language == Language::Awk
+            && !lowered.trim_start().starts_with("begin")
+            && args
+                .iter()
+                .skip_while(|arg| arg.as_str() != *code)
+                .nth(1)
+                .is_none();
+        let reads =
+            line_loop || awk_reads || READS_INPUT.iter().any(|marker| lowered.contains(marker));
+        reads && interpreters::runs_programs(code)
+    })
 }
 
 /// tmux's and screen's words that open or attach to a session's shell.
@@ -284,6 +489,97 @@ fn shown_call(name: &str, args: &[String]) -> String {
     words.join(" ")
 }
 
+/// Whether `argv` prints text that comes later, whatever its input: what a
+/// peer sends to a port it listens on (`nc -l`, a `socat` listener), or
+/// what is appended to a file it follows (`tail -f`).
+pub fn relays_later_text(argv: &[String]) -> bool {
+    let Some((program, args)) = argv.split_first() else {
+        return false;
+    };
+    match basename(program) {
+        "nc" | "netcat" | "ncat" | "nc.openbsd" | "nc.traditional" => {
+            short_option(args, 'l') || args.iter().any(|arg| arg == "--listen")
+        }
+        "socat" => args.iter().any(|arg| listens(arg)),
+        "tail" => {
+            short_option(args, 'f')
+                || short_option(args, 'F')
+                || args.iter().any(|arg| arg.starts_with("--follow"))
+        }
+        _ => false,
+    }
+}
+
+/// Refuses a program that hands a shell or a prompt to a network peer or
+/// another process (`nc -l -e /bin/sh`, `socat TCP-LISTEN:9 EXEC:bash`,
+/// `ncat --sh-exec bash`): the commands sent to it later reach no hook.
+pub fn check_served(name: &str, args: &[String]) -> Result<()> {
+    let served = match name {
+        "nc" | "netcat" | "ncat" | "nc.openbsd" | "nc.traditional" => {
+            let mut words = args.iter();
+            let mut served = None;
+            while let Some(word) = words.next() {
+                if matches!(
+                    word.as_str(),
+                    "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
+                ) {
+                    served = words.next().cloned();
+                } else if let Some(value) = word
+                    .strip_prefix("--exec=")
+                    .or_else(|| word.strip_prefix("--sh-exec="))
+                {
+                    served = Some(value.to_owned());
+                }
+            }
+            served
+        }
+        "socat" => args.iter().find_map(|address| {
+            let (kind, rest) = address.split_once(':')?;
+            matches!(kind.to_ascii_uppercase().as_str(), "EXEC" | "SYSTEM")
+                .then(|| rest.split(',').next().unwrap_or(rest).to_owned())
+        }),
+        _ => None,
+    };
+    let Some(command) = served else {
+        return Ok(());
+    };
+    let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+    let Some((program, program_args)) = words.split_first() else {
+        return Ok(());
+    };
+    let program = basename(program);
+    // `SYSTEM:sh` and `nc -c sh` run the text with `sh -c`: what it names reads the input.
+    if reads_terminal(program, program_args) || program.contains(UNKNOWN_TEXT) {
+        return Err(format!(
+            "the tool call hands `{}` to whatever connects to it or feeds it: commands sent to it later reach no hook of Tama's. Run each command as a tool call of its own",
+            crate::walk::shown(&command)
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a `socat` address listens or reads a named pipe: what comes
+/// through it arrives later.
+fn listens(address: &str) -> bool {
+    let kind = address
+        .split([':', ','])
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase();
+    kind.contains("LISTEN") || kind.ends_with("-L") || kind.contains("RECV") || kind == "PIPE"
+}
+
+/// Whether `args` hold the short option `letter`, alone or among others (`-lvp`).
+fn short_option(args: &[String], letter: char) -> bool {
+    args.iter().any(|arg| {
+        arg.strip_prefix('-')
+            .filter(|cluster| !cluster.starts_with('-'))
+            .is_some_and(|cluster| {
+                cluster.chars().all(|c| c.is_ascii_alphanumeric()) && cluster.contains(letter)
+            })
+    })
+}
+
 /// Whether `argv`, reading the terminal, copies what is typed there to its
 /// output: `cat`, `tee`, `dd` or `pv` given no file to read instead.
 pub fn copies_input(argv: &[String]) -> bool {
@@ -303,14 +599,14 @@ pub fn copies_input(argv: &[String]) -> bool {
     }
 }
 
-/// Whether `xargs` handing what it reads to `name` runs it as commands: a
-/// shell or an interpreter given it, or the read item standing as the
-/// command (`xargs -I{} {}`).
-pub fn runs_read_items(name: &str) -> bool {
-    SHELLS.contains(&name)
-        || is_python(name)
-        || name.contains("{}")
-        || matches!(name, "node" | "perl" | "ruby" | "php" | "eval")
+/// Whether the `xargs` in `argv` reads its items from a file (`-a FILE`,
+/// `--arg-file=FILE`) rather than its input.
+pub fn xargs_reads_file(argv: &[String]) -> bool {
+    argv.iter()
+        .skip_while(|word| basename(word) != "xargs")
+        .skip(1)
+        .take_while(|word| word.starts_with('-'))
+        .any(|word| word.starts_with("-a") || word.starts_with("--arg-file"))
 }
 
 /// The variables through which Codex's commands get pagers and editors

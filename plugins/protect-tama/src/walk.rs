@@ -412,7 +412,8 @@ impl<'h> Walker<'h> {
                     && !self.program_input
                     && !probing;
                 // What it prints is what is typed, read by the next command.
-                let copies_terminal = terminal_input && crate::terminal::copies_input(&argv);
+                let copies_terminal = (terminal_input && crate::terminal::copies_input(&argv))
+                    || crate::terminal::relays_later_text(&argv);
                 if pipeline_head {
                     self.pipe_from_terminal = copies_terminal;
                 }
@@ -524,6 +525,15 @@ impl<'h> Walker<'h> {
                 RedirectKind::Read => {
                     let target = self.expand(program, &redirect.target)?;
                     self.check_key(core::slice::from_ref(&target))?;
+                    // A socket bash opens (`< /dev/tcp/host/port`) gives what a peer sends later.
+                    if target.starts_with("/dev/tcp/") || target.starts_with("/dev/udp/") {
+                        self.read_into(
+                            redirect.fd,
+                            format!("{}\n", crate::terminal::TYPED),
+                            &mut stdin,
+                        );
+                        continue;
+                    }
                     // What the command reads instead of its pipe: a file it
                     // wrote itself (a process substitution's too) is known.
                     let text = self.written(&target).unwrap_or(UNKNOWN_TEXT).to_owned();
