@@ -6,7 +6,9 @@
 //! bump with the hooks off when asked (`npm version --no-commit-hooks`,
 //! `lerna version --no-commit-hooks`, `standard-version --no-verify`,
 //! release-it's `--git.commitArgs`, bump-my-version's `--commit-args`), as
-//! do commitizen and Graphite (`gt`) given `--no-verify`.
+//! do commitizen and Graphite (`gt`) given `--no-verify`. Jujutsu (`jj`)
+//! writes commits and pushes without any git hook, and `gh api` or `glab
+//! api` write commits and branches on the server past the pre-push hook.
 
 use crate::prelude::*;
 
@@ -113,6 +115,24 @@ pub(super) fn unverified(
                 "Run it without `--no-verify`",
             )
         }
+        "jj" => {
+            let command = jujutsu_writes(&words)?;
+            Some(Unverified {
+                how: format!(
+                    "has Jujutsu, which runs no git hooks, write or publish commits (`jj {command}`)"
+                ),
+                fix: "Commit and push with git, which runs the hooks",
+            })
+        }
+        "gh" | "glab" => {
+            let endpoint = api_write(&words)?;
+            Some(Unverified {
+                how: format!(
+                    "writes to the repository on the server through its API (`{endpoint}`) rather than by a push"
+                ),
+                fix: "Commit with git and push with `git push`, which run the hooks",
+            })
+        }
         "cz" | "git-cz" | "czg" => {
             let after_dashes = words.iter().skip_while(|word| **word != "--");
             let option = words
@@ -175,6 +195,127 @@ fn aider_options<'a>(program: &str, words: &'a [&'a str]) -> Option<&'a [&'a str
     }
     let at = words.iter().position(is_aider)?;
     words.get(at + 1..)
+}
+
+/// The Jujutsu command among `words` that writes commits or moves a
+/// branch git sees, or pushes: Jujutsu runs no git hooks (its
+/// documentation, "Git compatibility"). Reading commands pass.
+fn jujutsu_writes(words: &[&str]) -> Option<String> {
+    const VALUED: &[&str] = &[
+        "-R",
+        "--repository",
+        "--at-op",
+        "--at-operation",
+        "--config",
+        "--config-file",
+        "--color",
+    ];
+    let mut operands = Vec::new();
+    let mut index = 0;
+    while let Some(word) = words.get(index) {
+        index += if VALUED.contains(word) { 2 } else { 1 };
+        if !word.starts_with('-') {
+            operands.push(*word);
+        }
+    }
+    let shown = |count: usize| {
+        Some(
+            operands
+                .iter()
+                .take(count)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    };
+    match operands.as_slice() {
+        [
+            "commit" | "ci" | "describe" | "desc" | "new" | "squash" | "split" | "absorb",
+            ..,
+        ] => shown(1),
+        ["git", "push" | "export", ..] => shown(2),
+        [
+            "bookmark" | "b" | "branch",
+            "create" | "c" | "set" | "s" | "move" | "m",
+            ..,
+        ] => shown(2),
+        _ => None,
+    }
+}
+
+/// The endpoint `gh api` or `glab api` writes commits, files or branches
+/// through (`repos/o/r/contents/f`, `repos/o/r/git/refs/…`, a GraphQL
+/// `createCommitOnBranch`), if it does: a method other than GET, given or
+/// implied by fields.
+fn api_write(words: &[&str]) -> Option<String> {
+    if words.first() != Some(&"api") {
+        return None;
+    }
+    let method = words
+        .windows(2)
+        .find_map(|pair| match pair {
+            [option, method] if matches!(*option, "-X" | "--method") => {
+                Some(method.to_ascii_uppercase())
+            }
+            _ => None,
+        })
+        .or_else(|| {
+            words
+                .iter()
+                .find_map(|word| word.strip_prefix("--method=").map(str::to_ascii_uppercase))
+        });
+    let has_fields = words.iter().any(|word| {
+        matches!(*word, "-f" | "-F" | "--field" | "--raw-field" | "--input")
+            || word.starts_with("--field=")
+            || word.starts_with("--raw-field=")
+    });
+    let writes = method.map_or(has_fields, |method| method != "GET");
+    const VALUED: &[&str] = &[
+        "-X",
+        "--method",
+        "-f",
+        "-F",
+        "--field",
+        "--raw-field",
+        "-H",
+        "--header",
+        "--input",
+        "-q",
+        "--jq",
+        "-t",
+        "--template",
+        "--hostname",
+        "--cache",
+        "-p",
+        "--preview",
+    ];
+    let mut rest = words.iter().skip(1);
+    let endpoint = loop {
+        let word = rest.next()?;
+        if VALUED.contains(word) {
+            rest.next();
+        } else if !word.starts_with('-') {
+            break word;
+        }
+    };
+    let lowered = words.join(" ").to_ascii_lowercase();
+    let changes_code = [
+        "/contents/",
+        "/git/commits",
+        "/git/refs",
+        "/git/trees",
+        "/git/blobs",
+        "/git/tags",
+        "/merges",
+        "/repository/commits",
+        "/repository/files/",
+        "/repository/branches",
+    ]
+    .iter()
+    .any(|path| endpoint.contains(path))
+        || (endpoint.trim_start_matches('/') == "graphql"
+            && lowered.contains("createcommitonbranch"));
+    (writes && changes_code).then(|| format!("api {endpoint}"))
 }
 
 /// The first word that is not an option: npm's or lerna's subcommand.

@@ -53,6 +53,13 @@ impl Walker {
         code: &str,
         depth: u32,
     ) -> Result<()> {
+        if let Some(library) = library_commit(code) {
+            return Err(Finding::CommitsUnverified {
+                command: program.to_owned(),
+                how: library.to_owned(),
+                fix: "Commit and push with git, which runs the hooks",
+            });
+        }
         let strings = interpreters::strings(code, language);
         if !strings.runs_programs {
             return self.hook_files_in_code(program, code, &strings);
@@ -112,4 +119,34 @@ impl Walker {
             _ => Ok(()),
         }
     }
+}
+
+/// How `code` writes a commit or pushes through a git library past the
+/// hooks, if it does: libgit2's bindings (pygit2, rugged, nodegit) and
+/// isomorphic-git run no hooks; GitPython and dulwich run them unless told
+/// not to.
+fn library_commit(code: &str) -> Option<&'static str> {
+    let lowered = code.to_ascii_lowercase().replace(' ', "");
+    let calls = |markers: &[&str]| markers.iter().any(|marker| lowered.contains(marker));
+    if calls(&["skip_hooks=true"]) {
+        return Some("commits through GitPython with `skip_hooks=True`");
+    }
+    if calls(&["no_verify=true"]) {
+        return Some("commits through a git library with `no_verify=True`");
+    }
+    if calls(&["pygit2", "rugged", "nodegit", "libgit2", "git2"])
+        && calls(&[
+            "create_commit(",
+            "createcommit(",
+            "commit.create(",
+            "createcommitonhead(",
+            ".push(",
+        ])
+    {
+        return Some("commits or pushes through libgit2, which runs no hooks");
+    }
+    if calls(&["isomorphic-git"]) && calls(&[".commit(", ".push(", "commit({", "push({"]) {
+        return Some("commits or pushes through isomorphic-git, which runs no hooks");
+    }
+    None
 }
