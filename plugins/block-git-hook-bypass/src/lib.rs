@@ -73,7 +73,8 @@
 //!   text, set before it by prefix, `export`, `env`, `sudo` or plain
 //!   assignment (which changes a variable the environment may export).
 //!   `HUSKY=0 npm ci` passes.
-//! - A shell script (told by its name or its `#!` line), a makefile, or a
+//! - A shell script (told by its name or its `#!` line, or a file with no
+//!   extension whose text reads as shell), a makefile, or a
 //!   script in another language (`tool.py`, `ship.mjs`, `#!/usr/bin/env
 //!   ruby`, read as its interpreter's code is) that a command or a write
 //!   tool writes is read as what it runs later: one

@@ -104,7 +104,7 @@ pub fn write_bypass(tool: &str, targets: &[WriteTarget], tool_input: &str) -> Op
         // A script, or a makefile's recipes, that skips hooks when run later.
         let scripts = written_text
             .as_deref()
-            .map(|text| shell_reader::runners::run_later(target, text));
+            .map(|text| files::scripts_run_later(target, text));
         for later in scripts.unwrap_or_default() {
             if let Some(finding) = find_bypass(&later) {
                 return Some(

@@ -282,6 +282,24 @@ pub fn switches_hooks_off(path: &str, content: &str) -> bool {
     })
 }
 
+/// What a file written with `content` runs later (`runners::run_later`),
+/// and the content of a file with no extension that reads as shell: bash
+/// runs such a file as a script (`./run`, `bash /tmp/x`), and the call
+/// that runs it cannot see its content. A document (`notes.txt`) is text.
+pub fn scripts_run_later(path: &str, content: &str) -> Vec<String> {
+    let scripts = shell_reader::runners::run_later(path, content);
+    let name = path.rsplit_once('/').map_or(path, |(_, name)| name);
+    // git's own files (`.git/COMMIT_EDITMSG`) are read, not run; hooks are read elsewhere.
+    let extensionless = !name.is_empty()
+        && !name.contains('.')
+        && !path.starts_with("/dev/")
+        && !path.split('/').any(|folder| folder == ".git");
+    if scripts.is_empty() && extensionless && shell_reader::shell::parse(content).is_ok() {
+        return vec![content.to_owned()];
+    }
+    scripts
+}
+
 /// Files husky sources before every hook it runs (`~/.config/husky/init.sh`,
 /// and `~/.huskyrc` for husky 8): what they set or do applies to every hook.
 pub fn is_hook_startup_file(path: &str) -> bool {

@@ -6,7 +6,7 @@ use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::shell::{AssignedValue, Assignment, Redirect, RedirectKind, Simple, Word};
-use shell_reader::{git_config, runners};
+use shell_reader::git_config;
 
 /// Variables set for one command: `A=1 cmd`, `env A=1 cmd`.
 #[derive(Clone, Default)]
@@ -254,7 +254,7 @@ impl Walker {
                 format!("The git configuration written to `{path}`")
             })?;
         }
-        for text in runners::run_later(path, content) {
+        for text in files::scripts_run_later(path, content) {
             self.child_source_in(&text, || format!("The script written to `{path}`"))?;
         }
         Ok(())
