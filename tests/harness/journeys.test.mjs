@@ -169,23 +169,29 @@ for (const harness of [claude, codex, omp]) {
       // Codex runs no hook for `write_stdin`, which types into a command
       // left running: a shell opened so would run every later command past
       // Tama. Checked against 0.171.0, where this commit landed before.
-      test("a shell opened to be typed into with write_stdin is refused, and nothing typed runs", async () => {
-        const s = scratch("codex-typed");
-        const model = await startModel(async (request, index) => {
-          if (index === 0) return { call: { name: "exec_command", input: { cmd: "bash", tty: true, yield_time_ms: 500 } } };
-          if (index === 1) {
-            const opened = JSON.stringify(request.input ?? []).match(/session ID (\d+)/);
-            return { call: { name: "write_stdin", input: { session_id: Number(opened?.[1] ?? 1000), chars: `${BYPASS}\n`, yield_time_ms: 1500 } } };
-          }
-          if (index === 2) return { text: "stopping" };
+      const typedInto = [
+        { cmd: "bash", reason: /protect-tama: the tool call starts `bash` as a shell reading its commands from the terminal/ },
+        { cmd: "awk '{system($0)}'", reason: /protect-tama: the tool call starts `awk \{system\(\$0\)\}` running what is typed into it as commands/ },
+      ];
+      for (const { cmd, reason } of typedInto) {
+        test(`${cmd} opened to be typed into with write_stdin is refused, and nothing typed runs`, async () => {
+          const s = scratch("codex-typed");
+          const model = await startModel(async (request, index) => {
+            if (index === 0) return { call: { name: "exec_command", input: { cmd, tty: true, yield_time_ms: 500 } } };
+            if (index === 1) {
+              const opened = JSON.stringify(request.input ?? []).match(/session ID (\d+)/);
+              return { call: { name: "write_stdin", input: { session_id: Number(opened?.[1] ?? 1000), chars: `${BYPASS}\n`, yield_time_ms: 1500 } } };
+            }
+            if (index === 2) return { text: "stopping" };
+          });
+          harness.configure(s.home, model);
+          setup("codex", s.home);
+          const out = await harness.prompt(s, model, "commit the staged file");
+          await model.close();
+          assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+          assert.match(model.transcript(), reason);
         });
-        harness.configure(s.home, model);
-        setup("codex", s.home);
-        const out = await harness.prompt(s, model, "commit the staged file");
-        await model.close();
-        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
-        assert.match(model.transcript(), /protect-tama: the tool call starts `bash` as a shell reading its commands from the terminal/);
-      });
+      }
 
       // A pager opened in Codex's terminal takes keys from `write_stdin`
       // too, and `less`'s `!` runs a shell: `tama setup codex` has Codex's
