@@ -38,12 +38,13 @@ pub fn run_as(walker: &mut Walker<'_>, call: &Call<'_>, probing: bool) -> Result
         _ => Vec::new(),
     };
     crate::terminal::check_typing_guards(walker.own_variables(), &unset)?;
-    let Some((name, args, fed)) = unwrap(walker, call.argv)? else {
-        // `sudo -s`: a wrapper with no command of its own opens a shell.
-        if let Some((program, args)) = call.argv.split_first() {
-            crate::terminal::check(basename(program), args, call.terminal_input)?;
+    let (name, args, fed) = match unwrap(walker, call.argv)? {
+        Unwrapped::Runs(name, args, fed) => (name, args, fed),
+        // `sudo -s`, `sudo unshare -r`: a wrapper with no command of its own may open a shell.
+        Unwrapped::Bare(wrapper, args) => {
+            return crate::terminal::check(wrapper, args, call.terminal_input);
         }
-        return Ok(());
+        Unwrapped::Nothing => return Ok(()),
     };
     let up_to_name = call
         .argv
@@ -515,18 +516,26 @@ fn patch_targets(walker: &Walker<'_>, patch: &str) -> Result<()> {
     Ok(())
 }
 
-/// The command a wrapper runs (`sudo`, `env`, `nohup`, `command`, …) by its
-/// file name, with its arguments and whether `xargs` feeds it; `None` when
-/// nothing runs.
-fn unwrap<'a>(
-    walker: &mut Walker<'_>,
-    argv: &'a [String],
-) -> Result<Option<(&'a str, &'a [String], bool)>> {
+/// What a command runs past its wrappers (`sudo`, `env`, `nohup`, `command`, …).
+enum Unwrapped<'a> {
+    /// A program by its file name, with its arguments and whether `xargs` feeds it.
+    Runs(&'a str, &'a [String], bool),
+    /// The innermost wrapper, given no command (`sudo -s`, `unshare -r`).
+    Bare(&'a str, &'a [String]),
+    /// Nothing runs (`command -v`), or the command was walked here (`env -S`).
+    Nothing,
+}
+
+/// What `argv` runs past its wrappers.
+fn unwrap<'a>(walker: &mut Walker<'_>, argv: &'a [String]) -> Result<Unwrapped<'a>> {
     let mut rest = argv;
     let mut fed = false;
+    let mut wrapper = None;
     loop {
         let Some((first, args)) = rest.split_first() else {
-            return Ok(None);
+            return Ok(wrapper.map_or(Unwrapped::Nothing, |(name, args)| {
+                Unwrapped::Bare(name, args)
+            }));
         };
         let name = basename(first);
         fed |= name == "xargs";
@@ -536,7 +545,7 @@ fn unwrap<'a>(
                 .first()
                 .is_some_and(|arg| arg.starts_with(['-']) && arg.contains(['v', 'V']))
         {
-            return Ok(None);
+            return Ok(Unwrapped::Nothing);
         }
         let skip = match name {
             "sudo" | "doas" => runners::after_options(
@@ -553,7 +562,7 @@ fn unwrap<'a>(
                         .chain(rest.map(String::as_str))
                         .collect();
                     walker.in_child(|walker| walker.source(&text.join(" ")))?;
-                    return Ok(None);
+                    return Ok(Unwrapped::Nothing);
                 }
                 let mut index = runners::after_options(
                     args,
@@ -609,8 +618,9 @@ fn unwrap<'a>(
             "timeout" => {
                 runners::after_options(args, &["-s", "--signal", "-k", "--kill-after"]) + 1
             }
-            _ => return Ok(Some((name, args, fed))),
+            _ => return Ok(Unwrapped::Runs(name, args, fed)),
         };
+        wrapper = Some((name, args));
         rest = args.get(skip..).unwrap_or_default();
     }
 }
