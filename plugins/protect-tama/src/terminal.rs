@@ -219,6 +219,11 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
             (!flag(&["--batch", "-batch", "-s"])).then_some(ESCAPE)
         }
         "emacsclient" => flag(&["-t", "-nw", "--tty"]).then_some(ESCAPE),
+        "git" => git_tool_opens_editor(args).then_some(ESCAPE),
+        "man" => option_value(args, &["-P", "--pager"])
+            .and_then(|pager| pager.split_whitespace().next())
+            .is_some_and(|pager| basename(pager) != "less" && TYPED_INTO.contains(&basename(pager)))
+            .then_some(ESCAPE),
         _ if ESCAPING.contains(&name) => Some(ESCAPE),
         _ => crate::containers::reader(name, args),
     }
@@ -354,6 +359,58 @@ fn runs_typed_code(name: &str, args: &[String]) -> bool {
         let reads =
             line_loop || awk_reads || READS_INPUT.iter().any(|marker| lowered.contains(marker));
         reads && interpreters::runs_programs(code)
+    })
+}
+
+/// Whether `git args…` is a `difftool` or `mergetool` that opens a
+/// terminal editor (vim, by git's own choice when no tool is named), whose
+/// `:!` runs a shell; a tool named outside the terminal, `-x` or
+/// `--tool-help` pass.
+fn git_tool_opens_editor(args: &[String]) -> bool {
+    const TERMINAL_TOOLS: &[&str] = &[
+        "vimdiff",
+        "vimdiff1",
+        "vimdiff2",
+        "vimdiff3",
+        "nvimdiff",
+        "nvimdiff1",
+        "nvimdiff2",
+        "nvimdiff3",
+        "emerge",
+        "vim",
+        "nvim",
+    ];
+    let mut words = args.iter().map(String::as_str);
+    let subcommand = loop {
+        match words.next() {
+            Some("-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace") => {
+                words.next();
+            }
+            Some(option) if option.starts_with('-') => {}
+            Some(subcommand) => break subcommand,
+            None => return false,
+        }
+    };
+    if !matches!(subcommand, "difftool" | "mergetool") {
+        return false;
+    }
+    let rest: Vec<String> = words.map(str::to_owned).collect();
+    let runs_other = rest
+        .iter()
+        .any(|word| word == "--tool-help" || word == "-x" || word.starts_with("--extcmd"));
+    let tool = option_value(&rest, &["-t", "--tool"]);
+    !runs_other && tool.is_none_or(|tool| TERMINAL_TOOLS.contains(&tool))
+}
+
+/// The value of the first of `names` in `args`: the next word, or after
+/// `=` (`--tool=meld`).
+fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
+    args.iter().enumerate().find_map(|(at, arg)| {
+        if names.contains(&arg.as_str()) {
+            return args.get(at + 1).map(String::as_str);
+        }
+        let (name, value) = arg.split_once('=')?;
+        names.contains(&name).then_some(value)
     })
 }
 
@@ -611,7 +668,7 @@ pub fn xargs_reads_file(argv: &[String]) -> bool {
 
 /// The variables through which Codex's commands get pagers and editors
 /// that take no typed commands (`tama setup codex`, `codex_env`), with the
-/// other editor variables programs read.
+/// other pager and editor variables programs read.
 const TYPING_GUARDS: &[&str] = &[
     "GIT_PAGER",
     "PAGER",
@@ -624,6 +681,12 @@ const TYPING_GUARDS: &[&str] = &[
     "VISUAL",
     "SUDO_EDITOR",
     "KUBE_EDITOR",
+    "GH_PAGER",
+    "GLAB_PAGER",
+    "BAT_PAGER",
+    "DELTA_PAGER",
+    "PSQL_PAGER",
+    "AWS_PAGER",
 ];
 
 /// Pagers and editors that run a shell command typed into them (`!cmd`).
