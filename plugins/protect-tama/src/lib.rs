@@ -67,6 +67,13 @@
 //! - A signal to the processes a hook runs in (`pkill -f run-hook`, `kill
 //!   $(pgrep tama)`) is refused (`signals`): a harness goes on when a hook
 //!   dies.
+//! - A program started to read its commands from the terminal is refused
+//!   (`terminal`, `containers`): Codex types into a command it left
+//!   running with `write_stdin`, for which it runs no hook. A shell, a
+//!   prompt, an editor or pager with a shell escape, a shell in a container
+//!   or development environment, and code that runs what it reads; so is
+//!   text that comes later (typed, sent to a port, appended to a followed
+//!   file) run by a shell, and a shell handed to a peer (`nc -e`).
 //! - Reading passes, except the control key (`TAMA_HOME/control.key`),
 //!   which no tool call may name. `tama` commands pass, except the
 //!   operator's: `tama sessions override`, `tama sessions grant` and
