@@ -605,6 +605,13 @@ fn unwrap<'a>(walker: &mut Walker<'_>, argv: &'a [String]) -> Result<Unwrapped<'
                 runners::after_options(args, &["-l", "--lib", "--faked", "-s", "-i", "-b"])
             }
             "firejail" | "proot" => runners::after_options(args, &["-r", "-b", "-w"]),
+            "rlwrap" => runners::after_options(
+                args,
+                &[
+                    "-b", "-C", "-D", "-e", "-f", "-g", "-H", "-l", "-M", "-O", "-P", "-q", "-s",
+                    "-S", "-t", "-w", "-z",
+                ],
+            ),
             "strace" | "ltrace" => runners::after_options(
                 args,
                 &[

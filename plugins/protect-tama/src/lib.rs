@@ -258,11 +258,14 @@ pub fn search_refusal(
     key_reads::refuse_if_key_under(&walker, "reads", tool_name, &[folder.to_owned()]).err()
 }
 
-/// The variables a shell started by the harness would hold for Tama's paths.
+/// The variables a shell started by the harness would hold for Tama's paths,
+/// and a `SHELL` that names a shell.
 fn host_variables(protected: &Protected) -> Vec<(String, String)> {
     let mut variables = vec![
         ("HOME".to_owned(), protected.home.clone()),
         ("TAMA_HOME".to_owned(), protected.tama_home.clone()),
+        // Whatever the user's shell is, `$SHELL` runs a shell (`exec $SHELL -l`).
+        ("SHELL".to_owned(), "/bin/sh".to_owned()),
     ];
     variables.retain(|(_, value)| !value.is_empty());
     variables

@@ -116,12 +116,17 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
             .is_none_or(|first| !ZELLIJ_COMMANDS.contains(&first.as_str()))
             .then_some(SHELL),
         "dtach" | "abduco" => flag(&["-a", "-A", "-c"]).then_some(SHELL),
-        "su" | "login" | "newgrp" | "sg" => (!flag(&["-c", "--command"])).then_some(SHELL),
+        // A user switch or `script` runs its `-c` string, else a shell.
+        "su" | "login" | "newgrp" | "sg" | "script" => command_string(args)
+            .is_none_or(starts_reader)
+            .then_some(SHELL),
         "sudo" | "doas" => flag(&["-s", "-i", "--shell", "--login"]).then_some(SHELL),
-        "script" => (!args
-            .iter()
-            .any(|arg| arg.starts_with("-c") || arg == "--command"))
-        .then_some(SHELL),
+        // `expect -c 'spawn bash; interact'` hands the terminal to what it spawned.
+        "expect" if args.iter().any(|arg| arg.contains("interact")) => Some(SHELL),
+        // A makefile read from the terminal runs the recipes typed into it.
+        "make" | "gmake" => option_value(args, &["-f", "--file", "--makefile"])
+            .is_some_and(is_standard_input)
+            .then_some(SHELL),
         // A session started in the background (`tmux new -d`, `screen -dmS`)
         // is typed into by `send-keys`, read elsewhere; one attached to is
         // typed into directly.
@@ -400,6 +405,33 @@ fn git_tool_opens_editor(args: &[String]) -> bool {
         .any(|word| word == "--tool-help" || word == "-x" || word.starts_with("--extcmd"));
     let tool = option_value(&rest, &["-t", "--tool"]);
     !runs_other && tool.is_none_or(|tool| TERMINAL_TOOLS.contains(&tool))
+}
+
+/// The command string a `-c` option gives (`-c cmd`, `-qc cmd`,
+/// `--command=cmd`), if one is given.
+fn command_string(args: &[String]) -> Option<&str> {
+    args.iter().enumerate().find_map(|(at, arg)| {
+        if let Some(command) = arg.strip_prefix("--command=") {
+            return Some(command);
+        }
+        let short = arg.strip_prefix('-').is_some_and(|cluster| {
+            !cluster.starts_with('-')
+                && cluster.ends_with('c')
+                && cluster.chars().all(|c| c.is_ascii_alphabetic())
+        });
+        (short || arg == "--command")
+            .then(|| args.get(at + 1).map(String::as_str))
+            .flatten()
+    })
+}
+
+/// Whether shell text starts a program that reads its commands from the
+/// terminal (`su -c bash`).
+fn starts_reader(command: &str) -> bool {
+    let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+    words
+        .split_first()
+        .is_some_and(|(program, args)| reads_terminal(basename(program), args))
 }
 
 /// The value of the first of `names` in `args`: the next word, or after
