@@ -8,7 +8,7 @@
 
 use crate::prelude::*;
 
-use crate::commands::basename;
+use crate::commands::{basename, short_flags};
 
 /// How `name args…` opens a shell or a prompt that reads the terminal
 /// elsewhere, if it does.
@@ -128,13 +128,7 @@ fn kubectl(words: &[&str]) -> bool {
 /// `-it`) or `long`.
 fn short_flag(options: &[&str], letter: char, long: &str) -> bool {
     options.iter().any(|option| {
-        *option == long
-            || option
-                .strip_prefix('-')
-                .filter(|cluster| !cluster.starts_with('-'))
-                .is_some_and(|cluster| {
-                    cluster.chars().all(|c| c.is_ascii_alphabetic()) && cluster.contains(letter)
-                })
+        *option == long || short_flags(option).is_some_and(|flags| flags.contains(letter))
     })
 }
 

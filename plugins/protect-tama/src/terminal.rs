@@ -587,16 +587,22 @@ pub fn relays_later_text(argv: &[String]) -> bool {
     };
     match basename(program) {
         "nc" | "netcat" | "ncat" | "nc.openbsd" | "nc.traditional" => {
-            short_option(args, 'l') || args.iter().any(|arg| arg == "--listen")
+            has_flag(args, 'l') || args.iter().any(|arg| arg == "--listen")
         }
         "socat" => args.iter().any(|arg| listens(arg)),
         "tail" => {
-            short_option(args, 'f')
-                || short_option(args, 'F')
+            has_flag(args, 'f')
+                || has_flag(args, 'F')
                 || args.iter().any(|arg| arg.starts_with("--follow"))
         }
         _ => false,
     }
+}
+
+/// Whether `args` hold the short option `letter`, alone or among others (`-lvp`).
+fn has_flag(args: &[String], letter: char) -> bool {
+    args.iter()
+        .any(|arg| crate::commands::short_flags(arg).is_some_and(|flags| flags.contains(letter)))
 }
 
 /// Refuses a program that hands a shell or a prompt to a network peer or
@@ -656,17 +662,6 @@ fn listens(address: &str) -> bool {
         .unwrap_or("")
         .to_ascii_uppercase();
     kind.contains("LISTEN") || kind.ends_with("-L") || kind.contains("RECV") || kind == "PIPE"
-}
-
-/// Whether `args` hold the short option `letter`, alone or among others (`-lvp`).
-fn short_option(args: &[String], letter: char) -> bool {
-    args.iter().any(|arg| {
-        arg.strip_prefix('-')
-            .filter(|cluster| !cluster.starts_with('-'))
-            .is_some_and(|cluster| {
-                cluster.chars().all(|c| c.is_ascii_alphanumeric()) && cluster.contains(letter)
-            })
-    })
 }
 
 /// Whether `argv`, reading the terminal, copies what is typed there to its
