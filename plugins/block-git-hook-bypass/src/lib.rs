@@ -83,7 +83,8 @@
 //! - The `.git` folder deleted, moved away or replaced (`rm -rf .git`,
 //!   `rm -rf .[!.]*`, `cp -r ../other/.git .`) takes the hooks and
 //!   core.hooksPath with it, and is refused as deleting hooks is; so is
-//!   `git clean -fdx` over the whole tree, which removes husky's ignored
+//!   `git clean -fdx` (or `-idx`, whose menu cleans what is typed) over the
+//!   whole tree, which removes husky's ignored
 //!   `.husky/_` (`-e .husky` keeps it), and `git stash --all`.
 //! - A no-op put in place of a program in a project's tool folder, where
 //!   the programs hooks run live (`node_modules/.bin/lint-staged`,

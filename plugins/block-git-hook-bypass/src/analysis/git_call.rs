@@ -495,8 +495,12 @@ fn clean_removes_husky(args: &[Field<'_>]) -> bool {
             keeps_husky |= pattern.trim_start_matches("./").starts_with(".husky");
         } else if let Some(short) = text.strip_prefix('-').filter(|rest| !rest.starts_with('-')) {
             flags.push_str(short);
-        } else if matches!(text, "--force" | "--dry-run") {
-            flags.push(if text == "--force" { 'f' } else { 'n' });
+        } else if matches!(text, "--force" | "--dry-run" | "--interactive") {
+            flags.push(match text {
+                "--force" => 'f',
+                "--dry-run" => 'n',
+                _ => 'i',
+            });
         } else if !text.starts_with('-') {
             paths.push(text);
         }
@@ -504,7 +508,8 @@ fn clean_removes_husky(args: &[Field<'_>]) -> bool {
     let plain_folder = |path: &&str| {
         !path.starts_with(['.', ':', '/']) && !path.contains(['*', '?', '[', UNKNOWN])
     };
-    flags.contains('f')
+    // `-i` cleans what is typed into its menu (`c`, in Codex's terminal).
+    flags.contains(['f', 'i'])
         && flags.contains(['x', 'X'])
         && !flags.contains('n')
         && !keeps_husky
