@@ -89,6 +89,7 @@ fn decide(
     crate::key_reads::check(walker, name, args, fed)?;
     crate::harnesses::check(walker, name, args)?;
     crate::terminal::check_served(name, args)?;
+    crate::terminal::check_cleared_environment(call.argv, name)?;
     if !fed {
         crate::terminal::check(name, args, call.terminal_input)?;
     } else if call.terminal_input && !crate::terminal::xargs_reads_file(call.argv) {

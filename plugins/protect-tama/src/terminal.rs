@@ -775,6 +775,46 @@ pub fn check_typing_guards<'v>(
     }
 }
 
+/// Programs that open a pager or an editor in the terminal by themselves
+/// (`git log`, `man`, `systemctl status`, `gh pr view`).
+const OPENS_PAGER: &[&str] = &[
+    "git",
+    "man",
+    "less",
+    "systemctl",
+    "journalctl",
+    "gh",
+    "glab",
+    "psql",
+    "bat",
+    "delta",
+    "aws",
+    "crontab",
+    "visudo",
+    "vipw",
+    "vigr",
+    "sudoedit",
+    "kubectl",
+    "hg",
+    "svn",
+];
+
+/// Refuses `env -i` (`--ignore-environment`, `env -`) starting `name`, a
+/// program that opens a pager or an editor: the pagers and editors Codex's
+/// set-up gives its commands go with the environment.
+pub fn check_cleared_environment(argv: &[String], name: &str) -> Result<()> {
+    let clears = argv
+        .iter()
+        .skip_while(|word| basename(word) != "env")
+        .skip(1)
+        .take_while(|word| word.starts_with('-') || word.contains('='))
+        .any(|word| matches!(word.as_str(), "-i" | "--ignore-environment" | "-"));
+    if clears && OPENS_PAGER.contains(&name) {
+        return Err(typing_refusal(&format!("`env -i` before `{name}`")));
+    }
+    Ok(())
+}
+
 fn typing_refusal(change: &str) -> String {
     format!(
         "the tool call changes what pager or editor its programs open: {change} lets a pager or editor opened in Codex's terminal (`git log`, `git commit`) run a shell command typed into it, which reaches no hook of Tama's (Codex runs none for `write_stdin`). Leave the pagers and editors `tama setup codex` set"
