@@ -74,18 +74,17 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
 
 /// Where a lookup of `tama` by name finds it: the `tama` running now, which
 /// `tama setup` wrote into the harnesses' settings by its resolved path. A
-/// harness's program is found by its own name in a `bin` folder the gate
-/// cannot know.
+/// harness's program, and a shell or prompt (`"$(which bash)"`), is found
+/// by its own name in a `bin` folder the gate cannot know.
 fn found(walker: &Walker<'_>, args: &[String]) -> Option<String> {
     let binary = &walker.protected.tama_binary;
     if args.iter().any(|arg| basename(arg) == "tama") && !binary.is_empty() {
         return Some(format!("{binary}\n"));
     }
-    let harness = args
-        .iter()
-        .map(|arg| basename(arg))
-        .find(|name| crate::harnesses::is_harness(name))?;
-    Some(format!("{UNKNOWN_TEXT}/bin/{harness}\n"))
+    let program = args.iter().map(|arg| basename(arg)).find(|name| {
+        crate::harnesses::is_harness(name) || crate::terminal::reads_terminal(name, &[])
+    })?;
+    Some(format!("{UNKNOWN_TEXT}/bin/{program}\n"))
 }
 
 /// The operands of a command, one per line: what `realpath` prints of

@@ -262,7 +262,7 @@ pub fn sources<W: AsRef<str>>(language: Language, args: &[W]) -> Vec<Source<'_>>
 
 /// perl's `-ne`, `-pe`, `-lane`: single-letter switches ending in `-e`.
 fn perl_code_cluster(language: Language, arg: &str) -> bool {
-    language == Language::Perl
+    matches!(language, Language::Perl | Language::Ruby)
         && arg.len() > 2
         && arg.starts_with('-')
         && !arg.starts_with("--")
