@@ -50,12 +50,13 @@ pub fn run_as(walker: &mut Walker<'_>, call: &Call<'_>, probing: bool) -> Result
         .argv
         .get(..call.argv.len().saturating_sub(args.len()))
         .unwrap_or_default();
-    let before = walker.other_user;
+    let (before, cleared_before) = (walker.other_user, walker.environment_cleared);
     if let Some(switch) = crate::harnesses::user_switch(up_to_name) {
         walker.other_user = Some(switch);
     }
+    walker.environment_cleared |= crate::terminal::clears_environment(up_to_name);
     let decided = decide(walker, call, name, args, fed, probing);
-    walker.other_user = before;
+    (walker.other_user, walker.environment_cleared) = (before, cleared_before);
     decided
 }
 
@@ -89,7 +90,7 @@ fn decide(
     crate::key_reads::check(walker, name, args, fed)?;
     crate::harnesses::check(walker, name, args)?;
     crate::terminal::check_served(name, args)?;
-    crate::terminal::check_cleared_environment(call.argv, name)?;
+    crate::terminal::check_cleared_environment(walker.environment_cleared, name)?;
     if !fed {
         crate::terminal::check(name, args, call.terminal_input)?;
     } else if call.terminal_input && !crate::terminal::xargs_reads_file(call.argv) {

@@ -799,17 +799,22 @@ const OPENS_PAGER: &[&str] = &[
     "svn",
 ];
 
-/// Refuses `env -i` (`--ignore-environment`, `env -`) starting `name`, a
-/// program that opens a pager or an editor: the pagers and editors Codex's
-/// set-up gives its commands go with the environment.
-pub fn check_cleared_environment(argv: &[String], name: &str) -> Result<()> {
-    let clears = argv
+/// Whether the wrappers `words` (up to the program they run) hold `env -i`
+/// (`--ignore-environment`, `env -`).
+pub fn clears_environment(words: &[String]) -> bool {
+    words
         .iter()
         .skip_while(|word| basename(word) != "env")
         .skip(1)
         .take_while(|word| word.starts_with('-') || word.contains('='))
-        .any(|word| matches!(word.as_str(), "-i" | "--ignore-environment" | "-"));
-    if clears && OPENS_PAGER.contains(&name) {
+        .any(|word| matches!(word.as_str(), "-i" | "--ignore-environment" | "-"))
+}
+
+/// Refuses `name`, a program that opens a pager or an editor, run with the
+/// environment cleared (`env -i git log`): the pagers and editors Codex's
+/// set-up gives its commands went with it.
+pub fn check_cleared_environment(cleared: bool, name: &str) -> Result<()> {
+    if cleared && OPENS_PAGER.contains(&name) {
         return Err(typing_refusal(&format!("`env -i` before `{name}`")));
     }
     Ok(())

@@ -123,6 +123,10 @@ pub struct Walker<'h> {
     /// program (`su -c '…'`, `sudo -u u sh -c '…'`): whose configuration
     /// Tama's set-up did not touch.
     pub(crate) other_user: Option<&'static str>,
+    /// The command being walked runs under `env -i`, or inside one that
+    /// does (`env -i bash -c 'git log'`): the environment it was started
+    /// with, Codex's pagers and editors among it, is gone.
+    pub(crate) environment_cleared: bool,
     /// Files the command has written, resolved, with what it wrote to them
     /// (unknown parts as [`UNKNOWN_TEXT`]): a script written, then run.
     written: Vec<(String, String)>,
@@ -178,6 +182,7 @@ impl<'h> Walker<'h> {
             program_input: false,
             output_read: false,
             other_user: None,
+            environment_cleared: false,
             written: Vec::new(),
             aliases: Vec::new(),
             depth: 0,
