@@ -92,7 +92,7 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
     }
     let operands = || args.iter().filter(|arg| !arg.starts_with('-')).count();
     let interactive = flag(&["-i", "--interactive"]);
-    if runs_typed_code(name, args) {
+    if runs_typed_code(name, args) || (matches!(name, "sed" | "gsed") && sed_runs_lines(args)) {
         return Some("running what is typed into it as commands");
     }
     match name {
@@ -444,6 +444,44 @@ fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
         let (name, value) = arg.split_once('=')?;
         names.contains(&name).then_some(value)
     })
+}
+
+/// Whether GNU sed, given `args` and reading its input, runs lines as
+/// commands: its bare `e` command (`sed e`, `1e`) or the `e` flag of `s`
+/// (`s/^/x/e`). Given a file to read, it reads no terminal.
+fn sed_runs_lines(args: &[String]) -> bool {
+    let expressions = crate::commands::option_values(args, &["-e", "--expression"]);
+    let operands = crate::commands::operands(args, &["-e", "--expression", "-f", "--file", "-l"]);
+    let (scripts, files) = if expressions.is_empty() {
+        match operands.split_first() {
+            Some((script, files)) => (vec![script.clone()], files.len()),
+            None => return false,
+        }
+    } else {
+        (expressions, operands.len())
+    };
+    let runs = |piece: &str| {
+        let command = piece
+            .trim()
+            .trim_start_matches(|c: char| c.is_ascii_digit() || "$,".contains(c));
+        // `e` alone runs the line; `e command` runs its own command.
+        if command == "e" {
+            return true;
+        }
+        let mut chars = command.chars();
+        match (chars.next(), chars.next()) {
+            (Some('s'), Some(delimiter)) if !delimiter.is_alphanumeric() => chars
+                .as_str()
+                .split(delimiter)
+                .nth(2)
+                .is_some_and(|flags| flags.contains('e')),
+            _ => false,
+        }
+    };
+    files == 0
+        && scripts
+            .iter()
+            .any(|script| script.split([';', '\n']).any(runs))
 }
 
 /// tmux's and screen's words that open or attach to a session's shell.

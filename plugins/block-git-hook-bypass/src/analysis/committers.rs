@@ -197,9 +197,11 @@ fn aider_options<'a>(program: &str, words: &'a [&'a str]) -> Option<&'a [&'a str
     words.get(at + 1..)
 }
 
-/// The Jujutsu command among `words` that writes commits or moves a
-/// branch git sees, or pushes: Jujutsu runs no git hooks (its
-/// documentation, "Git compatibility"). Reading commands pass.
+/// The Jujutsu command among `words` that writes a commit's files or
+/// message, moves a branch git sees, or pushes: Jujutsu runs no git hooks
+/// (its documentation, "Git compatibility"). Reading commands pass, and so
+/// do those that move commits as they are (`rebase`, `duplicate`), as
+/// `git rebase` runs no pre-commit hook either.
 fn jujutsu_writes(words: &[&str]) -> Option<String> {
     const VALUED: &[&str] = &[
         "-R",
@@ -230,7 +232,8 @@ fn jujutsu_writes(words: &[&str]) -> Option<String> {
     };
     match operands.as_slice() {
         [
-            "commit" | "ci" | "describe" | "desc" | "new" | "squash" | "split" | "absorb",
+            "commit" | "ci" | "describe" | "desc" | "new" | "squash" | "split" | "absorb" | "amend"
+            | "unsquash" | "fix" | "diffedit" | "restore" | "resolve",
             ..,
         ] => shown(1),
         ["git", "push" | "export", ..] => shown(2),
