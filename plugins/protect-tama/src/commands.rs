@@ -248,7 +248,7 @@ fn decide(
             let pipes = operands(args, &["-m", "--mode", "-Z", "--context"]);
             for pipe in &pipes {
                 let pipe = walker.resolve(pipe);
-                walker.record_written(pipe, &format!("{}\n", crate::terminal::TYPED), false);
+                walker.record_written(pipe, &crate::terminal::typed_line(), false);
             }
             each(walker, &pipes, Change::Write, "writes")
         }

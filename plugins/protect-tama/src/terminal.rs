@@ -14,7 +14,7 @@
 
 use crate::prelude::*;
 
-use crate::commands::basename;
+use crate::commands::{basename, option_values};
 use crate::loaded::SHELLS;
 use crate::walk::Result;
 use shell_reader::field::UNKNOWN_TEXT;
@@ -23,6 +23,11 @@ use shell_reader::interpreters::{self, Language, Source};
 /// What a command reading the terminal (`cat`, `read`) takes from it: text
 /// typed later, which no hook reads whole.
 pub const TYPED: &str = "\u{FFFC}typed\u{FFFC}";
+
+/// [`TYPED`] as a line of output: what `cat` prints of the terminal.
+pub fn typed_line() -> String {
+    format!("{TYPED}\n")
+}
 
 /// Refuses running `text` (as shell, as code, as a command) that holds what
 /// is typed into the terminal later: `eval "$(cat)"`, `read l; bash -c "$l"`.
@@ -124,8 +129,9 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
         // `expect -c 'spawn bash; interact'` hands the terminal to what it spawned.
         "expect" if args.iter().any(|arg| arg.contains("interact")) => Some(SHELL),
         // A makefile read from the terminal runs the recipes typed into it.
-        "make" | "gmake" => option_value(args, &["-f", "--file", "--makefile"])
-            .is_some_and(is_standard_input)
+        "make" | "gmake" => option_values(args, &["-f", "--file", "--makefile"])
+            .first()
+            .is_some_and(|makefile| is_standard_input(makefile))
             .then_some(SHELL),
         // A session started in the background (`tmux new -d`, `screen -dmS`)
         // is typed into by `send-keys`, read elsewhere; one attached to is
@@ -225,7 +231,8 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
         }
         "emacsclient" => flag(&["-t", "-nw", "--tty"]).then_some(ESCAPE),
         "git" => git_tool_opens_editor(args).then_some(ESCAPE),
-        "man" => option_value(args, &["-P", "--pager"])
+        "man" => option_values(args, &["-P", "--pager"])
+            .first()
             .and_then(|pager| pager.split_whitespace().next())
             .is_some_and(|pager| basename(pager) != "less" && TYPED_INTO.contains(&basename(pager)))
             .then_some(ESCAPE),
@@ -403,8 +410,11 @@ fn git_tool_opens_editor(args: &[String]) -> bool {
     let runs_other = rest
         .iter()
         .any(|word| word == "--tool-help" || word == "-x" || word.starts_with("--extcmd"));
-    let tool = option_value(&rest, &["-t", "--tool"]);
-    !runs_other && tool.is_none_or(|tool| TERMINAL_TOOLS.contains(&tool))
+    let tool = option_values(&rest, &["-t", "--tool"]);
+    !runs_other
+        && tool
+            .first()
+            .is_none_or(|tool| TERMINAL_TOOLS.contains(&tool.as_str()))
 }
 
 /// The command string a `-c` option gives (`-c cmd`, `-qc cmd`,
@@ -434,23 +444,11 @@ fn starts_reader(command: &str) -> bool {
         .is_some_and(|(program, args)| reads_terminal(basename(program), args))
 }
 
-/// The value of the first of `names` in `args`: the next word, or after
-/// `=` (`--tool=meld`).
-fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
-    args.iter().enumerate().find_map(|(at, arg)| {
-        if names.contains(&arg.as_str()) {
-            return args.get(at + 1).map(String::as_str);
-        }
-        let (name, value) = arg.split_once('=')?;
-        names.contains(&name).then_some(value)
-    })
-}
-
 /// Whether GNU sed, given `args` and reading its input, runs lines as
 /// commands: its bare `e` command (`sed e`, `1e`) or the `e` flag of `s`
 /// (`s/^/x/e`). Given a file to read, it reads no terminal.
 fn sed_runs_lines(args: &[String]) -> bool {
-    let expressions = crate::commands::option_values(args, &["-e", "--expression"]);
+    let expressions = option_values(args, &["-e", "--expression"]);
     let operands = crate::commands::operands(args, &["-e", "--expression", "-f", "--file", "-l"]);
     let (scripts, files) = if expressions.is_empty() {
         match operands.split_first() {
@@ -624,7 +622,7 @@ pub fn relays_later_text(argv: &[String]) -> bool {
         return false;
     };
     match basename(program) {
-        "nc" | "netcat" | "ncat" | "nc.openbsd" | "nc.traditional" => {
+        name if NETCATS.contains(&name) => {
             has_flag(args, 'l') || args.iter().any(|arg| arg == "--listen")
         }
         "socat" => args.iter().any(|arg| listens(arg)),
@@ -637,6 +635,9 @@ pub fn relays_later_text(argv: &[String]) -> bool {
     }
 }
 
+/// netcat's names.
+const NETCATS: &[&str] = &["nc", "netcat", "ncat", "nc.openbsd", "nc.traditional"];
+
 /// Whether `args` hold the short option `letter`, alone or among others (`-lvp`).
 fn has_flag(args: &[String], letter: char) -> bool {
     args.iter()
@@ -648,7 +649,7 @@ fn has_flag(args: &[String], letter: char) -> bool {
 /// `ncat --sh-exec bash`): the commands sent to it later reach no hook.
 pub fn check_served(name: &str, args: &[String]) -> Result<()> {
     let served = match name {
-        "nc" | "netcat" | "ncat" | "nc.openbsd" | "nc.traditional" => {
+        _ if NETCATS.contains(&name) => {
             let mut words = args.iter();
             let mut served = None;
             while let Some(word) = words.next() {
@@ -676,13 +677,12 @@ pub fn check_served(name: &str, args: &[String]) -> Result<()> {
     let Some(command) = served else {
         return Ok(());
     };
-    let words: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
-    let Some((program, program_args)) = words.split_first() else {
-        return Ok(());
-    };
-    let program = basename(program);
     // `SYSTEM:sh` and `nc -c sh` run the text with `sh -c`: what it names reads the input.
-    if reads_terminal(program, program_args) || program.contains(UNKNOWN_TEXT) {
+    let unknown = command
+        .split_whitespace()
+        .next()
+        .is_some_and(|program| program.contains(UNKNOWN_TEXT));
+    if starts_reader(&command) || unknown {
         return Err(format!(
             "the tool call hands `{}` to whatever connects to it or feeds it: commands sent to it later reach no hook of Tama's. Run each command as a tool call of its own",
             crate::walk::shown(&command)

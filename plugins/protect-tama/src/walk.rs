@@ -340,7 +340,7 @@ impl<'h> Walker<'h> {
             self.pipe_input = Some(if last.contains(crate::terminal::TYPED) {
                 last
             } else {
-                format!("{}\n{last}", crate::terminal::TYPED)
+                crate::terminal::typed_line() + &last
             });
         }
         self.output_read = read_after;
@@ -434,7 +434,7 @@ impl<'h> Walker<'h> {
                 let output = if !self.output_read && targets.is_empty() {
                     None
                 } else if copies_terminal {
-                    Some(format!("{}\n", crate::terminal::TYPED))
+                    Some(crate::terminal::typed_line())
                 } else {
                     crate::output::of(self, &argv, stdin.as_deref())
                 };
@@ -532,11 +532,7 @@ impl<'h> Walker<'h> {
                     self.check_key(core::slice::from_ref(&target))?;
                     // A socket bash opens (`< /dev/tcp/host/port`) gives what a peer sends later.
                     if target.starts_with("/dev/tcp/") || target.starts_with("/dev/udp/") {
-                        self.read_into(
-                            redirect.fd,
-                            format!("{}\n", crate::terminal::TYPED),
-                            &mut stdin,
-                        );
+                        self.read_into(redirect.fd, crate::terminal::typed_line(), &mut stdin);
                         continue;
                     }
                     // What the command reads instead of its pipe: a file it
