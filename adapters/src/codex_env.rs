@@ -31,6 +31,22 @@ pub fn config_path(home: &Path) -> PathBuf {
     home.join(".codex").join("config.toml")
 }
 
+/// The text of Codex's configuration at `path`: empty when there is none.
+pub fn read_config(path: &Path) -> io::Result<String> {
+    match fs::read_to_string(path) {
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(String::new()),
+        read => read,
+    }
+}
+
+/// Writes `text` as Codex's configuration at `path`, making its folder.
+pub fn write_config(path: &Path, text: &str) -> io::Result<()> {
+    if let Some(folder) = path.parent() {
+        fs::create_dir_all(folder)?;
+    }
+    tama_core::files::write_whole_synced(path, text.as_bytes())
+}
+
 /// Puts [`SETTINGS`] into the configuration under `home`, keeping
 /// everything else; the backup taken first, when the file changed.
 pub fn install(home: &Path) -> Result<Option<PathBuf>, SetupError> {
@@ -76,9 +92,8 @@ fn edit(
     change: impl FnOnce(&mut dyn toml_edit::TableLike),
 ) -> Result<Option<PathBuf>, SetupError> {
     let path = config_path(home);
-    let text = match fs::read_to_string(&path) {
+    let text = match read_config(&path) {
         Ok(text) => text,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => String::new(),
         Err(source) => return Err(SetupError::Read { path, source }),
     };
     let mut document: toml_edit::DocumentMut =
@@ -107,12 +122,6 @@ fn edit(
     if written == text {
         return Ok(None);
     }
-    if let Some(folder) = path.parent() {
-        fs::create_dir_all(folder).map_err(|source| SetupError::Write {
-            path: path.clone(),
-            source,
-        })?;
-    }
     let backup = if text.is_empty() {
         None
     } else {
@@ -121,8 +130,7 @@ fn edit(
             source,
         })?)
     };
-    tama_core::files::write_whole_synced(&path, written.as_bytes())
-        .map_err(|source| SetupError::Write { path, source })?;
+    write_config(&path, &written).map_err(|source| SetupError::Write { path, source })?;
     Ok(backup)
 }
 

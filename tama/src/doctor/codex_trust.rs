@@ -15,6 +15,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tama_adapters::codex_env;
 
 use super::{Finding, Scope};
 
@@ -179,10 +180,9 @@ fn hooks_of(reply: &Value) -> Option<Vec<CodexHook>> {
 /// Records Codex's current hash of each of `hooks` as trusted in
 /// `~/.codex/config.toml`, keeping everything else in the file.
 pub fn record_trust(home: &Path, hooks: &[CodexHook]) -> Result<PathBuf, TrustError> {
-    let path = tama_adapters::codex_env::config_path(home);
-    let text = match std::fs::read_to_string(&path) {
+    let path = codex_env::config_path(home);
+    let text = match codex_env::read_config(&path) {
         Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(source) => return Err(TrustError::Read { path, source }),
     };
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|source| TrustError::NotToml {
@@ -206,17 +206,9 @@ pub fn record_trust(home: &Path, hooks: &[CodexHook]) -> Result<PathBuf, TrustEr
             }
         }
     }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|source| TrustError::Write {
-            path: path.clone(),
-            source,
-        })?;
-    }
-    tama_core::files::write_whole_synced(&path, doc.to_string().as_bytes()).map_err(|source| {
-        TrustError::Write {
-            path: path.clone(),
-            source,
-        }
+    codex_env::write_config(&path, &doc.to_string()).map_err(|source| TrustError::Write {
+        path: path.clone(),
+        source,
     })?;
     Ok(path)
 }
