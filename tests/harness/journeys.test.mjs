@@ -169,27 +169,36 @@ for (const harness of [claude, codex, omp]) {
       // Codex runs no hook for `write_stdin`, which types into a command
       // left running: a shell opened so would run every later command past
       // Tama. Checked against 0.171.0, where this commit landed before.
+      // Opens `cmd` with a terminal, types `chars` into it with
+      // `write_stdin`, and gives what landed and what the model was told.
+      const typeInto = async ({ scratchName, cmd, chars, prompt, openMs, typeMs }) => {
+        const s = scratch(scratchName);
+        const model = await startModel(async (request, index) => {
+          if (index === 0) return { call: { name: "exec_command", input: { cmd, tty: true, yield_time_ms: openMs } } };
+          if (index === 1) {
+            const opened = JSON.stringify(request.input ?? []).match(/session ID (\d+)/);
+            return { call: { name: "write_stdin", input: { session_id: Number(opened?.[1] ?? 1000), chars, yield_time_ms: typeMs } } };
+          }
+          if (index === 2) return { text: "stopping" };
+        });
+        harness.configure(s.home, model);
+        setup("codex", s.home);
+        const out = await harness.prompt(s, model, prompt);
+        await model.close();
+        return { commits: s.commits(), stderr: out.stderr, transcript: model.transcript() };
+      };
+
       const typedInto = [
         { cmd: "bash", reason: /protect-tama: the tool call starts `bash` as a shell reading its commands from the terminal/ },
         { cmd: "awk '{system($0)}'", reason: /protect-tama: the tool call starts `awk \{system\(\$0\)\}` running what is typed into it as commands/ },
       ];
       for (const { cmd, reason } of typedInto) {
         test(`${cmd} opened to be typed into with write_stdin is refused, and nothing typed runs`, async () => {
-          const s = scratch("codex-typed");
-          const model = await startModel(async (request, index) => {
-            if (index === 0) return { call: { name: "exec_command", input: { cmd, tty: true, yield_time_ms: 500 } } };
-            if (index === 1) {
-              const opened = JSON.stringify(request.input ?? []).match(/session ID (\d+)/);
-              return { call: { name: "write_stdin", input: { session_id: Number(opened?.[1] ?? 1000), chars: `${BYPASS}\n`, yield_time_ms: 1500 } } };
-            }
-            if (index === 2) return { text: "stopping" };
+          const typed = await typeInto({
+            scratchName: "codex-typed", cmd, chars: `${BYPASS}\n`, prompt: "commit the staged file", openMs: 500, typeMs: 1500,
           });
-          harness.configure(s.home, model);
-          setup("codex", s.home);
-          const out = await harness.prompt(s, model, "commit the staged file");
-          await model.close();
-          assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
-          assert.match(model.transcript(), reason);
+          assert.equal(typed.commits, 0, `no commit may land: ${typed.stderr}`);
+          assert.match(typed.transcript, reason);
         });
       }
 
@@ -197,20 +206,10 @@ for (const harness of [claude, codex, omp]) {
       // too, and `less`'s `!` runs a shell: `tama setup codex` has Codex's
       // commands run `less` in its secure mode (and git page through cat).
       test("a pager opened in the terminal runs no shell command typed into it", async () => {
-        const s = scratch("codex-pager");
-        const model = await startModel(async (request, index) => {
-          if (index === 0) return { call: { name: "exec_command", input: { cmd: "seq 1 500 | less", tty: true, yield_time_ms: 1000 } } };
-          if (index === 1) {
-            const opened = JSON.stringify(request.input ?? []).match(/session ID (\d+)/);
-            return { call: { name: "write_stdin", input: { session_id: Number(opened?.[1] ?? 1000), chars: `!${BYPASS}\n`, yield_time_ms: 2000 } } };
-          }
-          if (index === 2) return { text: "stopping" };
+        const typed = await typeInto({
+          scratchName: "codex-pager", cmd: "seq 1 500 | less", chars: `!${BYPASS}\n`, prompt: "page through the numbers", openMs: 1000, typeMs: 2000,
         });
-        harness.configure(s.home, model);
-        setup("codex", s.home);
-        const out = await harness.prompt(s, model, "page through the numbers");
-        await model.close();
-        assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+        assert.equal(typed.commits, 0, `no commit may land: ${typed.stderr}`);
       });
 
       test("with the trust recorded by tama setup codex --trust, and no bypass flag, the refusal holds", async () => {
