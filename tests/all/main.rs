@@ -23,6 +23,7 @@ mod peer_trust;
 mod protect_tama;
 mod registry_schema;
 mod run_hook;
+mod scripts_on_disk;
 mod serve;
 mod setup;
 mod setup_cli;

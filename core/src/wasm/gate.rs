@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use wasmtime::Store;
 
 use super::bindings::gate::tama::gate::{
-    declaration as wit_decl, host_paths, log, state as wit_state, types,
+    declaration as wit_decl, files, host_paths, log, state as wit_state, types,
 };
 use super::bindings::gate::{GatePre, tama::gate::types::Verdict as WitVerdict};
 use super::declaration::{ClassifyError, Declaration};
@@ -61,6 +61,9 @@ pub struct Gate {
     /// The configuration is still to be checked, in the instance of the
     /// gate's one evaluation (see [`Gate::load_for_one_event`]).
     check_config_first: bool,
+    /// Tama's own code, built into `tama`: it may read the files a command
+    /// runs, and keep idle instances.
+    builtin: bool,
     /// Instances that answered an earlier event, for a built-in gate only.
     idle: Option<Idle<GateInstance>>,
 }
@@ -168,6 +171,8 @@ pub struct GateContext {
     state: Arc<dyn StateSource>,
     gate_id: String,
     paths: Arc<Handed>,
+    /// The gate is built into `tama`, so may read the files a command runs.
+    reads_files: bool,
 }
 
 impl Gate {
@@ -225,6 +230,7 @@ impl Gate {
                 "it does not implement the tama:gate/gate world: {e:#}"
             ))
         })?;
+        let builtin = crate::registry::builtin_with_digest(&source.sha256).is_some();
         let gate = Gate {
             id: id.to_string(),
             pre,
@@ -235,7 +241,8 @@ impl Gate {
             paths: Arc::new(Handed::new(HostPaths::clone(&host.paths))),
             ticker: host.ticker.clone(),
             check_config_first: false,
-            idle: crate::registry::builtin_with_digest(&source.sha256).map(|_| Idle::new()),
+            builtin,
+            idle: builtin.then(Idle::new),
         };
         Ok(gate)
     }
@@ -366,6 +373,7 @@ impl Gate {
             state,
             gate_id: self.id.clone(),
             paths: self.paths.clone(),
+            reads_files: self.builtin,
         }
     }
 
@@ -423,6 +431,15 @@ impl log::Host for Sandboxed<GateContext> {
 impl host_paths::Host for Sandboxed<GateContext> {
     fn get(&mut self) -> wasmtime::Result<host_paths::Paths> {
         Ok(self.host.paths.to_wit())
+    }
+}
+
+impl files::Host for Sandboxed<GateContext> {
+    fn read(&mut self, path: String) -> wasmtime::Result<Result<Option<String>, String>> {
+        if !self.host.reads_files {
+            return Ok(Ok(None));
+        }
+        Ok(super::files::read(&path, &self.host.paths.paths().home))
     }
 }
 

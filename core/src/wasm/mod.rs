@@ -7,6 +7,7 @@ mod cache;
 mod code_memory;
 mod config;
 mod declaration;
+mod files;
 mod gate;
 mod host_paths;
 mod idle;

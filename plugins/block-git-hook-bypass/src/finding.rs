@@ -87,6 +87,8 @@ pub enum Finding {
     InCode { code: String, inner: Box<Finding> },
     /// A bypass once the values the gate cannot know are read as empty.
     WithUnknownEmpty(Box<Finding>),
+    /// A script on disk the command runs, which the gate could not read.
+    ScriptUnread { path: String, why: String },
     /// The command is not readable shell (`syntax`), or goes past the
     /// gate's limits. Text that may not be shell at all (a string in
     /// python code, a pager setting) is let be only for the first.
@@ -252,6 +254,12 @@ impl fmt::Display for Finding {
                 f,
                 "Read with its unset variables empty, as the shell expands them, and the \
                  output the gate cannot predict empty too, the command hides a bypass: {inner}"
+            ),
+            Self::ScriptUnread { path, why } => write!(
+                f,
+                "The command runs the script `{path}`, which {GATE} could not read ({why}), \
+                 so it cannot tell whether the script skips the repository's git hooks. Run \
+                 the script's commands one by one instead."
             ),
             Self::Unreadable { problem, syntax } => write!(
                 f,

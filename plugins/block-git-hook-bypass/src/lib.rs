@@ -166,7 +166,7 @@ use shell_reader::{braces, field, output, shell, values};
 
 wit_bindgen::generate!({ path: "../../wit", world: "gate" });
 
-pub use analysis::find_bypass;
+pub use analysis::{find_bypass, find_bypass_on_disk};
 pub use finding::Finding;
 pub use git_tools::git_tool_bypass;
 pub use tama::gate::declaration::WriteTarget;
@@ -179,13 +179,16 @@ use tama::gate::declaration::{ToolKind, classify};
 
 /// Why `command` is refused, or `None` when it leaves the hooks alone.
 pub fn refusal_reason(command: &str) -> Option<String> {
-    find_bypass(command).map(|finding| {
-        // Room for a usual reason up front (a longer one still grows): grown
-        // from empty, the text was copied again at each doubling.
-        let mut reason = String::with_capacity(512);
-        let _ = write!(reason, "{finding}");
-        reason
-    })
+    find_bypass(command).map(reason)
+}
+
+/// The refusal that tells `finding`.
+fn reason(finding: Finding) -> String {
+    // Room for a usual reason up front (a longer one still grows): grown
+    // from empty, the text was copied again at each doubling.
+    let mut reason = String::with_capacity(512);
+    let _ = write!(reason, "{finding}");
+    reason
 }
 
 /// Checks the gate's configuration, JSON text: the gate takes none, so only
@@ -243,7 +246,11 @@ impl Guest for Gate {
         let command = call.command.ok_or_else(|| {
             GateError::InvalidInput(format!("the shell tool call `{tool_name}` has no command"))
         })?;
-        Ok(refusal_reason(&command).map_or(Verdict::Pass, Verdict::Refuse))
+        // Scripts the command runs are read from disk, relative ones under
+        // the folder the payload names.
+        let start = || shell_reader::disk::payload_cwd(&event.payload);
+        let finding = analysis::find_bypass_on_disk(&command, start, tama::gate::files::read);
+        Ok(finding.map(reason).map_or(Verdict::Pass, Verdict::Refuse))
     }
 }
 

@@ -9,7 +9,8 @@
 //! handed to python, node, perl, ruby, php, awk, lua, R, julia or AppleScript; [`runners`] what programs
 //! such as `tmux`, `at`, `make`, `tar` and editors hand a shell; and
 //! [`tool_inputs`] what a tool other than the shell that runs what it is
-//! given is handed.
+//! given is handed; [`disk`] holds the files a command runs that it did not
+//! write, read from disk through the host.
 //!
 //! Built without `std` (only `alloc`), so that a gate built on it imports
 //! nothing from WASI.
@@ -20,6 +21,7 @@ extern crate alloc;
 
 pub mod braces;
 pub mod diffs;
+pub mod disk;
 pub mod field;
 pub mod git_commands;
 pub mod git_config;

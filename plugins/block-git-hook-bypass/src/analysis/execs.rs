@@ -125,12 +125,12 @@ impl Walker {
         let script = if command_string {
             args.get(index).map(|code| code.text.to_string())
         } else if let Some(file) = args.get(index) {
-            self.file_content(&file.text).map(str::to_owned)
+            self.script_text(&file.text)?
         } else {
             stdin.map(str::to_owned)
         };
         for file in startup {
-            if let Some(text) = self.file_content(&file).map(str::to_owned) {
+            if let Some(text) = self.script_text(&file)? {
                 self.child_source_in(&text, || {
                     format!("The file `{file}` the shell reads before its commands")
                 })?;
@@ -153,8 +153,11 @@ impl Walker {
                 .map(str::to_owned)
         };
         self.enter_environment(env);
-        let output = self.child_source(&script, positional);
+        let mut output = self.child_source(&script, positional);
         self.restore(saved);
+        if !command_string && let Some(file) = args.get(index) {
+            output = output.map_err(|finding| self.in_script(&file.text, finding));
+        }
         output
     }
 
@@ -356,7 +359,7 @@ impl Walker {
             out.push_str(if file.text == "-" {
                 stdin?
             } else {
-                self.file_content(&file.text)?
+                self.file_text(&file.text)?
             });
         }
         Some(out)

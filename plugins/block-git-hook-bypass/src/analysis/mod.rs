@@ -1,6 +1,7 @@
 //! Walks a parsed command in the order the shell would run it, tracking what
 //! later commands depend on: variables, functions, files written, the
-//! directory, and what each command prints.
+//! directory, and what each command prints; scripts it runs but did not
+//! write are read from disk (`shell_reader::disk`).
 
 use crate::prelude::*;
 
@@ -19,6 +20,7 @@ mod wrappers;
 use crate::field::{Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::shell::{self, Command, Compound, List, Pipeline, Program};
+use shell_reader::disk::{self, Disk, ReadFile};
 use shell_reader::git_config;
 use variables::Variables;
 
@@ -39,37 +41,78 @@ const MAX_STEPS: u32 = 20_000;
 /// strings read again as shell, so that the walk stays within the stack.
 const MAX_NESTING: u32 = 96;
 
-/// The first bypass in `command`, if there is one.
+/// The first bypass in `command`, if there is one, reading no file on disk.
 ///
 /// A command whose reading met values the gate cannot know is read a second
 /// time with those values empty, as an unset variable is: `--no-verify$x`
 /// then reads as the `--no-verify` it runs as.
 pub fn find_bypass(command: &str) -> Option<Finding> {
-    first_bypass(command, 0)
+    first_bypass(command, 0, None)
+}
+
+/// [`find_bypass`] for a command run in a shell that starts in `start`'s
+/// folder, whose scripts on disk (`bash notes.txt`, `./run`, `source
+/// env.sh`, `python3 tool.py`) are read with `read` as the commands they run.
+pub fn find_bypass_on_disk(
+    command: &str,
+    start: impl FnOnce() -> Option<String>,
+    read: ReadFile,
+) -> Option<Finding> {
+    first_bypass(command, 0, Some((Box::new(start), read)))
 }
 
 /// The first bypass a later shell's `git commit` meets after the start-up
 /// file `text` (a shell's, husky's `init.sh`) ran.
 pub fn find_bypass_after_startup(text: &str) -> Option<Finding> {
-    first_bypass(&format!("{text}\ngit commit"), 1)
+    first_bypass(&format!("{text}\ngit commit"), 1, None)
 }
 
-fn first_bypass(command: &str, in_startup_file: u32) -> Option<Finding> {
-    let mut walker = Walker {
+/// Where a command starts, asked only when a relative script path needs it,
+/// and how its scripts are read.
+type OnDisk<'s> = (Box<dyn FnOnce() -> Option<String> + 's>, ReadFile);
+
+fn first_bypass(
+    command: &str,
+    in_startup_file: u32,
+    on_disk: Option<OnDisk<'_>>,
+) -> Option<Finding> {
+    let (mut start, read) = match on_disk {
+        Some((start, read)) => (Some(start), Some(read)),
+        None => (None, None),
+    };
+    let walker = |disk, unknown_is_empty| Walker {
         in_startup_file,
+        unknown_is_empty,
+        reads_disk: read.is_some(),
+        // The folder the command starts in, in `disk::locate`'s form.
+        folder: Some(String::new()),
+        disk,
         ..Walker::default()
     };
-    if let Err(finding) = walker.source(command) {
-        return Some(finding);
-    }
-    if !walker.met_unknown {
-        return None;
-    }
-    let mut empty = Walker {
-        unknown_is_empty: true,
-        in_startup_file,
-        ..Walker::default()
+    // The start folder, asked once, when a relative script path first needs it.
+    let mut start_folder = None;
+    let mut start_folder = || {
+        start_folder
+            .get_or_insert_with(|| start.take().and_then(|start| start()))
+            .clone()
     };
+    let mut first = walker(Disk::default(), false);
+    let mut rounds = 0;
+    let finding = loop {
+        let finding = first.source(command).err();
+        let Some(read) = read.filter(|_| finding.is_none() && rounds < disk::MOST_ROUNDS) else {
+            break finding;
+        };
+        if !first.disk.read_wanted(&mut start_folder, read) {
+            break None;
+        }
+        rounds += 1;
+        first = walker(core::mem::take(&mut first.disk), false);
+    };
+    if finding.is_some() || !first.met_unknown {
+        return finding;
+    }
+    let mut empty = walker(first.disk, true);
     let finding = empty.source(command).err()?;
     Some(Finding::WithUnknownEmpty(Box::new(finding)))
 }
@@ -90,6 +133,12 @@ struct Walker {
     in_function: u32,
     /// Files this command writes, with what it writes to them.
     written_files: Vec<(String, String)>,
+    /// Scripts the command runs that it did not write are read from disk.
+    reads_disk: bool,
+    /// Where the shell is, in `disk::locate`'s form, when the gate can tell.
+    folder: Option<String>,
+    /// Scripts on disk the command runs.
+    disk: Disk,
     /// The hooks or git directory the command has changed into, if it has.
     dir: Option<Dir>,
     /// The hooks or git directory a `cd` of the and-or list being walked
@@ -121,6 +170,7 @@ struct Snapshot {
     arg0: Option<String>,
     dir: Option<Dir>,
     left_dir: Option<Dir>,
+    folder: Option<String>,
 }
 
 /// A directory changed into that gives relative paths a meaning for the
@@ -398,6 +448,7 @@ impl Walker {
             arg0: self.arg0.clone(),
             dir: self.dir.clone(),
             left_dir: self.left_dir.clone(),
+            folder: self.folder.clone(),
         }
     }
 
@@ -407,6 +458,7 @@ impl Walker {
         self.arg0 = saved.arg0;
         self.dir = saved.dir;
         self.left_dir = saved.left_dir;
+        self.folder = saved.folder;
     }
 
     /// Where a failed `cd` left the shell, once no `&&` rules it out.

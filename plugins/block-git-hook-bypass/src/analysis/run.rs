@@ -3,6 +3,7 @@
 
 use crate::prelude::*;
 
+use shell_reader::disk;
 use shell_reader::git_config;
 use shell_reader::runners::command_word;
 
@@ -56,11 +57,12 @@ impl Walker {
         let Some(path) = first.exact() else {
             return self.unknown_command(frame, argv, env);
         };
-        if !self.written_files.is_empty()
-            && path.contains('/')
-            && let Some(script) = self.file_content(path).map(str::to_owned)
+        if path.contains('/')
+            && let Some(script) = self.script_text(path)?
         {
-            return self.child_source(&script, Some(owned(args)));
+            return self
+                .child_source(&script, Some(owned(args)))
+                .map_err(|finding| self.in_script(path, finding));
         }
         if let Some(index) = self.aliases.iter().rposition(|(alias, _)| alias == path) {
             return self.expand_alias(index, args);
@@ -98,6 +100,7 @@ impl Walker {
             "echo" | "printf" if unread => Ok(None),
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
+            "cat" if unread => done,
             "cat" => Ok(self.cat(args, stdin)),
             "base64" | "openssl" | "xxd" | "rev" | "tr" if !unread => {
                 Ok(stdin.and_then(|stdin| output::filtered(name, args, stdin)))
@@ -129,6 +132,13 @@ impl Walker {
             }
             "cd" | "pushd" => {
                 let directory = args.iter().find(|arg| !arg.text.starts_with('-'));
+                self.folder = match directory {
+                    None if name == "cd" && args.is_empty() => Some("~".to_owned()),
+                    None => None,
+                    Some(directory) => directory
+                        .exact()
+                        .and_then(|folder| disk::locate(self.folder.as_deref(), folder)),
+                };
                 let entered = directory.and_then(|directory| {
                     let git = if files::is_hook_path(&directory.text, self.within()) {
                         false
@@ -151,17 +161,21 @@ impl Walker {
                 }
                 done
             }
-            "eval" => self.source(&output::joined(args)),
-            "source" | "." => {
-                let script = args.first().and_then(|file| match &*file.text {
-                    "/dev/stdin" => stdin,
-                    path => self.file_content(path),
-                });
-                match script.map(str::to_owned) {
-                    Some(script) => self.source(&script),
-                    None => Ok(None),
-                }
+            "popd" => {
+                self.folder = None;
+                done
             }
+            "eval" => self.source(&output::joined(args)),
+            "source" | "." => match args.first().map(|file| &*file.text) {
+                Some("/dev/stdin") => stdin.map_or(Ok(None), |script| self.source(script)),
+                Some(path) => match self.script_text(path)? {
+                    Some(script) => self
+                        .source(&script)
+                        .map_err(|finding| self.in_script(path, finding)),
+                    None => Ok(None),
+                },
+                None => Ok(None),
+            },
             // The action runs when the signal comes, or as the shell exits.
             "trap" => match args.first().filter(|action| {
                 action.text != "-" && !action.text.bytes().all(|b| b.is_ascii_digit())

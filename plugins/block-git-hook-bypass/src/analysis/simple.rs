@@ -6,7 +6,7 @@ use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::shell::{AssignedValue, Assignment, Redirect, RedirectKind, Simple, Word};
-use shell_reader::git_config;
+use shell_reader::{git_config, runners};
 
 /// Variables set for one command: `A=1 cmd`, `env A=1 cmd`.
 #[derive(Clone, Default)]
@@ -131,7 +131,7 @@ impl Walker {
                 }
                 RedirectKind::Read => {
                     let path = self.expand_joined(frame, &redirect.target)?;
-                    self.file_content(&path.text).map(str::to_owned)
+                    self.file_text(&path.text).map(str::to_owned)
                 }
                 // `<&3`: standard input read from a descriptor opened before.
                 RedirectKind::Duplicate if redirect.fd == Some(0) => {
@@ -275,6 +275,49 @@ impl Walker {
             Some((_, existing)) => *existing = content,
             None => self.written_files.push((path, content)),
         }
+    }
+
+    /// What the shell script at `path`, which the command runs, holds: what
+    /// this command wrote to it, else its text on disk when the gate reads
+    /// scripts there and the file runs as shell (a program in another
+    /// language, or no script at all, is none). A script on disk that cannot
+    /// be read is refused: the gate cannot tell what it runs.
+    pub(super) fn script_text(&self, path: &str) -> Result<Option<String>> {
+        if let Some(text) = self.file_content(path) {
+            return Ok(Some(text.to_owned()));
+        }
+        if !self.reads_disk {
+            return Ok(None);
+        }
+        match self.disk.text(self.folder.as_deref(), path) {
+            Ok(text) => Ok(text
+                .filter(|text| runners::runs_as_shell(text))
+                .map(str::to_owned)),
+            Err(why) => Err(Finding::ScriptUnread {
+                path: path.to_owned(),
+                why: why.to_owned(),
+            }),
+        }
+    }
+
+    /// What the file at `path`, which the command reads, holds: what this
+    /// command wrote to it, else its text on disk when the gate reads files
+    /// there and can (a file it cannot read is none, as one it never reads).
+    pub(super) fn file_text(&self, path: &str) -> Option<&str> {
+        match self.file_content(path) {
+            Some(text) => Some(text),
+            None if self.reads_disk => self.disk.text(self.folder.as_deref(), path).ok().flatten(),
+            None => None,
+        }
+    }
+
+    /// `finding`, made in the script at `path`, named as that script's when
+    /// the script was read from disk: the command alone does not show it.
+    pub(super) fn in_script(&self, path: &str, finding: Finding) -> Finding {
+        if self.file_content(path).is_some() {
+            return finding;
+        }
+        finding.in_code(format!("The script `{path}`, as it is on disk,"))
     }
 
     /// What a file holds, when this command wrote it or it is `/dev/null`.

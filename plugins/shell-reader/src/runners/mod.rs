@@ -414,17 +414,8 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
     let script_name = [".sh", ".bash", ".zsh", ".ksh", ".dash", ".command"]
         .iter()
         .any(|extension| name.ends_with(extension));
-    let program = content
-        .strip_prefix("#!")
-        .and_then(|line| line.lines().next())
-        .and_then(|line| line.split_whitespace().find(|word| *word != "/usr/bin/env"))
-        .map(|program| program.rsplit_once('/').map_or(program, |(_, base)| base));
-    let shell_line = program.is_some_and(|program| {
-        matches!(
-            program,
-            "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "busybox"
-        )
-    });
+    let program = shebang_program(content);
+    let shell_line = program.is_some_and(is_shell_line);
     // bash and git run a program that has no `#!` line through a shell.
     let shell_program = !content.starts_with("#!") && in_program_folder(path);
     if script_name || shell_line || shell_program {
@@ -434,6 +425,33 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
         .and_then(Language::of)
         .or_else(|| Language::of_script(name));
     language.map_or_else(Vec::new, |language| vec![language.command_running(content)])
+}
+
+/// The program the `#!` line of `content` names, by its file name: `bash`
+/// for `#!/usr/bin/env bash`.
+pub fn shebang_program(content: &str) -> Option<&str> {
+    content
+        .strip_prefix("#!")
+        .and_then(|line| line.lines().next())
+        .and_then(|line| line.split_whitespace().find(|word| *word != "/usr/bin/env"))
+        .map(|program| program.rsplit_once('/').map_or(program, |(_, base)| base))
+}
+
+/// Whether a `#!` line naming `program` has a shell read the file.
+pub fn is_shell_line(program: &str) -> bool {
+    matches!(
+        program,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "busybox"
+    )
+}
+
+/// Whether a program file holding `content` runs as shell: it has a shell's
+/// `#!` line, or none, so that bash runs it through a shell.
+pub fn runs_as_shell(content: &str) -> bool {
+    match shebang_program(content) {
+        Some(program) => is_shell_line(program),
+        None => !content.starts_with("#!"),
+    }
 }
 
 /// Whether `path` names a program by where it lies: a file without an

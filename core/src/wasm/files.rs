@@ -1,0 +1,123 @@
+//! `tama:gate/files`: the text of a file a command runs, read for a
+//! built-in gate as it lies on disk when the gate decides.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+/// The most text a gate is handed from one file; a larger text file is an
+/// error, so that a script padded past it is refused, not let through.
+pub const MOST_BYTES: u64 = 1 << 20;
+
+/// The text of the regular file at `path` (absolute, or `~/…` under `home`):
+/// none when there is none or it is a program; an error, naming the file and
+/// the cause, when it cannot be read or holds more text than [`MOST_BYTES`].
+pub fn read(path: &str, home: &Path) -> Result<Option<String>, String> {
+    let Some(path) = absolute(path, home) else {
+        return Ok(None);
+    };
+    let shown = path.display();
+    let file = match open(&path) {
+        Ok(file) => file,
+        Err(err) if is_absent(&err) => return Ok(None),
+        Err(err) => return Err(format!("{shown} cannot be opened: {err}")),
+    };
+    let metadata = file
+        .metadata()
+        .map_err(|err| format!("{shown} cannot be read: {err}"))?;
+    if !metadata.is_file() {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(metadata.len().min(MOST_BYTES) as usize);
+    file.take(MOST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| format!("{shown} cannot be read: {err}"))?;
+    if is_program(&bytes) {
+        return Ok(None);
+    }
+    if bytes.len() as u64 > MOST_BYTES {
+        return Err(format!(
+            "{shown} holds more than the {} MiB of text Tama reads",
+            MOST_BYTES >> 20
+        ));
+    }
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// `path` made absolute, when it is absolute or under the home folder.
+fn absolute(path: &str, home: &Path) -> Option<PathBuf> {
+    match path.strip_prefix("~/") {
+        Some(rest) if home.is_absolute() => Some(home.join(rest)),
+        Some(_) => None,
+        None => Some(PathBuf::from(path)).filter(|path| path.is_absolute()),
+    }
+}
+
+/// Opens `path` without waiting: a named pipe opened to read would block
+/// until something writes to it, and a gate's call must end.
+fn open(path: &Path) -> std::io::Result<File> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(path)
+}
+
+fn is_absent(err: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{NotADirectory, NotFound};
+    matches!(err.kind(), NotFound | NotADirectory)
+}
+
+/// Whether `bytes` start like a program rather than a script: as bash does,
+/// a NUL byte before the first line ends.
+fn is_program(bytes: &[u8]) -> bool {
+    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    first_line.contains(&0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MOST_BYTES, read};
+    use std::path::Path;
+
+    #[test]
+    fn a_script_reads_as_its_text_and_what_is_no_script_as_absent() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        std::fs::write(home.join("notes.txt"), "git commit --no-verify\n").unwrap();
+        std::fs::write(home.join("app"), b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+        let script = home.join("notes.txt");
+        assert_eq!(
+            read(script.to_str().unwrap(), Path::new("/nowhere")).unwrap(),
+            Some("git commit --no-verify\n".into())
+        );
+        assert_eq!(
+            read("~/notes.txt", home).unwrap(),
+            Some("git commit --no-verify\n".into())
+        );
+        for absent in ["~/app", "~/missing", "~/notes.txt/x", "notes.txt", "~/"] {
+            assert_eq!(read(absent, home), Ok(None), "{absent}");
+        }
+        nix::unistd::mkfifo(&home.join("pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        assert_eq!(
+            read("~/pipe", home),
+            Ok(None),
+            "a named pipe is not waited on"
+        );
+    }
+
+    #[test]
+    fn text_past_the_bound_and_a_file_that_cannot_be_read_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let padded = format!(
+            "git commit --no-verify\n{}",
+            "#".repeat(MOST_BYTES as usize)
+        );
+        std::fs::write(home.join("padded.sh"), padded).unwrap();
+        let err = read("~/padded.sh", home).unwrap_err();
+        assert!(err.contains("padded.sh holds more than the 1 MiB"), "{err}");
+        std::fs::create_dir(home.join("folder")).unwrap();
+        assert_eq!(read("~/folder", home), Ok(None), "a folder runs nothing");
+    }
+}

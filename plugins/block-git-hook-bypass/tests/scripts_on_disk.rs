@@ -1,0 +1,110 @@
+//! Scripts a command runs that it did not write are read from disk, as the
+//! host's `tama:gate/files` hands them, and their bypasses refused.
+
+use std::path::Path;
+
+use block_git_hook_bypass::find_bypass_on_disk;
+
+/// The host's reading, for a test: a file's text, none when it is missing,
+/// and an error for a path the test names unreadable.
+fn read(path: &str) -> Result<Option<String>, String> {
+    if path.ends_with("/locked.sh") {
+        return Err(format!("{path} cannot be opened: Permission denied"));
+    }
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err.to_string()),
+    }
+}
+
+/// The refusal of `command` run in `folder`, if any.
+fn refusal(folder: &Path, command: &str) -> Option<String> {
+    let start = || Some(folder.to_str().unwrap().to_owned());
+    find_bypass_on_disk(command, start, read).map(|finding| finding.to_string())
+}
+
+fn checkout() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("notes.txt", "git commit --no-verify -m wip\n");
+    write("run", "set -e\ngit add -A\ngit commit -n -m wip\n");
+    write("build.sh", "#!/bin/sh\ncargo build --release\n");
+    write("outer.sh", "echo building\nbash scripts/inner.sh\n");
+    write("scripts/inner.sh", "git push --no-verify\n");
+    write(
+        "tool.py",
+        "#!/usr/bin/env python3\nprint('git commit --no-verify')\n",
+    );
+    write("broken.sh", "git commit --no-verify -m x\n)\n");
+    dir
+}
+
+#[test]
+fn a_script_written_earlier_is_refused_when_it_runs() {
+    let repo = checkout();
+    for command in [
+        "bash notes.txt",
+        "sh ./notes.txt",
+        "source notes.txt",
+        ". ./notes.txt",
+        "./run",
+        "bash outer.sh",
+        "cd scripts && bash ../notes.txt",
+    ] {
+        let refusal = refusal(repo.path(), command)
+            .unwrap_or_else(|| panic!("{command:?} should be refused"));
+        assert!(
+            refusal.contains("as it is on disk"),
+            "{command:?}: {refusal}"
+        );
+        assert!(
+            refusal.contains("--no-verify") || refusal.contains("-n"),
+            "{command:?}: {refusal}"
+        );
+    }
+    let absolute = format!("bash {}/notes.txt", repo.path().display());
+    assert!(refusal(Path::new("/"), &absolute).is_some(), "{absolute}");
+}
+
+#[test]
+fn scripts_that_keep_the_hooks_and_files_that_are_not_shell_pass() {
+    let repo = checkout();
+    for command in [
+        "bash build.sh",
+        "./build.sh",
+        "./tool.py",
+        "bash missing.sh",
+        "cat notes.txt",
+        "cd /nowhere && bash notes.txt",
+        "cd \"$(mktemp -d)\" && bash notes.txt",
+    ] {
+        assert_eq!(refusal(repo.path(), command), None, "{command:?}");
+    }
+}
+
+#[test]
+fn a_script_the_gate_cannot_read_is_refused_with_the_cause() {
+    let repo = checkout();
+    // bash runs the first line before it meets the second.
+    let broken = refusal(repo.path(), "bash broken.sh").expect("refused");
+    assert!(broken.contains("could not be read as shell"), "{broken}");
+    let refusal = refusal(repo.path(), "bash locked.sh").expect("refused");
+    assert!(
+        refusal.contains("runs the script `locked.sh`") && refusal.contains("Permission denied"),
+        "{refusal}"
+    );
+}
+
+#[test]
+fn what_the_command_writes_wins_over_what_lies_on_disk() {
+    let repo = checkout();
+    assert_eq!(
+        refusal(repo.path(), "echo 'git status' > notes.txt; bash notes.txt"),
+        None
+    );
+}

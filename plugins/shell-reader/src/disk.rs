@@ -1,0 +1,189 @@
+//! Files a command runs that it did not write: a script written by an
+//! earlier tool call, checked out or downloaded, read from disk through the
+//! host (`tama:gate/files`) so that it is read as the commands it runs.
+//!
+//! A gate walks a command without waiting on the host: a file the walk
+//! needs and does not hold yet is noted as wanted, read once the walk ends,
+//! and the command walked again with it ([`Disk::read_wanted`]).
+
+use core::cell::RefCell;
+
+use crate::field::UNKNOWN;
+use crate::prelude::*;
+
+/// Reads the text of the file at an absolute path, as `tama:gate/files`
+/// does: none when there is no such script, an error when it cannot be read.
+pub type ReadFile = fn(&str) -> Result<Option<String>, String>;
+
+/// How many times a command is walked again with files it wanted: a script
+/// may run another, which is only seen once the first is read.
+pub const MOST_ROUNDS: usize = 4;
+
+/// Files read from disk for one command, and those its last walk wanted.
+#[derive(Default)]
+pub struct Disk {
+    /// Where each file lies ([`locate`]) and what reading it gave.
+    read: Vec<(String, Result<Option<String>, String>)>,
+    wanted: RefCell<Vec<String>>,
+}
+
+impl Disk {
+    /// What the file at `path` holds, located from `folder` ([`locate`]):
+    /// its text, none when there is no such script or the gate cannot tell
+    /// where it lies, or why it could not be read. A file not read yet is
+    /// noted as wanted and is none for now.
+    pub fn text(&self, folder: Option<&str>, path: &str) -> Result<Option<&str>, &str> {
+        let Some(located) = locate(folder, path) else {
+            return Ok(None);
+        };
+        match self.read.iter().find(|(at, _)| *at == located) {
+            Some((_, Ok(text))) => Ok(text.as_deref()),
+            Some((_, Err(why))) => Err(why),
+            None => {
+                let mut wanted = self.wanted.borrow_mut();
+                if !wanted.contains(&located) {
+                    wanted.push(located);
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// Reads the files the last walk wanted, relative ones under `start`
+    /// (the folder the command starts in, asked only for a relative one):
+    /// whether any was read, so that the command is walked again.
+    pub fn read_wanted(
+        &mut self,
+        mut start: impl FnMut() -> Option<String>,
+        read: ReadFile,
+    ) -> bool {
+        let wanted = core::mem::take(self.wanted.get_mut());
+        if wanted.is_empty() {
+            return false;
+        }
+        for located in wanted {
+            let absolute = if located.starts_with(['/', '~']) {
+                Some(located.clone())
+            } else {
+                start().map(|folder| normal(&format!("{folder}/{located}")))
+            };
+            let text = absolute.map_or(Ok(None), |path| read(&path));
+            self.read.push((located, text));
+        }
+        true
+    }
+}
+
+/// The folder the event's `payload` (JSON text) says its command starts
+/// in, when it names an absolute one.
+pub fn payload_cwd(payload: &str) -> Option<String> {
+    let payload: serde_json::Value = serde_json::from_str(payload).ok()?;
+    let cwd = payload.get("cwd")?.as_str()?;
+    cwd.starts_with('/').then(|| normal(cwd))
+}
+
+/// Where `path` lies, as a walk that has moved to `folder` can tell: an
+/// absolute path, one under the home folder (`~/…`), or one relative to the
+/// folder the command started in. `folder` is where the shell is now, in the
+/// same form (empty for where it started), or none when the gate cannot
+/// tell; a path with a part the gate cannot know lies nowhere it can tell.
+pub fn locate(folder: Option<&str>, path: &str) -> Option<String> {
+    if path.is_empty() || path.contains(UNKNOWN) {
+        return None;
+    }
+    if path.starts_with('/') || path == "~" || path.starts_with("~/") {
+        return Some(normal(path));
+    }
+    if path.starts_with('~') {
+        // Another user's home folder.
+        return None;
+    }
+    match folder? {
+        "" => Some(normal(path)),
+        folder => Some(normal(&format!("{folder}/{path}"))),
+    }
+}
+
+/// `path` with `.` and empty parts taken out and `..` taking off the part
+/// before it, as far as the text tells.
+fn normal(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts
+                .last()
+                .is_some_and(|last| *last != ".." && *last != "~") =>
+            {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            part => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Disk, locate};
+
+    #[test]
+    fn paths_are_located_from_where_the_shell_is() {
+        assert_eq!(
+            locate(Some(""), "./notes.txt").as_deref(),
+            Some("notes.txt")
+        );
+        assert_eq!(
+            locate(Some("sub"), "../a/./b.sh").as_deref(),
+            Some("a/b.sh")
+        );
+        assert_eq!(locate(Some(""), "../b.sh").as_deref(), Some("../b.sh"));
+        assert_eq!(locate(None, "/tmp//x/../s").as_deref(), Some("/tmp/s"));
+        assert_eq!(locate(Some("/work"), "s").as_deref(), Some("/work/s"));
+        assert_eq!(locate(Some(""), "~/s").as_deref(), Some("~/s"));
+        assert_eq!(locate(None, "s"), None, "nowhere the gate can tell");
+        assert_eq!(locate(Some(""), "~root/s"), None);
+        assert_eq!(locate(Some(""), "\u{FFFC}.sh"), None);
+    }
+
+    #[test]
+    fn the_start_folder_is_the_payloads_absolute_cwd() {
+        use super::payload_cwd;
+        assert_eq!(
+            payload_cwd(r#"{"cwd":"/w/r/./x/.."}"#).as_deref(),
+            Some("/w/r")
+        );
+        assert_eq!(payload_cwd(r#"{"cwd":"r"}"#), None);
+        assert_eq!(payload_cwd(r#"{"cwd":1}"#), None);
+        assert_eq!(payload_cwd("not json"), None);
+    }
+
+    #[test]
+    fn a_file_is_wanted_then_read_once_under_the_start_folder() {
+        fn read(path: &str) -> Result<Option<String>, String> {
+            match path {
+                "/work/run.txt" => Ok(Some("git commit -n".into())),
+                "/etc/locked" => Err("/etc/locked cannot be opened: denied".into()),
+                _ => Ok(None),
+            }
+        }
+        let mut disk = Disk::default();
+        assert_eq!(disk.text(Some(""), "run.txt"), Ok(None));
+        assert_eq!(disk.text(None, "/etc/locked"), Ok(None));
+        assert_eq!(disk.text(Some(""), "./run.txt"), Ok(None), "asked once");
+        assert!(disk.read_wanted(|| Some("/work".into()), read));
+        assert_eq!(disk.text(Some(""), "run.txt"), Ok(Some("git commit -n")));
+        assert_eq!(
+            disk.text(Some(""), "/etc/locked"),
+            Err("/etc/locked cannot be opened: denied")
+        );
+        assert!(!disk.read_wanted(|| unreachable!("nothing wanted"), read));
+    }
+}

@@ -1,0 +1,79 @@
+//! Scripts a command runs that it did not write, read from disk for the
+//! built-in gates through `tama:gate/files`, and never for a plugin.
+
+use crate::support;
+
+use std::path::Path;
+
+use serde_json::json;
+use support::{run_tama, text};
+
+/// A checkout whose `notes.txt` commits without hooks and `build.sh` builds.
+fn checkout() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("notes.txt"),
+        "git commit --no-verify -m wip\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("build.sh"), "cargo build\n").unwrap();
+    dir
+}
+
+fn hook(home: &Path, gate: &str, payload: serde_json::Value) -> std::process::Output {
+    run_tama(home, &["hook", gate], &payload.to_string())
+}
+
+#[test]
+fn a_script_written_by_an_earlier_call_is_refused_as_it_runs() {
+    let (home, repo) = (tempfile::tempdir().unwrap(), checkout());
+    let cwd = repo.path().to_str().unwrap();
+    let claude = json!({"hook_event_name": "PreToolUse", "cwd": cwd, "tool_name": "Bash",
+        "tool_input": {"command": "bash notes.txt"}});
+    let codex = json!({"hook_event_name": "PreToolUse", "tool_name": "exec_command",
+        "tool_input": {"cmd": "sh ./notes.txt", "workdir": cwd}});
+    for payload in [claude, codex] {
+        let out = hook(home.path(), "block-git-hook-bypass", payload);
+        assert_eq!(out.status.code(), Some(2), "stderr: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.starts_with(
+                "block-git-hook-bypass: The script `notes.txt`, as it is on disk, runs this command: `git commit --no-verify`"
+            ) || stdout.starts_with(
+                "block-git-hook-bypass: The script `./notes.txt`, as it is on disk, runs this command: `git commit --no-verify`"
+            ),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_script_that_keeps_the_hooks_passes() {
+    let (home, repo) = (tempfile::tempdir().unwrap(), checkout());
+    let payload = json!({"cwd": repo.path(), "tool_name": "Bash",
+        "tool_input": {"command": "bash build.sh && ./build.sh"}});
+    let out = hook(home.path(), "block-git-hook-bypass", payload);
+    assert_eq!(
+        (out.status.code(), text(&out.stdout), text(&out.stderr)),
+        (Some(0), String::new(), String::new())
+    );
+}
+
+#[test]
+fn a_plugin_is_handed_no_file() {
+    let (home, repo) = (tempfile::tempdir().unwrap(), checkout());
+    let probe = support::component("hostile-file-probe");
+    let notes = repo.path().join("notes.txt");
+    let payload = json!({"tool_name": "Bash", "tool_input": {"command": notes}});
+    let out = run_tama(
+        home.path(),
+        &["hook", "--plugin", probe.to_str().unwrap()],
+        &payload.to_string(),
+    );
+    assert_eq!(
+        text(&out.stdout).trim_end(),
+        r#"hostile_file_probe: {"text":null}"#,
+        "{}",
+        text(&out.stderr)
+    );
+}
