@@ -153,11 +153,11 @@ impl Walker {
                 .map(str::to_owned)
         };
         self.enter_environment(env);
-        let mut output = self.child_source(&script, positional);
+        let output = match args.get(index).filter(|_| !command_string) {
+            Some(file) => self.child_script(&file.text, &script, positional),
+            None => self.child_source(&script, positional),
+        };
         self.restore(saved);
-        if !command_string && let Some(file) = args.get(index) {
-            output = output.map_err(|finding| self.in_script(&file.text, finding));
-        }
         output
     }
 

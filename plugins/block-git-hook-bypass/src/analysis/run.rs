@@ -60,9 +60,7 @@ impl Walker {
         if path.contains('/')
             && let Some(script) = self.script_text(path)?
         {
-            return self
-                .child_source(&script, Some(owned(args)))
-                .map_err(|finding| self.in_script(path, finding));
+            return self.child_script(path, &script, Some(owned(args)));
         }
         if let Some(index) = self.aliases.iter().rposition(|(alias, _)| alias == path) {
             return self.expand_alias(index, args);
@@ -169,9 +167,7 @@ impl Walker {
             "source" | "." => match args.first().map(|file| &*file.text) {
                 Some("/dev/stdin") => stdin.map_or(Ok(None), |script| self.source(script)),
                 Some(path) => match self.script_text(path)? {
-                    Some(script) => self
-                        .source(&script)
-                        .map_err(|finding| self.in_script(path, finding)),
+                    Some(script) => self.script_source(path, &script),
                     None => Ok(None),
                 },
                 None => Ok(None),

@@ -5,8 +5,8 @@ use crate::prelude::*;
 use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
-use crate::shell::{AssignedValue, Assignment, Redirect, RedirectKind, Simple, Word};
-use shell_reader::{git_config, runners};
+use crate::shell::{self, AssignedValue, Assignment, Redirect, RedirectKind, Simple, Word};
+use shell_reader::{disk, git_config, runners};
 
 /// Variables set for one command: `A=1 cmd`, `env A=1 cmd`.
 #[derive(Clone, Default)]
@@ -289,6 +289,13 @@ impl Walker {
         if !self.reads_disk {
             return Ok(None);
         }
+        let Some(located) = disk::locate(self.folder.as_deref(), path) else {
+            return Ok(None);
+        };
+        // A script that runs itself again (`exec "$0"`) is walked once.
+        if self.disk_scripts.contains(&located) {
+            return Ok(None);
+        }
         match self.disk.text(self.folder.as_deref(), path) {
             Ok(text) => Ok(text
                 .filter(|text| runners::runs_as_shell(text))
@@ -311,13 +318,53 @@ impl Walker {
         }
     }
 
-    /// `finding`, made in the script at `path`, named as that script's when
-    /// the script was read from disk: the command alone does not show it.
-    pub(super) fn in_script(&self, path: &str, finding: Finding) -> Finding {
-        if self.file_content(path).is_some() {
-            return finding;
+    /// Walks `text`, the script at `path` the command runs, in this shell. A
+    /// script read from disk is named in its finding (the command alone does
+    /// not show it) and read as bash runs it: the commands before a syntax
+    /// error run (each line that reads alone is walked), and a string it
+    /// builds that does not read as shell is let be, as text that may not be
+    /// shell is elsewhere.
+    pub(super) fn script_source(&mut self, path: &str, text: &str) -> Result<Option<String>> {
+        if !self.reads_disk || self.file_content(path).is_some() {
+            return self.source(text);
         }
-        finding.in_code(format!("The script `{path}`, as it is on disk,"))
+        let located = disk::locate(self.folder.as_deref(), path).unwrap_or_default();
+        self.disk_scripts.push(located);
+        let lines = u32::try_from(text.lines().count()).unwrap_or(u32::MAX);
+        self.script_steps = self.script_steps.saturating_add(lines.saturating_mul(4));
+        let output = match shell::parse(text) {
+            Ok(_) => self.source(text),
+            Err(_) => self.source_lines(text),
+        };
+        self.disk_scripts.pop();
+        output.map_err(|finding| finding.in_code(format!("The script `{path}`, as it is on disk,")))
+    }
+
+    /// [`Walker::script_source`] in a child shell given `positional`.
+    pub(super) fn child_script(
+        &mut self,
+        path: &str,
+        text: &str,
+        positional: Option<Vec<Field<'static>>>,
+    ) -> Result<Option<String>> {
+        let saved = self.snapshot();
+        if positional.is_some() {
+            self.positional = positional;
+        }
+        let output = self.script_source(path, text);
+        self.restore(saved);
+        output
+    }
+
+    /// Each line of `text` that reads as shell alone, walked in order.
+    fn source_lines(&mut self, text: &str) -> Result<Option<String>> {
+        for line in text.lines() {
+            match self.source(line) {
+                Ok(_) | Err(Finding::Unreadable { syntax: true, .. }) => {}
+                Err(finding) => return Err(finding),
+            }
+        }
+        Ok(None)
     }
 
     /// What a file holds, when this command wrote it or it is `/dev/null`.
