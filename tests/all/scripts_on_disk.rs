@@ -77,3 +77,26 @@ fn a_plugin_is_handed_no_file() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn protect_tama_refuses_a_script_on_disk_that_changes_tama() {
+    let (home, repo) = (tempfile::tempdir().unwrap(), checkout());
+    std::fs::write(repo.path().join("wipe.txt"), "rm -rf ~/.tama\n").unwrap();
+    let payload = json!({"cwd": repo.path(), "tool_name": "Bash",
+        "tool_input": {"command": "bash wipe.txt"}});
+    let out = hook(home.path(), "protect-tama", payload);
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let script = repo.path().join("wipe.txt");
+    assert!(
+        stdout.starts_with(&format!(
+            "protect-tama: the script `{}`, as it is on disk, would run: the tool call deletes",
+            script.display()
+        )),
+        "{stdout}"
+    );
+    let harmless = json!({"cwd": repo.path(), "tool_name": "Bash",
+        "tool_input": {"command": "bash build.sh"}});
+    let out = hook(home.path(), "protect-tama", harmless);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}

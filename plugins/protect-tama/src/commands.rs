@@ -154,8 +154,8 @@ fn decide(
         "eval" => walker.source(&args.join(" ")),
         "source" | "." => match args.first().map(String::as_str) {
             Some("/dev/stdin" | "-") => call.stdin.map_or(Ok(()), |text| walker.source(text)),
-            Some(script) => match walker.written(script).map(str::to_owned) {
-                Some(text) => walker.source(&text),
+            Some(script) => match walker.script_text(script)? {
+                Some(text) => walker.script_source(script, &text),
                 None => Ok(()),
             },
             None => Ok(()),
@@ -1112,29 +1112,29 @@ fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result
 }
 
 /// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked,
-/// a script file's when this command wrote it, after the file the shell
-/// reads first when this command wrote it (bash's `BASH_ENV`, a POSIX
-/// shell's `ENV`).
+/// a script file's when this command wrote it or it lies on disk, after the
+/// file the shell reads first (bash's `BASH_ENV`, a POSIX shell's `ENV`).
 fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
     for name in ["BASH_ENV", "ENV"] {
-        let file = walker.known(name);
-        if let Some(text) = file.and_then(|file| walker.written(&file).map(str::to_owned)) {
-            walker.in_child(|walker| walker.source(&text))?;
+        if let Some(file) = walker.known(name)
+            && let Some(text) = walker.script_text(&file)?
+        {
+            walker.script_source(&file, &text)?;
         }
     }
-    let script = match shell_script(args, stdin) {
-        Some(Script::Text(text)) => Some(text.to_owned()),
-        Some(Script::File(file)) => walker.written(file).map(str::to_owned),
-        None => None,
-    };
-    script.map_or(Ok(()), |text| {
-        walker.in_child(|walker| walker.source(&text))
-    })
+    match shell_script(args, stdin) {
+        Some(Script::Text(text)) => walker.in_child(|walker| walker.source(text)),
+        Some(Script::File(file)) => match walker.script_text(file)? {
+            Some(text) => walker.script_source(file, &text),
+            None => Ok(()),
+        },
+        None => Ok(()),
+    }
 }
 
-/// A file this command wrote, run by its path (`/tmp/b`, `./b`): without
-/// a `#!` line, the shell runs it as a shell script. One with the line was
-/// read when it was written (`walk::run_later`).
+/// A file run by its path (`/tmp/b`, `./b`): one this command wrote runs as
+/// a shell script without a `#!` line (one with the line was read when it
+/// was written, `walk::run_later`); one on disk, with a shell's line or none.
 fn run_written(walker: &mut Walker<'_>, call: &Call<'_>, args: &[String]) -> Result<()> {
     let program = call.argv.len().checked_sub(args.len() + 1);
     let Some(path) = program
@@ -1145,7 +1145,11 @@ fn run_written(walker: &mut Walker<'_>, call: &Call<'_>, args: &[String]) -> Res
     };
     match walker.written(path).map(str::to_owned) {
         Some(script) if !script.starts_with("#!") => walker.child_source_if_shell(&script),
-        _ => Ok(()),
+        Some(_) => Ok(()),
+        None => match walker.script_text(path)? {
+            Some(script) => walker.script_source(path, &script),
+            None => Ok(()),
+        },
     }
 }
 

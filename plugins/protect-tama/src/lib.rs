@@ -116,6 +116,7 @@ pub use walk::Cwd;
 
 use prelude::*;
 use protected::Change;
+use shell_reader::disk::{Disk, MOST_ROUNDS, ReadFile};
 use shell_reader::field::UNKNOWN_TEXT;
 use shell_reader::tool_inputs;
 use tama::gate::declaration::{ToolKind, WriteTarget, classify};
@@ -124,6 +125,30 @@ use tama::gate::declaration::{ToolKind, WriteTarget, classify};
 pub fn shell_refusal(protected: &Protected, cwd: &Cwd<'_>, command: &str) -> Option<String> {
     let mut walker = walk::Walker::new(protected, cwd, command, host_variables(protected));
     walker.source(command).err()
+}
+
+/// [`shell_refusal`], with the scripts the command runs but did not write
+/// (`bash notes.txt`, `./run`, `source env.sh`, `cat x | sh`) read from disk
+/// with `read`: the command is walked again with each file it wanted.
+pub fn shell_refusal_on_disk(
+    protected: &Protected,
+    cwd: &Cwd<'_>,
+    command: &str,
+    read: ReadFile,
+) -> Option<String> {
+    let mut disk = Disk::default();
+    let mut rounds = 0;
+    loop {
+        let walker = walk::Walker::new(protected, cwd, command, host_variables(protected));
+        let mut walker = walker.reading_disk(disk);
+        let refusal = walker.source(command).err();
+        disk = walker.into_disk();
+        // Paths are resolved, so no relative one asks for a start folder.
+        if refusal.is_some() || rounds == MOST_ROUNDS || !disk.read_wanted(|| None, read) {
+            return refusal;
+        }
+        rounds += 1;
+    }
 }
 
 /// Why writing `targets` from `cwd`, by a tool given `tool_input`, is
@@ -325,7 +350,7 @@ impl Guest for Gate {
                         "the shell tool call `{tool_name}` has no command"
                     ))
                 })?;
-                shell_refusal(&protected, &cwd, &command)
+                shell_refusal_on_disk(&protected, &cwd, &command, tama::gate::files::read)
             }
             ToolKind::Write => write_refusal(&protected, &cwd, &call.targets, &tool_input),
             ToolKind::Other => other_tool_refusal(&protected, &cwd, &tool_name, &tool_input)

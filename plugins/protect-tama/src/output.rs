@@ -28,7 +28,7 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
             if files.is_empty() {
                 return stdin.map(str::to_owned);
             }
-            files.iter().map(|file| walker.written(file)).collect()
+            files.iter().map(|file| walker.file_text(file)).collect()
         }
         "which" => found(walker, args),
         name @ ("pgrep" | "pidof") => {

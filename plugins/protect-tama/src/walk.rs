@@ -4,6 +4,7 @@
 
 use crate::prelude::*;
 
+use shell_reader::disk::Disk;
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
 use shell_reader::shell::{
     self, AssignedValue, Command, Compound, Joined, List, Program, RedirectKind,
@@ -90,6 +91,9 @@ pub struct Walker<'h> {
     variables: Vec<(String, String)>,
     /// How many of `variables` the host gave.
     host_variables: usize,
+    /// The first of `variables` the shell being walked set itself, not the
+    /// shell that started it (see [`Walker::in_child`]).
+    scope_start: usize,
     /// Names declared with `declare -n`, each with the name it stands for.
     references: Vec<(String, String)>,
     /// Words of the earlier commands of the pipeline being walked that may
@@ -138,6 +142,15 @@ pub struct Walker<'h> {
     /// not model is read no further.
     probe_depth: Option<u32>,
     steps: u32,
+    /// Scripts the command runs that it did not write are read from disk.
+    reads_disk: bool,
+    /// Scripts and files on disk the command reads, by resolved path.
+    disk: Disk,
+    /// Scripts read from disk being walked, one inside another.
+    disk_scripts: Vec<String>,
+    /// Commands the walk may take past [`MAX_STEPS`]: a script on disk is
+    /// long by nature, so each of its lines adds a few.
+    script_steps: u32,
 }
 
 /// A file a redirection writes, resolved, and whether it is appended to.
@@ -171,6 +184,7 @@ impl<'h> Walker<'h> {
             certain_from: usize::MAX,
             exited: false,
             host_variables: host_variables.len(),
+            scope_start: 0,
             variables: host_variables,
             references: Vec::new(),
             piped: Vec::new(),
@@ -188,7 +202,24 @@ impl<'h> Walker<'h> {
             depth: 0,
             probe_depth: None,
             steps: 0,
+            reads_disk: false,
+            disk: Disk::default(),
+            disk_scripts: Vec::new(),
+            script_steps: 0,
         }
+    }
+
+    /// This walker, reading the scripts the command runs but did not write
+    /// from disk, as far as `disk` holds them (see `shell_reader::disk`).
+    pub fn reading_disk(mut self, disk: Disk) -> Self {
+        self.reads_disk = true;
+        self.disk = disk;
+        self
+    }
+
+    /// The files on disk this walk read, and those it wanted.
+    pub fn into_disk(self) -> Disk {
+        self.disk
     }
 
     /// Reads `text` as shell and walks it.
@@ -197,9 +228,71 @@ impl<'h> Walker<'h> {
         if self.depth >= MAX_DEPTH {
             return Err("the command nests shells too deep to follow".to_owned());
         }
-        let program = shell::parse(text)
-            .map_err(|error| format!("the command cannot be read as shell ({error})"))?;
+        let program = match shell::parse(text) {
+            Ok(program) => program,
+            // A script on disk builds strings the gate cannot always read
+            // back (see [`Walker::script_source`]).
+            Err(_) if !self.disk_scripts.is_empty() => return Ok(()),
+            Err(error) => return Err(format!("the command cannot be read as shell ({error})")),
+        };
         self.walk_nested(&program, program.list)
+    }
+
+    /// What the shell script at `path`, which the command runs, holds: what
+    /// this command wrote to it, else its text on disk when the walk reads
+    /// scripts there and the file runs as shell (a program in another
+    /// language, or no script at all, is none). A script on disk that cannot
+    /// be read is refused: the gate cannot tell what it runs.
+    pub fn script_text(&self, path: &str) -> Result<Option<String>> {
+        if let Some(text) = self.written(path) {
+            return Ok(Some(text.to_owned()));
+        }
+        let resolved = self.resolve(path);
+        // A script that runs itself again (`exec "$0"`) is walked once.
+        if !self.reads_disk || self.disk_scripts.contains(&resolved) {
+            return Ok(None);
+        }
+        match self.disk.text(None, &resolved) {
+            Ok(text) => Ok(text
+                .filter(|text| runners::runs_as_shell(text))
+                .map(str::to_owned)),
+            Err(why) => Err(format!(
+                "the tool call runs the script `{resolved}`, which protect-tama could not read \
+                 ({why}), so it cannot tell what the script changes; run its commands one by one"
+            )),
+        }
+    }
+
+    /// What the file at `path`, which the command reads, holds: what this
+    /// command wrote to it, else its text on disk when the walk reads files
+    /// there and can (a file it cannot read is none, as one it never reads).
+    pub fn file_text(&self, path: &str) -> Option<&str> {
+        match self.written(path) {
+            Some(text) => Some(text),
+            None if self.reads_disk => self.disk.text(None, &self.resolve(path)).ok().flatten(),
+            None => None,
+        }
+    }
+
+    /// Walks `text`, the script at `path` the command runs, in a child
+    /// shell. A script read from disk is named in the refusal (the command
+    /// alone does not show it) and read as bash runs it: the commands before
+    /// a syntax error run (each line that reads alone is walked), and a
+    /// string it builds that does not read as shell is let be.
+    pub fn script_source(&mut self, path: &str, text: &str) -> Result<()> {
+        if !self.reads_disk || self.written(path).is_some() {
+            return self.in_child(|walker| walker.source(text));
+        }
+        let resolved = self.resolve(path);
+        self.disk_scripts.push(resolved.clone());
+        let lines = u32::try_from(text.lines().count()).unwrap_or(u32::MAX);
+        self.script_steps = self.script_steps.saturating_add(lines.saturating_mul(4));
+        let walked = self.in_child(|walker| match shell::parse(text) {
+            Ok(_) => walker.source(text),
+            Err(_) => text.lines().try_for_each(|line| walker.source(line)),
+        });
+        self.disk_scripts.pop();
+        walked.map_err(|why| format!("the script `{resolved}`, as it is on disk, would run: {why}"))
     }
 
     /// Walks commands another program runs, reading its input, not the
@@ -219,6 +312,7 @@ impl<'h> Walker<'h> {
         let cd_candidates = self.cd_candidates.clone();
         let earlier_cwds = self.earlier_cwds.len();
         let variables = self.variables.len();
+        let scope = core::mem::replace(&mut self.scope_start, variables);
         let references = self.references.len();
         let walked = walk(self);
         self.moved = moved;
@@ -226,6 +320,7 @@ impl<'h> Walker<'h> {
         self.exited = exited;
         self.cd_candidates = cd_candidates;
         self.variables.truncate(variables);
+        self.scope_start = scope;
         self.references.truncate(references);
         walked
     }
@@ -360,7 +455,7 @@ impl<'h> Walker<'h> {
     /// refused past [`MAX_STEPS`].
     pub(crate) fn step(&mut self) -> Result<()> {
         self.steps += 1;
-        if self.steps > MAX_STEPS {
+        if self.steps > MAX_STEPS.saturating_add(self.script_steps) {
             return Err("the command is too large to follow".to_owned());
         }
         Ok(())
@@ -537,7 +632,7 @@ impl<'h> Walker<'h> {
                     }
                     // What the command reads instead of its pipe: a file it
                     // wrote itself (a process substitution's too) is known.
-                    let text = self.written(&target).unwrap_or(UNKNOWN_TEXT).to_owned();
+                    let text = self.file_text(&target).unwrap_or(UNKNOWN_TEXT).to_owned();
                     self.read_into(redirect.fd, text, &mut stdin);
                 }
                 RedirectKind::HereString => {
@@ -716,8 +811,18 @@ impl<'h> Walker<'h> {
     }
 
     pub fn set(&mut self, name: &str, value: String) {
-        let name = self.referred(name).to_owned();
-        self.variables.push((name, value));
+        let name = self.referred(name);
+        // Set again in the same shell, a variable keeps one entry: a long
+        // script assigns the same few names thousands of times.
+        let own = self.scope_start.max(self.host_variables);
+        let here = self.variables.iter().rposition(|(set, _)| set == name);
+        match here.filter(|at| *at >= own) {
+            Some(at) => self.variables[at].1 = value,
+            None => {
+                let name = name.to_owned();
+                self.variables.push((name, value));
+            }
+        }
     }
 
     /// `declare -n name=target`: `name` stands for `target` from then on.

@@ -1,0 +1,112 @@
+//! Scripts a command runs that it did not write are read from disk, as the
+//! host's `tama:gate/files` hands them, and what they change judged as the
+//! command's own.
+
+use std::path::Path;
+
+use protect_tama::{Cwd, HostPaths, Protected, shell_refusal_on_disk};
+
+/// Tama's paths under `home`.
+fn protected(home: &Path) -> Protected {
+    let under = |path: &str| format!("{}/{path}", home.display());
+    Protected::new(&HostPaths {
+        home: home.display().to_string(),
+        tama_home: under(".tama"),
+        registry: Some(under(".shared-hooks/registry.json")),
+        registry_components: Vec::new(),
+        cache_dir: under(".cache/tama"),
+        tama_binary: under(".local/bin/tama"),
+        oko_home: under(".oko"),
+    })
+}
+
+/// The host's reading, for a test: a file's text, none when it is missing,
+/// and an error for a path the test names unreadable.
+fn read(path: &str) -> Result<Option<String>, String> {
+    if path.ends_with("/locked.sh") {
+        return Err(format!("{path} cannot be opened: Permission denied"));
+    }
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err.to_string()),
+    }
+}
+
+/// A home folder with a checkout in `repo`, whose `wipe.txt` deletes Tama's
+/// home, `again.sh` runs itself, and `build.sh` builds.
+fn home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let repo = home.path().join("repo");
+    std::fs::create_dir_all(repo.join("sub")).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(repo.join(name), text).unwrap();
+    write("wipe.txt", "echo cleaning\nrm -rf ~/.tama\n");
+    write("run", "#!/bin/bash\nrm -f ~/.tama/overrides/*\n");
+    write(
+        "build.sh",
+        "#!/bin/sh\nset -e\nrm -rf target/tmp\ncargo build\n",
+    );
+    write(
+        "again.sh",
+        "[ -n \"$AGAIN\" ] || AGAIN=1 exec \"$0\" \"$@\"\ncargo test\n",
+    );
+    write("tool.py", "#!/usr/bin/env python3\nimport shutil\n");
+    write("broken.sh", "rm -rf ~/.tama\n)\n");
+    home
+}
+
+fn refusal(home: &Path, command: &str) -> Option<String> {
+    let cwd = home.join("repo");
+    let cwd = Cwd::known(cwd.to_str().unwrap());
+    shell_refusal_on_disk(&protected(home), &cwd, command, read)
+}
+
+#[test]
+fn a_script_on_disk_that_changes_tama_is_refused_as_it_runs() {
+    let home = home();
+    for command in [
+        "bash wipe.txt",
+        "sh ./wipe.txt",
+        "source wipe.txt",
+        "./run",
+        "cd sub && bash ../wipe.txt",
+        "cat wipe.txt | bash",
+        "bash < wipe.txt",
+        "bash broken.sh",
+    ] {
+        let refusal = refusal(home.path(), command)
+            .unwrap_or_else(|| panic!("{command:?} should be refused"));
+        assert!(refusal.contains(".tama"), "{command:?}: {refusal}");
+    }
+    let named = refusal(home.path(), "bash wipe.txt").unwrap();
+    assert!(
+        named.starts_with(&format!(
+            "the script `{}/repo/wipe.txt`, as it is on disk, would run: ",
+            home.path().display()
+        )),
+        "{named}"
+    );
+}
+
+#[test]
+fn scripts_that_leave_tama_alone_pass() {
+    let home = home();
+    for command in [
+        "bash build.sh",
+        "./build.sh",
+        "bash again.sh",
+        "./tool.py",
+        "bash missing.sh",
+        "cat wipe.txt",
+        "cd /nowhere && bash wipe.txt",
+    ] {
+        assert_eq!(refusal(home.path(), command), None, "{command:?}");
+    }
+}
+
+#[test]
+fn a_script_that_cannot_be_read_is_refused_with_the_cause() {
+    let home = home();
+    let refusal = refusal(home.path(), "bash locked.sh").expect("refused");
+    assert!(refusal.contains("Permission denied"), "{refusal}");
+}
