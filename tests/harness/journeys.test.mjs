@@ -117,6 +117,26 @@ for (const harness of [claude, codex, omp]) {
       assert.match(model.transcript(), /block-git-hook-bypass/, "the model receives the gate's reason");
     });
 
+    // A note is a document, so writing one that spells a bypass passes; run
+    // as a script by the next call, it is read as it lies on disk.
+    const noteWrite = {
+      claude: (repo) => ({ call: { name: "Write", input: { file_path: path.join(repo, "todo.txt"), content: `${BYPASS}\n` } } }),
+      codex: () => ({ shell: `apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: todo.txt\n+${BYPASS}\n*** End Patch\nPATCH` }),
+      omp: () => ({ call: { name: "write", input: { path: "todo.txt", content: `${BYPASS}\n` } } }),
+    }[harness.name];
+    test("a note written by one call and run as a script by the next cannot commit past the hooks", async () => {
+      const s = scratch(`${harness.name}-note`);
+      const model = await startModel([noteWrite(s.repo), { shell: "bash todo.txt" }, { text: "stopping" }]);
+      harness.configure(s.home, model);
+      if (harness === claude) fs.writeFileSync(path.join(s.home, ".claude/settings.json"), JSON.stringify({ permissions: { allow: ["Bash", "Write"] } }));
+      setup(harness.name, s.home);
+      const out = await harness.prompt(s, model, "commit the staged file");
+      await model.close();
+      assert.ok(fs.existsSync(path.join(s.repo, "todo.txt")), `the note is written: ${out.stderr}`);
+      assert.equal(s.commits(), 0, `no commit may land: ${out.stderr}`);
+      assert.match(model.transcript(), /todo\.txt`, as it is on disk, runs this command/, "the model is told the script's bypass");
+    });
+
     if (harness === omp) {
       test("a write to Tama's registry spelled as oh-my-pi reads paths (@~/…) is refused", async () => {
         const seen = await oneCall(harness, "at-path", () => ({ name: "write", input: { path: "@~/.tama/registry.json", content: "{}" } }));
