@@ -18,6 +18,14 @@ pub fn read(path: &str, home: &Path) -> Result<Option<String>, String> {
         return Ok(None);
     };
     let shown = path.display();
+    // Only a regular file is opened: opening a device may act (a watchdog
+    // starts), and a socket cannot be.
+    match std::fs::metadata(&path) {
+        Ok(metadata) if metadata.is_file() => {}
+        Ok(_) => return Ok(None),
+        Err(err) if is_absent(&err) => return Ok(None),
+        Err(err) => return Err(format!("{shown} cannot be read: {err}")),
+    }
     let file = match open(&path) {
         Ok(file) => file,
         Err(err) if is_absent(&err) => return Ok(None),
@@ -54,8 +62,9 @@ fn absolute(path: &str, home: &Path) -> Option<PathBuf> {
     }
 }
 
-/// Opens `path` without waiting: a named pipe opened to read would block
-/// until something writes to it, and a gate's call must end.
+/// Opens `path` without waiting: should a named pipe have taken the regular
+/// file's place since, opening it to read would block until something
+/// writes to it, and a gate's call must end.
 fn open(path: &Path) -> std::io::Result<File> {
     std::fs::OpenOptions::new()
         .read(true)
