@@ -237,11 +237,21 @@ impl Walker {
         text: &str,
         positional: Option<Vec<Field<'static>>>,
     ) -> Result<Option<String>> {
+        self.in_child(positional, |walker| walker.source(text))
+    }
+
+    /// Runs `walk` as a child shell given `positional` (else this shell's),
+    /// which leaves this one's state alone.
+    fn in_child<T>(
+        &mut self,
+        positional: Option<Vec<Field<'static>>>,
+        walk: impl FnOnce(&mut Self) -> T,
+    ) -> T {
         let saved = self.snapshot();
         if positional.is_some() {
             self.positional = positional;
         }
-        let output = self.source(text);
+        let output = walk(self);
         self.restore(saved);
         output
     }

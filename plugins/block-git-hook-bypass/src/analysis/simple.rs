@@ -347,13 +347,7 @@ impl Walker {
         text: &str,
         positional: Option<Vec<Field<'static>>>,
     ) -> Result<Option<String>> {
-        let saved = self.snapshot();
-        if positional.is_some() {
-            self.positional = positional;
-        }
-        let output = self.script_source(path, text);
-        self.restore(saved);
-        output
+        self.in_child(positional, |walker| walker.script_source(path, text))
     }
 
     /// Each line of `text` that reads as shell alone, walked in order.
