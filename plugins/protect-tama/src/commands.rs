@@ -1195,7 +1195,13 @@ fn handed_to_shell(
     args: &[String],
     stdin: Option<&str>,
 ) -> Result<()> {
-    let texts = runners::shell_texts(name, args, stdin, |path| walker.written(path));
+    // The file `xargs -a` reads its items from may lie on disk; the files of
+    // other programs (a makefile, a crontab) are read only when the command
+    // wrote them: a repository's own hold what its user runs on purpose.
+    let texts = runners::shell_texts(name, args, stdin, |path| match name {
+        "xargs" => walker.file_text(path),
+        _ => walker.written(path),
+    });
     for text in texts {
         walker
             .as_program_input(|walker| walker.child_source_if_shell(&text))

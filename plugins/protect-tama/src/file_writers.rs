@@ -423,15 +423,15 @@ pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> 
     each(walker, &files, Change::Remove, "saves a download as")
 }
 
-/// Records what `tee`, `cp`, `mv` and `install` put into the files they
-/// write when the walk knows it: the input `tee` reads (`cp /dev/stdin` too),
-/// or a file this command wrote. A script written, copied under another
-/// name and then run is read as it runs (`echo … > a && cp a b.go && go
-/// run b.go`).
+/// Records what `tee`, `cp`, `mv`, `install` and `ln` put into the files
+/// they write (or link) when the walk knows it: the input `tee` reads (`cp
+/// /dev/stdin` too), a file this command wrote, or one on disk. A script
+/// copied under another name and then run is read as it runs (`echo … > a
+/// && cp a b.go && go run b.go`).
 pub fn carry_written(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&str>) {
     let known = |walker: &Walker<'_>, source: &str| match source {
         "/dev/stdin" | "-" => stdin.map(str::to_owned),
-        _ => walker.written(source).map(str::to_owned),
+        _ => walker.file_text(source).map(str::to_owned),
     };
     match name {
         "tee" => {
@@ -444,7 +444,7 @@ pub fn carry_written(walker: &mut Walker<'_>, name: &str, args: &[String], stdin
                 walker.record_written(path, text, append);
             }
         }
-        "cp" | "mv" | "install" => {
+        "cp" | "mv" | "install" | "ln" => {
             let syntax = if name == "install" {
                 &crate::commands::INSTALL
             } else {

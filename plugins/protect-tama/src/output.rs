@@ -30,6 +30,20 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
             }
             files.iter().map(|file| walker.file_text(file)).collect()
         }
+        // Some of the lines of its input, taken as all of them.
+        name @ ("head" | "tail" | "tac" | "sort" | "uniq" | "grep") => {
+            let files = output::selected_lines_of(name, args)?;
+            if files.is_empty() {
+                return stdin.map(str::to_owned);
+            }
+            files
+                .iter()
+                .map(|file| match *file {
+                    "-" => stdin,
+                    file => walker.file_text(file),
+                })
+                .collect()
+        }
         "which" => found(walker, args),
         name @ ("pgrep" | "pidof") => {
             crate::signals::listed(name, args, &walker.protected.tama_binary)

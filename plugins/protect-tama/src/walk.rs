@@ -528,6 +528,9 @@ impl<'h> Walker<'h> {
                 )?;
                 let output = if !self.output_read && targets.is_empty() {
                     None
+                } else if simple.lone_read().is_some() {
+                    // `$(< file)`: what the file holds.
+                    stdin.clone()
                 } else if copies_terminal {
                     Some(crate::terminal::typed_line())
                 } else {

@@ -1,4 +1,5 @@
-//! What `echo` and `printf` print, for substitutions, pipes and files that
+//! What `echo` and `printf` print, and which input a program that prints
+//! some of its input's lines reads, for substitutions, pipes and files that
 //! later commands read. The words are a gate's expanded words: fields, or
 //! plain text.
 
@@ -17,6 +18,39 @@ pub fn joined<W: AsRef<str>>(args: &[W]) -> String {
         out.push_str(arg.as_ref());
     }
     out
+}
+
+/// The files `name args…` prints some of the lines of, when it is a
+/// program that only selects lines (`head`, `tail`, `tac`, `sort`, `uniq`,
+/// `grep`): none for another program, and no file when it reads standard
+/// input (`-` names standard input too). A gate that reads the command's
+/// output as commands takes all the lines, a superset of those printed.
+pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option<Vec<&'w str>> {
+    let valued: &[&str] = match name {
+        "head" | "tail" => &["-n", "-c", "--lines", "--bytes"],
+        "sort" => &["-k", "-t", "-o", "-S", "-T", "--key", "--field-separator"],
+        "uniq" => &["-f", "-s", "-w"],
+        "grep" => &["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file"],
+        "tac" => &["-s", "--separator"],
+        _ => return None,
+    };
+    let mut files = Vec::new();
+    let mut words = args.iter().map(AsRef::as_ref);
+    while let Some(word) = words.next() {
+        if valued.contains(&word) {
+            words.next();
+        } else if word == "-" || !word.starts_with('-') {
+            files.push(word);
+        }
+    }
+    // grep's first operand is its pattern, unless `-e` or `-f` gave it.
+    let given_pattern = args
+        .iter()
+        .any(|arg| matches!(arg.as_ref(), "-e" | "-f" | "--regexp" | "--file"));
+    if name == "grep" && !given_pattern && !files.is_empty() {
+        files.remove(0);
+    }
+    Some(files)
 }
 
 /// `echo [-neE] args…`.

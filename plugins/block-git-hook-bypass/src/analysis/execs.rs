@@ -9,7 +9,7 @@ use super::wrappers::{skip_options, split_assignment};
 use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{Field, UNKNOWN_TEXT, shown};
 use crate::finding::Finding;
-use shell_reader::runners;
+use shell_reader::{output, runners};
 
 /// Programs that run code given in their arguments or input.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -210,8 +210,37 @@ impl Walker {
         if argv.is_empty() {
             argv.push(Field::new("echo"));
         }
+        // `-a FILE` reads the items from a file instead of standard input.
+        let arg_file = option_value(options, "-a", "--arg-file");
+        let file_input = arg_file
+            .as_deref()
+            .and_then(|file| self.file_text(file))
+            .map(str::to_owned);
+        let stdin = if arg_file.is_some() {
+            file_input.as_deref()
+        } else {
+            stdin
+        };
+        // `-0` and `-d` items are whole lines or texts, blanks kept.
+        let delimiter = match option_value(options, "-d", "--delimiter").as_deref() {
+            _ if options
+                .iter()
+                .any(|arg| matches!(&*arg.text, "-0" | "--null")) =>
+            {
+                Some('\0')
+            }
+            Some("\\n") => Some('\n'),
+            Some(delimiter) => delimiter.chars().next(),
+            None => None,
+        };
         let items: Vec<&str> = stdin
-            .map(|input| input.split_whitespace().collect())
+            .map(|input| match delimiter {
+                Some(delimiter) => input
+                    .split(delimiter)
+                    .filter(|item| !item.is_empty())
+                    .collect(),
+                None => input.split_whitespace().collect(),
+            })
             .unwrap_or_default();
         match replace {
             // Each line, leading blanks dropped, in place of the token.
@@ -314,9 +343,10 @@ impl Walker {
         Ok(())
     }
 
-    /// What `cp`, `mv` and `install` put into the files they write when
-    /// this command wrote their sources, or they copy `/dev/stdin`: a
-    /// script copied under another name and run later is read as it runs.
+    /// What `cp`, `mv`, `install` and `ln` put into the files they write
+    /// (or link) when the gate knows their sources (this command wrote them,
+    /// or they lie on disk), or they copy `/dev/stdin`: a script copied
+    /// under another name and run later is read as it runs.
     pub(super) fn carry_copies(&mut self, argv: &[Field<'_>], stdin: Option<&str>) -> Result<()> {
         let args = argv.get(1..).unwrap_or_default();
         let Some((sources, Some(destination))) = files::copy_operands(args) else {
@@ -325,7 +355,7 @@ impl Walker {
         for source in sources {
             let text = match &*source.text {
                 "/dev/stdin" | "-" => stdin,
-                path => self.file_content(path),
+                path => self.file_text(path),
             };
             let Some(text) = text.map(str::to_owned) else {
                 continue;
@@ -343,6 +373,30 @@ impl Walker {
             }
         }
         Ok(())
+    }
+
+    /// What `head`, `tail`, `tac`, `sort`, `uniq` or `grep` prints, as far
+    /// as a shell reading it goes: the lines of its input (the files it
+    /// names, else standard input; `output::selected_lines_of`).
+    pub(super) fn selected_lines(
+        &self,
+        name: &str,
+        args: &[Field<'_>],
+        stdin: Option<&str>,
+    ) -> Option<String> {
+        let files = output::selected_lines_of(name, args)?;
+        if files.is_empty() {
+            return stdin.map(str::to_owned);
+        }
+        let mut out = String::new();
+        for file in files {
+            out.push_str(if file == "-" {
+                stdin?
+            } else {
+                self.file_text(file)?
+            });
+        }
+        Some(out)
     }
 
     /// `cat`: its input, or files this command wrote.
@@ -374,7 +428,14 @@ impl Walker {
         args: &[Field<'_>],
         stdin: Option<&str>,
     ) -> Result<()> {
-        let texts = runners::shell_texts(name, args, stdin, |path| self.file_content(path));
+        // The file `xargs -a` reads its items from may lie on disk; the files
+        // of other programs (a makefile, a crontab) are read only when the
+        // command wrote them: a repository's own hold what its user runs on
+        // purpose.
+        let texts = runners::shell_texts(name, args, stdin, |path| match name {
+            "xargs" => self.file_text(path),
+            _ => self.file_content(path),
+        });
         for text in texts {
             self.child_source_in(&text, || format!("What `{name}` hands a shell"))?;
         }
@@ -457,4 +518,27 @@ fn split_string(option: &str) -> Option<&str> {
         .chars()
         .all(|flag| matches!(flag, 'i' | '0' | 'v'))
         .then(|| &flags[at + 1..])
+}
+
+/// The value `options` give the option `short` (`-a FILE`, `-aFILE`) or
+/// `long` (`--arg-file FILE`, `--arg-file=FILE`), the last one given.
+fn option_value(options: &[Field<'_>], short: &str, long: &str) -> Option<String> {
+    let mut value = None;
+    for (at, arg) in options.iter().enumerate() {
+        let text = &*arg.text;
+        let next = || options.get(at + 1).map(|next| next.text.to_string());
+        value = if text == short || text == long {
+            next()
+        } else if let Some(given) = text
+            .strip_prefix(long)
+            .and_then(|rest| rest.strip_prefix('='))
+        {
+            Some(given.to_owned())
+        } else if let Some(given) = text.strip_prefix(short).filter(|given| !given.is_empty()) {
+            Some(given.to_owned())
+        } else {
+            continue;
+        };
+    }
+    value
 }

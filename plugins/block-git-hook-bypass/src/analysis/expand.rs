@@ -8,7 +8,7 @@ use alloc::borrow::Cow;
 use super::{Frame, Result, Walker};
 use crate::braces;
 use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, UNKNOWN_TEXT};
-use crate::shell::{List, ParameterOperator, Part, Word};
+use crate::shell::{Command, List, ParameterOperator, Part, Program, Redirect, Word};
 use crate::values::{DEFAULT_IFS, FieldSplitter, Split, change_case, replace, trim};
 
 /// Collects the fields a word expands to.
@@ -287,6 +287,13 @@ impl Walker {
 
     /// Runs a `$(…)` list in a subshell and returns its output.
     fn substitution(&mut self, frame: &mut Frame<'_>, list: List) -> Result<String> {
+        if let Some(file) = read_alone(frame.program, list) {
+            // `$(< file)`: bash reads the file in place of running a command.
+            let path = self.expand_joined(frame, &file.target)?;
+            return Ok(substitution_value(
+                self.file_text(&path.text).map(str::to_owned),
+            ));
+        }
         let saved = self.snapshot();
         let output = self.list(frame, list);
         self.restore(saved);
@@ -319,6 +326,17 @@ impl Walker {
             _ => self.variable(name).map(str::to_owned),
         }
     }
+}
+
+/// The one redirection of `list` when it is a lone `< file` (`$(< file)`).
+fn read_alone<'p>(program: &'p Program<'p>, list: List) -> Option<&'p Redirect<'p>> {
+    let [pipeline] = program.pipelines(list) else {
+        return None;
+    };
+    let [Command::Simple(simple)] = &pipeline.commands[..] else {
+        return None;
+    };
+    simple.lone_read()
 }
 
 /// A substitution's value: its output without trailing newlines.

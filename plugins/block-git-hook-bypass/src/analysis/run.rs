@@ -100,6 +100,9 @@ impl Walker {
             "printf" => Ok(Some(output::printf(args))),
             "cat" if unread => done,
             "cat" => Ok(self.cat(args, stdin)),
+            "head" | "tail" | "tac" | "sort" | "uniq" | "grep" if !unread => {
+                Ok(self.selected_lines(name, args, stdin))
+            }
             "base64" | "openssl" | "xxd" | "rev" | "tr" if !unread => {
                 Ok(stdin.and_then(|stdin| output::filtered(name, args, stdin)))
             }
@@ -254,7 +257,7 @@ impl Walker {
                 return Err(self.config_files(shown(argv), effect));
             }
         }
-        if matches!(name, "cp" | "mv" | "install") {
+        if matches!(name, "cp" | "mv" | "install" | "ln") {
             self.carry_copies(argv, stdin)?;
         }
         // `sed -i '…hooksPath…' .git/config`: an edit of git's configuration

@@ -120,6 +120,18 @@ pub struct Simple<'a> {
     pub redirects: Vec<Redirect<'a>>,
 }
 
+impl<'a> Simple<'a> {
+    /// The one redirection of a command that is only `< file`: in `$(< file)`
+    /// bash reads the file in place of running a command, as `$(cat file)`.
+    pub fn lone_read(&self) -> Option<&Redirect<'a>> {
+        let [redirect] = self.redirects.as_slice() else {
+            return None;
+        };
+        let alone = self.assignments.is_empty() && self.words.is_empty();
+        (alone && redirect.kind == RedirectKind::Read && redirect.fd == Some(0)).then_some(redirect)
+    }
+}
+
 #[derive(Debug)]
 pub struct Assignment<'a> {
     pub name: &'a str,
