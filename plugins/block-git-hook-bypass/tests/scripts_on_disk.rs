@@ -5,11 +5,14 @@ use std::path::Path;
 
 use block_git_hook_bypass::find_bypass_on_disk;
 
-/// The host's reading, for a test: a file's text, none when it is missing,
-/// and an error for a path the test names unreadable.
+/// The host's reading, for a test: a file's text, none when there is no
+/// regular file, and an error for a path the test names unreadable.
 fn read(path: &str) -> Result<Option<String>, String> {
     if path.ends_with("/locked.sh") {
         return Err(format!("{path} cannot be opened: Permission denied"));
+    }
+    if !std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file()) {
+        return Ok(None);
     }
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(Some(text)),

@@ -263,6 +263,16 @@ impl<'h> Walker<'h> {
         }
     }
 
+    /// A script on disk is being walked: a value the gate cannot know there
+    /// is the script's own (its folder, a program's output), not a word the
+    /// agent chose to hide a path behind, so it stands for no protected path
+    /// and an unknown program's arguments (the script's own functions) are
+    /// not read as commands. What the script does to a path it names is
+    /// still refused.
+    pub(crate) fn trusts_unknowns(&self) -> bool {
+        !self.disk_scripts.is_empty()
+    }
+
     /// What the file at `path`, which the command reads, holds: what this
     /// command wrote to it, else its text on disk when the walk reads files
     /// there and can (a file it cannot read is none, as one it never reads).
@@ -879,7 +889,7 @@ impl<'h> Walker<'h> {
                 shown(path)
             ));
         }
-        if path.is_ascii() || !path.contains(UNKNOWN) {
+        if path.is_ascii() || !path.contains(UNKNOWN) || self.trusts_unknowns() {
             return Ok(resolved);
         }
         for word in spelled_words(self.command) {
@@ -939,7 +949,7 @@ impl<'h> Walker<'h> {
             let names_key = |path: &str| {
                 // `curl file:///…/control.key`.
                 let path = path.strip_prefix("file://").unwrap_or(path);
-                if !may_name_key(path) {
+                if !may_name_key(path) || (self.trusts_unknowns() && path.contains(UNKNOWN)) {
                     return false;
                 }
                 // A name that starts unknown may be a relative one

@@ -20,11 +20,14 @@ fn protected(home: &Path) -> Protected {
     })
 }
 
-/// The host's reading, for a test: a file's text, none when it is missing,
-/// and an error for a path the test names unreadable.
+/// The host's reading, for a test: a file's text, none when there is no
+/// regular file, and an error for a path the test names unreadable.
 fn read(path: &str) -> Result<Option<String>, String> {
     if path.ends_with("/locked.sh") {
         return Err(format!("{path} cannot be opened: Permission denied"));
+    }
+    if !std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file()) {
+        return Ok(None);
     }
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(Some(text)),
@@ -51,6 +54,11 @@ fn home() -> tempfile::TempDir {
         "[ -n \"$AGAIN\" ] || AGAIN=1 exec \"$0\" \"$@\"\ncargo test\n",
     );
     write("tool.py", "#!/usr/bin/env python3\nimport shutil\n");
+    // As a build tool's wrapper goes: values known only when it runs.
+    write(
+        "wrapper",
+        "#!/bin/sh\napp_path=$0\nwhile [ -h \"$app_path\" ]; do\n  ls=$( ls -ld \"$app_path\" )\n  link=${ls#*' -> '}\n  case $link in\n    /*) app_path=$link ;;\n    *) app_path=$APP_HOME$link ;;\n  esac\ndone\nAPP_HOME=$( cd -P \"${APP_HOME:-./}\" > /dev/null && printf '%s\\n' \"$PWD\" ) || exit\nlog() { echo \"$@\" >&2; }\nlog starting \"$APP_HOME\"\nrm -rf \"$APP_HOME/build/tmp\"\nexec \"$JAVACMD\" -jar \"$APP_HOME/wrapper.jar\" \"$@\"\n",
+    );
     write("broken.sh", "rm -rf ~/.tama\n)\n");
     home
 }
@@ -95,6 +103,7 @@ fn scripts_that_leave_tama_alone_pass() {
         "bash build.sh",
         "./build.sh",
         "bash again.sh",
+        "./wrapper build",
         "./tool.py",
         "bash missing.sh",
         "cat wipe.txt",
