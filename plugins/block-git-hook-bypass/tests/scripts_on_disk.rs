@@ -98,6 +98,23 @@ fn scripts_that_keep_the_hooks_and_files_that_are_not_shell_pass() {
 }
 
 #[test]
+fn a_long_script_is_followed_to_its_end() {
+    let repo = checkout();
+    // More commands than a command typed at once may run, calling its functions from many places.
+    let mut script =
+        String::from("log() { echo \"$@\"; }\nstep() { log one; log two; log three; }\n");
+    for _ in 0..12_000 {
+        script.push_str("step\n");
+    }
+    std::fs::write(repo.path().join("install.sh"), &script).unwrap();
+    assert_eq!(refusal(repo.path(), "bash install.sh"), None);
+    script.push_str("git push --no-verify\n");
+    std::fs::write(repo.path().join("install.sh"), &script).unwrap();
+    let refusal = refusal(repo.path(), "bash install.sh").expect("refused");
+    assert!(refusal.contains("`git push --no-verify`"), "{refusal}");
+}
+
+#[test]
 fn a_script_the_gate_cannot_read_is_refused_with_the_cause() {
     let repo = checkout();
     let refusal = refusal(repo.path(), "bash locked.sh").expect("refused");

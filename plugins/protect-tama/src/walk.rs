@@ -21,6 +21,10 @@ use crate::startup;
 pub(crate) const MAX_DEPTH: u32 = 12;
 /// How many commands one call walks before it is refused as too large.
 const MAX_STEPS: u32 = 20_000;
+/// Commands each line of a script read from disk adds to [`MAX_STEPS`]:
+/// enough for a long installer that calls its functions from many places
+/// (`n`, 1,700 lines, needs 16), and still bounded.
+pub(crate) const SCRIPT_LINE_STEPS: u32 = 32;
 /// How many values of a `for` list are walked one by one.
 const MAX_LOOP_VALUES: usize = 8;
 
@@ -149,7 +153,8 @@ pub struct Walker<'h> {
     /// Scripts read from disk being walked, one inside another.
     disk_scripts: Vec<String>,
     /// Commands the walk may take past [`MAX_STEPS`]: a script on disk is
-    /// long by nature, so each of its lines adds a few.
+    /// long by nature, and calls its functions from many places, so each of
+    /// its lines adds [`SCRIPT_LINE_STEPS`].
     script_steps: u32,
 }
 
@@ -296,7 +301,9 @@ impl<'h> Walker<'h> {
         let resolved = self.resolve(path);
         self.disk_scripts.push(resolved.clone());
         let lines = u32::try_from(text.lines().count()).unwrap_or(u32::MAX);
-        self.script_steps = self.script_steps.saturating_add(lines.saturating_mul(4));
+        self.script_steps = self
+            .script_steps
+            .saturating_add(lines.saturating_mul(SCRIPT_LINE_STEPS));
         let walked = self.in_child(|walker| match shell::parse(text) {
             Ok(_) => walker.source(text),
             Err(_) => text.lines().try_for_each(|line| walker.source(line)),

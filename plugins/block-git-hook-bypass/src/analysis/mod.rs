@@ -36,6 +36,10 @@ const MAX_LOOP_VALUES: usize = 4;
 /// How many commands one analysis walks before it gives up: loops and
 /// function calls can multiply a short text into exponentially many.
 const MAX_STEPS: u32 = 20_000;
+/// Commands each line of a script read from disk adds to [`MAX_STEPS`]:
+/// enough for a long installer that calls its functions from many places
+/// (`n`, 1,700 lines, needs 16), and still bounded.
+pub(crate) const SCRIPT_LINE_STEPS: u32 = 32;
 
 /// How deep commands may nest across substitutions, compound commands and
 /// strings read again as shell, so that the walk stays within the stack.
@@ -142,7 +146,8 @@ struct Walker {
     /// Scripts read from disk being walked, one inside another (located).
     disk_scripts: Vec<String>,
     /// Commands the walk may take past [`MAX_STEPS`]: a script on disk is
-    /// long by nature, so each of its lines adds a few.
+    /// long by nature, and calls its functions from many places, so each of
+    /// its lines adds [`SCRIPT_LINE_STEPS`].
     script_steps: u32,
     /// The hooks or git directory the command has changed into, if it has.
     dir: Option<Dir>,

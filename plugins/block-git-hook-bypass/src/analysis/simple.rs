@@ -331,7 +331,9 @@ impl Walker {
         let located = disk::locate(self.folder.as_deref(), path).unwrap_or_default();
         self.disk_scripts.push(located);
         let lines = u32::try_from(text.lines().count()).unwrap_or(u32::MAX);
-        self.script_steps = self.script_steps.saturating_add(lines.saturating_mul(4));
+        self.script_steps = self
+            .script_steps
+            .saturating_add(lines.saturating_mul(super::SCRIPT_LINE_STEPS));
         let output = match shell::parse(text) {
             Ok(_) => self.source(text),
             Err(_) => self.source_lines(text),
