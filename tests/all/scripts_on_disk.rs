@@ -100,3 +100,25 @@ fn protect_tama_refuses_a_script_on_disk_that_changes_tama() {
     let out = hook(home.path(), "protect-tama", harmless);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
+
+#[test]
+fn a_named_pipe_run_as_a_script_is_refused() {
+    let (home, repo) = (tempfile::tempdir().unwrap(), checkout());
+    let pipe = repo.path().join("later.txt");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for gate in ["block-git-hook-bypass", "protect-tama"] {
+        let payload = json!({"cwd": repo.path(), "tool_name": "Bash",
+            "tool_input": {"command": "bash later.txt"}});
+        let out = hook(home.path(), gate, payload);
+        assert_eq!(out.status.code(), Some(2), "{gate}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("is a named pipe, a socket or a device"),
+            "{gate}: {}",
+            text(&out.stdout)
+        );
+    }
+}

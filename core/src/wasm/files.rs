@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 pub const MOST_BYTES: u64 = 1 << 20;
 
 /// The text of the regular file at `path` (absolute, or `~/…` under `home`):
-/// none when there is none or it is a program; an error, naming the file and
-/// the cause, when it cannot be read or holds more text than [`MOST_BYTES`].
+/// none when there is none, it is a folder or a program; an error, naming
+/// the file and the cause, when it cannot be read, holds more text than
+/// [`MOST_BYTES`], or is a named pipe, a socket or a device (`/dev/null`
+/// aside), whose text comes later.
 pub fn read(path: &str, home: &Path) -> Result<Option<String>, String> {
     let Some(path) = absolute(path, home) else {
         return Ok(None);
@@ -22,7 +24,15 @@ pub fn read(path: &str, home: &Path) -> Result<Option<String>, String> {
     // starts), and a socket cannot be.
     match std::fs::metadata(&path) {
         Ok(metadata) if metadata.is_file() => {}
-        Ok(_) => return Ok(None),
+        Ok(metadata) if metadata.is_dir() => return Ok(None),
+        // A shell reads `/dev/null` as an empty script.
+        Ok(_) if path == Path::new("/dev/null") => return Ok(Some(String::new())),
+        Ok(_) => {
+            return Err(format!(
+                "{shown} is a named pipe, a socket or a device: what it gives is written later, \
+                 where no gate reads it"
+            ));
+        }
         Err(err) if is_absent(&err) => return Ok(None),
         Err(err) => return Err(format!("{shown} cannot be read: {err}")),
     }
@@ -107,11 +117,17 @@ mod tests {
         for absent in ["~/app", "~/missing", "~/notes.txt/x", "notes.txt", "~/"] {
             assert_eq!(read(absent, home), Ok(None), "{absent}");
         }
-        nix::unistd::mkfifo(&home.join("pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
-        assert_eq!(
-            read("~/pipe", home),
-            Ok(None),
-            "a named pipe is not waited on"
+        assert_eq!(read("/dev/null", home), Ok(Some(String::new())));
+    }
+
+    #[test]
+    fn a_named_pipe_is_an_error_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        nix::unistd::mkfifo(&dir.path().join("pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let err = read("~/pipe", dir.path()).unwrap_err();
+        assert!(
+            err.contains("is a named pipe, a socket or a device"),
+            "{err}"
         );
     }
 
