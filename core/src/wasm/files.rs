@@ -48,12 +48,18 @@ pub fn read(path: &str, home: &Path) -> Result<Option<String>, String> {
         return Ok(None);
     }
     let mut bytes = Vec::with_capacity(metadata.len().min(MOST_BYTES) as usize);
-    file.take(MOST_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|err| format!("{shown} cannot be read: {err}"))?;
+    let read = |bytes: &mut Vec<u8>, most: u64| {
+        (&file)
+            .take(most)
+            .read_to_end(bytes)
+            .map_err(|err| format!("{shown} cannot be read: {err}"))
+    };
+    // A program is told by its first bytes, so the rest of it is never read.
+    read(&mut bytes, SAMPLE as u64)?;
     if is_program(&bytes) {
         return Ok(None);
     }
+    read(&mut bytes, MOST_BYTES + 1 - SAMPLE as u64)?;
     if bytes.len() as u64 > MOST_BYTES {
         return Err(format!(
             "{shown} holds more than the {} MiB of text Tama reads",
@@ -87,10 +93,14 @@ fn is_absent(err: &std::io::Error) -> bool {
     matches!(err.kind(), NotFound | NotADirectory)
 }
 
+/// The bytes bash looks at to tell a program from a script.
+const SAMPLE: usize = 80;
+
 /// Whether `bytes` start like a program rather than a script: as bash does,
-/// a NUL byte before the first line ends.
+/// a NUL byte in the first [`SAMPLE`] bytes before the first line ends.
 fn is_program(bytes: &[u8]) -> bool {
-    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let sample = bytes.get(..SAMPLE).unwrap_or(bytes);
+    let first_line = sample.split(|&b| b == b'\n').next().unwrap_or_default();
     first_line.contains(&0)
 }
 
@@ -118,6 +128,10 @@ mod tests {
             assert_eq!(read(absent, home), Ok(None), "{absent}");
         }
         assert_eq!(read("/dev/null", home), Ok(Some(String::new())));
+        // bash looks for a NUL only in a script's first 80 bytes.
+        let late_nul = format!("git commit --no-verify #{}\0\n", "x".repeat(80));
+        std::fs::write(home.join("late"), &late_nul).unwrap();
+        assert_eq!(read("~/late", home), Ok(Some(late_nul)));
     }
 
     #[test]
