@@ -31,7 +31,7 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
             files.iter().map(|file| walker.file_text(file)).collect()
         }
         // Some of the lines of its input, taken as all of them.
-        name @ ("head" | "tail" | "tac" | "sort" | "uniq" | "grep") => {
+        name @ ("head" | "tail" | "tac" | "sort" | "uniq" | "grep" | "sed") => {
             let files = output::selected_lines_of(name, args)?;
             if files.is_empty() {
                 return stdin.map(str::to_owned);

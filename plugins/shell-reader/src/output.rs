@@ -22,13 +22,18 @@ pub fn joined<W: AsRef<str>>(args: &[W]) -> String {
 
 /// The files `name args…` prints some of the lines of, when it is a
 /// program that only selects lines (`head`, `tail`, `tac`, `sort`, `uniq`,
-/// `grep`): none for another program, and no file when it reads standard
-/// input (`-` names standard input too). A gate that reads the command's
-/// output as commands takes all the lines, a superset of those printed.
+/// `grep`, and `sed` given only `p`, `d` and `q` commands) and writes no
+/// file (`sort -o`, `uniq in out`, `sed -i`): none for another program, and
+/// no file when it reads standard input (`-` names standard input too). A
+/// gate that reads the command's output as commands takes all the lines, a
+/// superset of those printed.
 pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option<Vec<&'w str>> {
+    if name == "sed" {
+        return sed_selected_lines_of(args);
+    }
     let valued: &[&str] = match name {
         "head" | "tail" => &["-n", "-c", "--lines", "--bytes"],
-        "sort" => &["-k", "-t", "-o", "-S", "-T", "--key", "--field-separator"],
+        "sort" => &["-k", "-t", "-S", "-T", "--key", "--field-separator"],
         "uniq" => &["-f", "-s", "-w"],
         "grep" => &["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file"],
         "tac" => &["-s", "--separator"],
@@ -37,11 +42,19 @@ pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option
     let mut files = Vec::new();
     let mut words = args.iter().map(AsRef::as_ref);
     while let Some(word) = words.next() {
+        // `sort -o file` writes the file.
+        if name == "sort" && (matches!(word, "-o" | "--output") || word.starts_with("--output=")) {
+            return None;
+        }
         if valued.contains(&word) {
             words.next();
         } else if word == "-" || !word.starts_with('-') {
             files.push(word);
         }
+    }
+    // `uniq input output` writes its second operand.
+    if name == "uniq" && files.len() > 1 {
+        return None;
     }
     // grep's first operand is its pattern, unless `-e` or `-f` gave it.
     let given_pattern = args
@@ -51,6 +64,97 @@ pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option
         files.remove(0);
     }
     Some(files)
+}
+
+/// [`selected_lines_of`] for `sed`: its files, when every script it runs
+/// only prints, deletes or quits at lines ([`selects_lines`]) and it edits
+/// no file in place.
+fn sed_selected_lines_of<W: AsRef<str>>(args: &[W]) -> Option<Vec<&str>> {
+    let mut scripts = Vec::new();
+    let mut files = Vec::new();
+    let mut words = args.iter().map(AsRef::as_ref);
+    while let Some(word) = words.next() {
+        match word {
+            "-e" | "--expression" => scripts.push(words.next()?),
+            "-l" | "--line-length" => {
+                words.next();
+            }
+            _ if word.starts_with("--expression=") => scripts.push(&word["--expression=".len()..]),
+            // A script in a file, or files edited in place.
+            "-f" | "--file" => return None,
+            _ if word.starts_with("--in-place") || word.starts_with("--file") => return None,
+            _ if word.starts_with("--") => {}
+            _ if word.starts_with('-') && word.len() > 1 => {
+                if word.contains(['i', 'f']) {
+                    return None;
+                }
+            }
+            _ => files.push(word),
+        }
+    }
+    if scripts.is_empty() {
+        if files.is_empty() {
+            return None;
+        }
+        scripts.push(files.remove(0));
+    }
+    scripts
+        .iter()
+        .all(|script| selects_lines(script))
+        .then_some(files)
+}
+
+/// Whether the sed `script` only prints, deletes or quits at the lines its
+/// addresses pick (`1p`, `/commit/p`, `2,$d`, `5q`): its output is some of
+/// its input's lines.
+fn selects_lines(script: &str) -> bool {
+    let mut chars = script.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace() || *c == ';').is_some() {}
+        if chars.peek().is_none() {
+            return true;
+        }
+        // Up to two addresses: line numbers, `$`, `first~step`, `/regex/`.
+        for _ in 0..2 {
+            match chars.peek() {
+                Some('/') => {
+                    chars.next();
+                    let mut escaped = false;
+                    loop {
+                        match chars.next() {
+                            None => return false,
+                            Some('\\') if !escaped => escaped = true,
+                            Some('/') if !escaped => break,
+                            Some(_) => escaped = false,
+                        }
+                    }
+                    while chars.next_if(|c| matches!(c, 'I' | 'M')).is_some() {}
+                }
+                Some(c) if c.is_ascii_digit() || *c == '$' => {
+                    while chars
+                        .next_if(|c| c.is_ascii_digit() || matches!(c, '$' | '~'))
+                        .is_some()
+                    {}
+                }
+                _ => break,
+            }
+            if chars.next_if_eq(&',').is_none() {
+                break;
+            }
+        }
+        while chars.next_if(|c| *c == ' ' || *c == '!').is_some() {}
+        if chars
+            .next_if(|c| matches!(c, 'p' | 'P' | 'd' | 'D' | 'q' | 'Q'))
+            .is_none()
+        {
+            return false;
+        }
+        // `q` and `Q` may give an exit status.
+        while chars.next_if(|c| c.is_ascii_digit() || *c == ' ').is_some() {}
+        if chars.next_if(|c| *c == ';' || *c == '\n').is_none() && chars.peek().is_some() {
+            return false;
+        }
+    }
 }
 
 /// `echo [-neE] args…`.
@@ -222,6 +326,48 @@ fn tr_set(set: &str) -> Vec<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sed_selects_lines_only_when_it_prints_deletes_or_quits() {
+        for script in [
+            "1p",
+            "-n",
+            "/commit/p",
+            "2,$d",
+            "5q",
+            "/a\\/b/,/c/p;3q",
+            "$!d",
+            "1~2p",
+        ] {
+            let args: Vec<&str> = match script {
+                "-n" => vec!["-n", "1p", "f"],
+                script => vec!["-n", script, "f"],
+            };
+            assert_eq!(selected_lines_of("sed", &args), Some(vec!["f"]), "{script}");
+        }
+        assert_eq!(
+            selected_lines_of("sed", &["-e", "1p", "-e", "3q"]),
+            Some(vec![])
+        );
+        assert_eq!(selected_lines_of("sort", &["-o", "out", "f"]), None);
+        assert_eq!(selected_lines_of("uniq", &["in", "out"]), None);
+        assert_eq!(
+            selected_lines_of("grep", &["-v", "x", "f"]),
+            Some(vec!["f"])
+        );
+        for args in [
+            &["s/a/b/", "f"][..],
+            &["-n", "1p;s/x/y/p", "f"],
+            &["-i", "1d", "f"],
+            &["-ni", "1p", "f"],
+            &["-f", "script.sed", "f"],
+            &["1e date", "f"],
+            &["y/ab/cd/", "f"],
+            &["1r other", "f"],
+        ] {
+            assert_eq!(selected_lines_of("sed", args), None, "{args:?}");
+        }
+    }
 
     #[test]
     fn filters_decode_reverse_and_translate_their_input() {

@@ -100,7 +100,11 @@ impl Walker {
             "printf" => Ok(Some(output::printf(args))),
             "cat" if unread => done,
             "cat" => Ok(self.cat(args, stdin)),
-            "head" | "tail" | "tac" | "sort" | "uniq" | "grep" if !unread => {
+            // Only while it writes no file (`sort -o`, `sed -i`), which the
+            // checks below read.
+            "head" | "tail" | "tac" | "sort" | "uniq" | "grep" | "sed"
+                if !unread && output::selected_lines_of(name, args).is_some() =>
+            {
                 Ok(self.selected_lines(name, args, stdin))
             }
             "base64" | "openssl" | "xxd" | "rev" | "tr" if !unread => {
