@@ -428,14 +428,11 @@ impl Walker {
         args: &[Field<'_>],
         stdin: Option<&str>,
     ) -> Result<()> {
-        // The file `xargs -a` reads its items from may lie on disk; the files
-        // of other programs (a makefile, a crontab) are read only when the
-        // command wrote them: a repository's own hold what its user runs on
-        // purpose.
-        let texts = runners::shell_texts(name, args, stdin, |path| match name {
-            "xargs" => self.file_text(path),
-            _ => self.file_content(path),
-        });
+        // The files of these programs (a makefile, a crontab) are read only
+        // when the command wrote them: a repository's own hold what its user
+        // runs on purpose. (`xargs`, which reads its file from disk too, is
+        // walked by [`Walker::xargs`].)
+        let texts = runners::shell_texts(name, args, stdin, |path| self.file_content(path));
         for text in texts {
             self.child_source_in(&text, || format!("What `{name}` hands a shell"))?;
         }
