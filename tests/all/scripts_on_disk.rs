@@ -101,8 +101,11 @@ fn protect_tama_refuses_a_script_on_disk_that_changes_tama() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
 
+/// A named pipe a later writer sends commands through: run as a script or
+/// read by a shell as its input, it is refused, since its text is not there
+/// to read when the gates decide; only read, it passes.
 #[test]
-fn a_named_pipe_run_as_a_script_is_refused() {
+fn a_named_pipe_run_as_a_script_or_read_by_a_shell_is_refused() {
     let (home, repo) = (tempfile::tempdir().unwrap(), checkout());
     let pipe = repo.path().join("later.txt");
     let made = std::process::Command::new("mkfifo")
@@ -110,15 +113,34 @@ fn a_named_pipe_run_as_a_script_is_refused() {
         .status()
         .unwrap();
     assert!(made.success());
-    for gate in ["block-git-hook-bypass", "protect-tama"] {
+    let run = |gate: &str, command: &str| {
         let payload = json!({"cwd": repo.path(), "tool_name": "Bash",
-            "tool_input": {"command": "bash later.txt"}});
-        let out = hook(home.path(), gate, payload);
-        assert_eq!(out.status.code(), Some(2), "{gate}: {}", text(&out.stderr));
-        assert!(
-            text(&out.stdout).contains("is a named pipe, a socket or a device"),
-            "{gate}: {}",
-            text(&out.stdout)
-        );
+            "tool_input": {"command": command}});
+        hook(home.path(), gate, payload)
+    };
+    for gate in ["block-git-hook-bypass", "protect-tama"] {
+        for command in [
+            "bash later.txt",
+            "bash < later.txt",
+            "cat later.txt | sh",
+            "eval \"$(head -1 later.txt)\"",
+        ] {
+            let out = run(gate, command);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{gate} {command}: {}",
+                text(&out.stderr)
+            );
+            let stdout = text(&out.stdout);
+            assert!(
+                stdout.starts_with(&format!("{gate}: "))
+                    && stdout.contains("later.txt")
+                    && stdout.contains("is a named pipe, a socket or a device"),
+                "{gate} {command}: {stdout}"
+            );
+        }
+        let out = run(gate, "grep -c x later.txt; cat later.txt > copy.txt");
+        assert_eq!(out.status.code(), Some(0), "{gate}: {}", text(&out.stdout));
     }
 }

@@ -89,6 +89,9 @@ pub enum Finding {
     WithUnknownEmpty(Box<Finding>),
     /// A script on disk the command runs, which the gate could not read.
     ScriptUnread { path: String, why: String },
+    /// Commands a shell reads from a file the gate could not read: a named
+    /// pipe, whose text a writer sends later (`bash < pipe`, `cat pipe | sh`).
+    InputUnread { path: String, why: String },
     /// The command is not readable shell (`syntax`), or goes past the
     /// gate's limits. Text that may not be shell at all (a string in
     /// python code, a pager setting) is let be only for the first.
@@ -260,6 +263,12 @@ impl fmt::Display for Finding {
                 "The command runs the script `{path}`, which {GATE} could not read ({why}), \
                  so it cannot tell whether the script skips the repository's git hooks. Run \
                  the script's commands one by one instead."
+            ),
+            Self::InputUnread { path, why } => write!(
+                f,
+                "The command runs commands it reads from `{path}`, which {GATE} could not \
+                 read ({why}), so it cannot tell whether they skip the repository's git hooks. \
+                 Run those commands as a tool call of their own."
             ),
             Self::Unreadable { problem, syntax } => write!(
                 f,

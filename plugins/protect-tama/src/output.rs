@@ -12,8 +12,10 @@ use crate::commands::basename;
 use crate::walk::Walker;
 
 /// What `argv`, reading `stdin`, prints: `echo` and `printf` (as the shell
-/// reader works them out), `cat` of its input or of files this command
-/// wrote, the filters that decode or reverse their input, where `tama` is
+/// reader works them out), `cat` of its input or of files, programs that
+/// print some of their input's lines or reshape them (`head`, `cut`, `awk
+/// '{print}'`, …, taken as all of them), the filters that encode, decode,
+/// reverse or translate their input or a file they name, where `tama` is
 /// found (`which`, `command -v`, `type -P`, `whereis`: the `tama` running
 /// now), paths resolved (`realpath`, `readlink -f`: the paths as given)
 /// and what `find` lists (names it cannot know under its folders); `None`
@@ -29,20 +31,6 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
                 return stdin.map(str::to_owned);
             }
             files.iter().map(|file| walker.file_text(file)).collect()
-        }
-        // Some of the lines of its input, taken as all of them.
-        name @ ("head" | "tail" | "tac" | "sort" | "uniq" | "grep" | "sed") => {
-            let files = output::selected_lines_of(name, args)?;
-            if files.is_empty() {
-                return stdin.map(str::to_owned);
-            }
-            files
-                .iter()
-                .map(|file| match *file {
-                    "-" => stdin,
-                    file => walker.file_text(file),
-                })
-                .collect()
         }
         "which" => found(walker, args),
         name @ ("pgrep" | "pidof") => {
@@ -82,7 +70,26 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
         {
             Some(operands(args))
         }
-        name => output::filtered(name, args, stdin?),
+        name => {
+            // Some of the lines of its input, or all of them reshaped, taken
+            // as all of them.
+            if let Some(files) = output::selected_lines_of(name, args) {
+                if files.is_empty() {
+                    return stdin.map(str::to_owned);
+                }
+                return files
+                    .iter()
+                    .map(|file| match *file {
+                        "-" => stdin,
+                        file => walker.file_text(file),
+                    })
+                    .collect();
+            }
+            match output::filtered_file(name, args) {
+                Some((file, rest)) => output::filtered(name, &rest, walker.file_text(file)?),
+                None => output::filtered(name, args, stdin?),
+            }
+        }
     }
 }
 

@@ -30,8 +30,15 @@ pub fn typed_line() -> String {
 }
 
 /// Refuses running `text` (as shell, as code, as a command) that holds what
-/// is typed into the terminal later: `eval "$(cat)"`, `read l; bash -c "$l"`.
+/// is typed into the terminal later (`eval "$(cat)"`, `read l; bash -c
+/// "$l"`), or what is read from a file the gate could not read (`bash <
+/// pipe`).
 pub fn refuse_typed(text: &str) -> Result<()> {
+    if let Some((path, why)) = shell_reader::disk::unread_in(text) {
+        return Err(format!(
+            "the tool call runs commands it reads from `{path}`, which protect-tama could not read ({why}): a named pipe's text comes later, from a writer no hook sees. Run those commands as a tool call of their own"
+        ));
+    }
     if !text.contains(TYPED) {
         return Ok(());
     }

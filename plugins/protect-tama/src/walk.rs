@@ -280,11 +280,12 @@ impl<'h> Walker<'h> {
 
     /// What the file at `path`, which the command reads, holds: what this
     /// command wrote to it, else its text on disk when the walk reads files
-    /// there and can (a file it cannot read is none, as one it never reads).
+    /// there (a file it could not read, such as a named pipe, gives a mark
+    /// that is refused where it runs: `terminal::refuse_typed`).
     pub fn file_text(&self, path: &str) -> Option<&str> {
         match self.written(path) {
             Some(text) => Some(text),
-            None if self.reads_disk => self.disk.text(None, &self.resolve(path)).ok().flatten(),
+            None if self.reads_disk => self.disk.input(None, &self.resolve(path)),
             None => None,
         }
     }

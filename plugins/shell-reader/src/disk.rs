@@ -23,8 +23,36 @@ pub const MOST_ROUNDS: usize = 4;
 #[derive(Default)]
 pub struct Disk {
     /// Where each file lies ([`locate`]) and what reading it gave.
-    read: Vec<(String, Result<Option<String>, String>)>,
+    read: Vec<(String, Result<Option<String>, Unreadable>)>,
     wanted: RefCell<Vec<String>>,
+}
+
+/// A file the host could not read.
+struct Unreadable {
+    why: String,
+    /// What a command reading it takes in: [`unread_mark`].
+    as_input: String,
+}
+
+/// Marks text a command takes in from a file that could not be read (see
+/// [`unread_mark`]).
+const UNREAD: &str = "\u{FFFC}unread\u{FFFC}";
+
+/// What a command takes in from the file at `path` that the host could not
+/// read because `why`: a named pipe, a socket or a device gives its text
+/// only later, when a writer sends it; an unreadable file gives nothing
+/// that can be checked. A gate refuses running text that holds this mark
+/// as commands ([`unread_in`]), as it refuses running such a file as a
+/// script.
+fn unread_mark(path: &str, why: &str) -> String {
+    format!("{UNREAD}{path}{UNREAD}{why}{UNREAD}\n")
+}
+
+/// The path and the reason of the first file in `text` that could not be
+/// read ([`unread_mark`]), when text taken in from one is in it.
+pub fn unread_in(text: &str) -> Option<(&str, &str)> {
+    let mut parts = text.split(UNREAD).skip(1);
+    Some((parts.next()?, parts.next()?))
 }
 
 impl Disk {
@@ -33,20 +61,40 @@ impl Disk {
     /// where it lies, or why it could not be read. A file not read yet is
     /// noted as wanted and is none for now.
     pub fn text(&self, folder: Option<&str>, path: &str) -> Result<Option<&str>, &str> {
-        let Some(located) = locate(folder, path) else {
-            return Ok(None);
-        };
-        match self.read.iter().find(|(at, _)| *at == located) {
-            Some((_, Ok(text))) => Ok(text.as_deref()),
-            Some((_, Err(why))) => Err(why),
-            None => {
-                let mut wanted = self.wanted.borrow_mut();
-                if !wanted.contains(&located) {
-                    wanted.push(located);
-                }
-                Ok(None)
+        match self.entry(folder, path) {
+            Some(Ok(text)) => Ok(text.as_deref()),
+            Some(Err(unreadable)) => Err(&unreadable.why),
+            None => Ok(None),
+        }
+    }
+
+    /// What a command reading the file at `path` as its input takes in,
+    /// located from `folder` as [`Disk::text`] does: its text, none when
+    /// there is no such file or it is not read yet, or the mark of a file
+    /// that could not be read ([`unread_in`]).
+    pub fn input(&self, folder: Option<&str>, path: &str) -> Option<&str> {
+        match self.entry(folder, path)? {
+            Ok(text) => text.as_deref(),
+            Err(unreadable) => Some(&unreadable.as_input),
+        }
+    }
+
+    /// What reading the file at `path` gave, or none when the gate cannot
+    /// tell where it lies or has not read it yet (it is then wanted).
+    fn entry(
+        &self,
+        folder: Option<&str>,
+        path: &str,
+    ) -> Option<&Result<Option<String>, Unreadable>> {
+        let located = locate(folder, path)?;
+        let entry = self.read.iter().find(|(at, _)| *at == located);
+        if entry.is_none() {
+            let mut wanted = self.wanted.borrow_mut();
+            if !wanted.contains(&located) {
+                wanted.push(located);
             }
         }
+        entry.map(|(_, read)| read)
     }
 
     /// Reads the files the last walk wanted, relative ones under `start`
@@ -68,6 +116,10 @@ impl Disk {
                 start().map(|folder| normal(&format!("{folder}/{located}")))
             };
             let text = absolute.map_or(Ok(None), |path| read(&path));
+            let text = text.map_err(|why| Unreadable {
+                as_input: unread_mark(&located, &why),
+                why,
+            });
             self.read.push((located, text));
         }
         true
@@ -185,5 +237,12 @@ mod tests {
             Err("/etc/locked cannot be opened: denied")
         );
         assert!(!disk.read_wanted(|| unreachable!("nothing wanted"), read));
+        assert_eq!(disk.input(Some(""), "run.txt"), Some("git commit -n"));
+        let taken_in = disk.input(Some(""), "/etc/locked").unwrap();
+        assert_eq!(
+            super::unread_in(&format!("cd /; {taken_in}")),
+            Some(("/etc/locked", "/etc/locked cannot be opened: denied"))
+        );
+        assert_eq!(super::unread_in("git commit -n"), None);
     }
 }

@@ -20,16 +20,22 @@ pub fn joined<W: AsRef<str>>(args: &[W]) -> String {
     out
 }
 
-/// The files `name args…` prints some of the lines of, when it is a
-/// program that only selects lines (`head`, `tail`, `tac`, `sort`, `uniq`,
-/// `grep`, and `sed` given only `p`, `d` and `q` commands) and writes no
-/// file (`sort -o`, `uniq in out`, `sed -i`): none for another program, and
-/// no file when it reads standard input (`-` names standard input too). A
-/// gate that reads the command's output as commands takes all the lines, a
-/// superset of those printed.
+/// The files `name args…` prints the lines of, some of them or all of them
+/// reshaped, when it is a program that only selects lines (`head`, `tail`,
+/// `tac`, `sort`, `uniq`, `grep`, `sed` given only `p`, `d` and `q`
+/// commands, `awk` that only prints lines) or cuts, joins, wraps or
+/// re-encodes them (`cut`, `paste`, `fold`, `fmt`, `expand`, `unexpand`,
+/// `strings`, `iconv`, `dd`), and writes no file (`sort -o`, `uniq in out`,
+/// `sed -i`, `iconv -o`, `dd of=`): none for another program, and no file
+/// when it reads standard input (`-` names standard input too). A gate that
+/// reads the command's output as commands takes all the lines of its
+/// input, which hold every command the output can.
 pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option<Vec<&'w str>> {
-    if name == "sed" {
-        return sed_selected_lines_of(args);
+    match name {
+        "sed" => return sed_selected_lines_of(args),
+        "awk" | "gawk" | "mawk" | "nawk" => return awk_selected_lines_of(args),
+        "dd" => return dd_input(args),
+        _ => {}
     }
     let valued: &[&str] = match name {
         "head" | "tail" => &["-n", "-c", "--lines", "--bytes"],
@@ -37,13 +43,33 @@ pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option
         "uniq" => &["-f", "-s", "-w"],
         "grep" => &["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file"],
         "tac" => &["-s", "--separator"],
+        "cut" => &[
+            "-b",
+            "-c",
+            "-f",
+            "-d",
+            "--bytes",
+            "--characters",
+            "--fields",
+            "--delimiter",
+        ],
+        "paste" => &["-d", "--delimiters"],
+        "fold" => &["-w", "--width"],
+        "fmt" => &["-w", "-g", "-p", "--width", "--goal", "--prefix"],
+        "expand" | "unexpand" => &["-t", "--tabs"],
+        "strings" => &["-n", "-t", "-e", "--bytes", "--radix", "--encoding"],
+        "iconv" => &["-f", "-t", "--from-code", "--to-code"],
         _ => return None,
     };
     let mut files = Vec::new();
     let mut words = args.iter().map(AsRef::as_ref);
     while let Some(word) = words.next() {
-        // `sort -o file` writes the file.
-        if name == "sort" && (matches!(word, "-o" | "--output") || word.starts_with("--output=")) {
+        // `sort -o file` and `iconv -o file` write the file.
+        let writes = match name {
+            "sort" | "iconv" => ["-o", "--output"].contains(&word) || word.starts_with("--output="),
+            _ => false,
+        };
+        if writes {
             return None;
         }
         if valued.contains(&word) {
@@ -64,6 +90,101 @@ pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option
         files.remove(0);
     }
     Some(files)
+}
+
+/// [`selected_lines_of`] for `dd`: the file `if=` names, or standard input,
+/// while no `of=` writes a file.
+fn dd_input<W: AsRef<str>>(args: &[W]) -> Option<Vec<&str>> {
+    let mut files = Vec::new();
+    for arg in args.iter().map(AsRef::as_ref) {
+        if arg.starts_with("of=") {
+            return None;
+        }
+        if let Some(file) = arg.strip_prefix("if=") {
+            files = vec![file];
+        }
+    }
+    Some(files)
+}
+
+/// [`selected_lines_of`] for `awk`: its files, when its program only prints
+/// whole lines, at every line or at those a pattern picks (`awk 1`,
+/// `awk '{print}'`, `awk '/x/ {print $0}'`, `awk 'NR==2'`), and no
+/// variable assignment stands among its files.
+fn awk_selected_lines_of<W: AsRef<str>>(args: &[W]) -> Option<Vec<&str>> {
+    let mut words = args.iter().map(AsRef::as_ref);
+    let mut program = None;
+    let mut files = Vec::new();
+    while let Some(word) = words.next() {
+        match word {
+            "-F" | "-v" => {
+                words.next();
+            }
+            "--" => {}
+            // A program in a file, or one that runs another.
+            "-f" | "-E" | "-e" | "--file" | "--exec" | "--source" => return None,
+            _ if word.starts_with('-') && word.len() > 1 => {}
+            _ if program.is_none() => program = Some(word),
+            _ if word.contains('=') => return None,
+            _ => files.push(word),
+        }
+    }
+    prints_whole_lines(program?).then_some(files)
+}
+
+/// Whether the awk `program` is one rule that prints the line it matches,
+/// and nothing else: a pattern without braces, or `{print}`/`{print $0}`
+/// after an optional pattern.
+fn prints_whole_lines(program: &str) -> bool {
+    let program = program.trim();
+    let (pattern, action) = match program.find('{') {
+        Some(at) => (&program[..at], &program[at..]),
+        None => (program, "{print}"),
+    };
+    let action: String = action.chars().filter(|c| !c.is_whitespace()).collect();
+    let prints = matches!(
+        action.as_str(),
+        "{print}" | "{print;}" | "{print$0}" | "{print$0;}"
+    );
+    prints && !pattern.contains(['(', '{', '}', ';']) && !assigns(pattern)
+}
+
+/// Whether the awk expression `text` holds an assignment: an `=` that is
+/// not part of `==`, `!=`, `<=` or `>=`.
+fn assigns(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, byte)| {
+        let before = at.checked_sub(1).and_then(|at| bytes.get(at));
+        *byte == b'='
+            && !matches!(before, Some(b'=' | b'!' | b'<' | b'>'))
+            && bytes.get(at + 1) != Some(&b'=')
+    })
+}
+
+/// The file a filter of [`filtered`] reads in place of standard input
+/// (`base64 -d notes.txt`, `rev f`, `xxd -r -p f`, `openssl base64 -d -in
+/// f`), and its arguments without it.
+pub fn filtered_file<'w, W: AsRef<str>>(
+    name: &str,
+    args: &'w [W],
+) -> Option<(&'w str, Vec<&'w str>)> {
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
+    if name == "openssl" {
+        let at = args.iter().position(|arg| *arg == "-in")?;
+        let file = *args.get(at + 1)?;
+        let rest = [&args[..at], args.get(at + 2..).unwrap_or_default()].concat();
+        return Some((file, rest));
+    }
+    if !matches!(name, "base64" | "xxd" | "rev") {
+        return None;
+    }
+    let (files, rest): (Vec<&str>, Vec<&str>) = args
+        .iter()
+        .partition(|arg| !arg.starts_with('-') || **arg == "-");
+    match files[..] {
+        [file] if file != "-" => Some((file, rest)),
+        _ => None,
+    }
 }
 
 /// [`selected_lines_of`] for `sed`: its files, when every script it runs
@@ -235,8 +356,8 @@ pub fn printf<W: AsRef<str>>(args: &[W]) -> String {
 }
 
 /// What a filter that only transforms its input prints for `stdin`:
-/// `base64 -d` (also `openssl base64 -d` and `openssl enc -d -a`), `xxd -r
-/// -p`, `rev` and `tr`, the ways to hide a command's text on its way into a
+/// `base64` and `base64 -d` (also `openssl base64 -d` and `openssl enc -d
+/// -a`), `xxd -r -p`, `rev` and `tr`, the ways to hide a command's text on its way into a
 /// shell. `None` for anything else, or a file operand.
 pub fn filtered<W: AsRef<str>>(name: &str, args: &[W], stdin: &str) -> Option<String> {
     let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
@@ -259,6 +380,17 @@ pub fn filtered<W: AsRef<str>>(name: &str, args: &[W], stdin: &str) -> Option<St
                     .ok()?,
             )
         }
+        // Encoding, which a later `base64 -d` undoes: GNU's lines of 76.
+        "base64" if only_wraps(&args) => {
+            use base64::Engine as _;
+            let encoded = base64::engine::general_purpose::STANDARD.encode(stdin);
+            let mut out = String::with_capacity(encoded.len() + encoded.len() / 76 + 1);
+            for line in encoded.as_bytes().chunks(76) {
+                out.push_str(core::str::from_utf8(line).ok()?);
+                out.push('\n');
+            }
+            Some(out)
+        }
         "xxd" if has(&["-r"]) && has(&["-p", "-ps", "-plain"]) && operands == 0 => {
             let compact: String = stdin.split_whitespace().collect();
             text_of(hex::decode(compact).ok()?)
@@ -279,6 +411,21 @@ pub fn filtered<W: AsRef<str>>(name: &str, args: &[W], stdin: &str) -> Option<St
         "tr" => translated(&args, stdin),
         _ => None,
     }
+}
+
+/// Whether `base64 args…` encodes its input: no option but a line width.
+fn only_wraps(args: &[&str]) -> bool {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        match *word {
+            "-w" | "--wrap" => {
+                words.next();
+            }
+            _ if word.starts_with("-w") || word.starts_with("--wrap=") => {}
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// `tr SET1 SET2` and `tr -d SET1`, with ranges (`a-z`) and escapes; other
@@ -370,6 +517,50 @@ mod tests {
     }
 
     #[test]
+    fn programs_that_cut_join_or_wrap_lines_print_their_files_lines() {
+        type Case<'a> = (&'a str, &'a [&'a str], Option<Vec<&'a str>>);
+        let cases: [Case<'_>; 14] = [
+            ("cut", &["-c1-", "f"], Some(vec!["f"])),
+            ("cut", &["-d", ":", "-f", "1"], Some(vec![])),
+            ("paste", &["-d", ",", "a", "-"], Some(vec!["a", "-"])),
+            ("fold", &["-w", "200", "f"], Some(vec!["f"])),
+            ("strings", &["-n", "2", "f"], Some(vec!["f"])),
+            (
+                "iconv",
+                &["-f", "utf8", "-t", "ascii", "f"],
+                Some(vec!["f"]),
+            ),
+            ("iconv", &["-f", "utf8", "-o", "out", "f"], None),
+            ("dd", &["if=f", "bs=1"], Some(vec!["f"])),
+            ("dd", &["if=f", "of=g"], None),
+            ("awk", &["{print}", "f"], Some(vec!["f"])),
+            ("awk", &["-F:", "NR==2 { print $0 }", "f"], Some(vec!["f"])),
+            ("awk", &["{print $1}", "f"], None),
+            ("awk", &["{system($0)}", "f"], None),
+            ("awk", &["x=1", "f"], None),
+        ];
+        for (name, args, files) in cases {
+            assert_eq!(selected_lines_of(name, args), files, "{name} {args:?}");
+        }
+    }
+
+    #[test]
+    fn a_filter_may_read_a_file_in_place_of_its_input() {
+        assert_eq!(
+            filtered_file("base64", &["-d", "notes.txt"]),
+            Some(("notes.txt", vec!["-d"]))
+        );
+        assert_eq!(filtered_file("rev", &["f"]), Some(("f", vec![])));
+        assert_eq!(
+            filtered_file("openssl", &["enc", "-d", "-a", "-in", "f"]),
+            Some(("f", vec!["enc", "-d", "-a"]))
+        );
+        assert_eq!(filtered_file("rev", &["-"]), None);
+        assert_eq!(filtered_file("rev", &["a", "b"]), None);
+        assert_eq!(filtered_file("tr", &["a", "b"]), None);
+    }
+
+    #[test]
     fn filters_decode_reverse_and_translate_their_input() {
         let none: [&str; 0] = [];
         assert_eq!(
@@ -377,6 +568,13 @@ mod tests {
             Some("git status")
         );
         assert_eq!(filtered("base64", &["-d", "file"], "Z2l0").as_deref(), None);
+        assert_eq!(filtered("base64", &none, "git").as_deref(), Some("Z2l0\n"));
+        let long = "git commit --no-verify ".repeat(4);
+        let encoded = filtered("base64", &["-w", "0"], &long).unwrap();
+        assert_eq!(
+            filtered("base64", &["-d"], &encoded).as_deref(),
+            Some(&*long)
+        );
         for openssl in [
             &["base64", "-d"][..],
             &["enc", "-d", "-a"],

@@ -375,9 +375,10 @@ impl Walker {
         Ok(())
     }
 
-    /// What `head`, `tail`, `tac`, `sort`, `uniq` or `grep` prints, as far
-    /// as a shell reading it goes: the lines of its input (the files it
-    /// names, else standard input; `output::selected_lines_of`).
+    /// What a program that selects or reshapes lines (`head`, `grep`,
+    /// `cut`, `fold`, …) prints, as far as a shell reading it goes: the
+    /// lines of its input (the files it names, else standard input;
+    /// `output::selected_lines_of`).
     pub(super) fn selected_lines(
         &self,
         name: &str,
@@ -397,6 +398,20 @@ impl Walker {
             });
         }
         Some(out)
+    }
+
+    /// What a filter that decodes, reverses or translates prints
+    /// (`output::filtered`), of its input or the file it names.
+    pub(super) fn filtered(
+        &self,
+        name: &str,
+        args: &[Field<'_>],
+        stdin: Option<&str>,
+    ) -> Option<String> {
+        match output::filtered_file(name, args) {
+            Some((file, rest)) => output::filtered(name, &rest, self.file_text(file)?),
+            None => output::filtered(name, args, stdin?),
+        }
     }
 
     /// `cat`: its input, or files this command wrote.

@@ -211,6 +211,12 @@ struct FunctionEntry<'p> {
 impl Walker {
     /// Reads `text` as shell and walks it; returns what it prints when known.
     fn source(&mut self, text: &str) -> Result<Option<String>> {
+        if let Some((path, why)) = disk::unread_in(text) {
+            return Err(Finding::InputUnread {
+                path: path.to_owned(),
+                why: why.to_owned(),
+            });
+        }
         self.depth += 1;
         let result = if self.depth > MAX_DEPTH {
             Err(unreadable(

@@ -309,11 +309,12 @@ impl Walker {
 
     /// What the file at `path`, which the command reads, holds: what this
     /// command wrote to it, else its text on disk when the gate reads files
-    /// there and can (a file it cannot read is none, as one it never reads).
+    /// there (a file it could not read, such as a named pipe, gives a mark
+    /// that is refused where it runs: `disk::unread_in`).
     pub(super) fn file_text(&self, path: &str) -> Option<&str> {
         match self.file_content(path) {
             Some(text) => Some(text),
-            None if self.reads_disk => self.disk.text(self.folder.as_deref(), path).ok().flatten(),
+            None if self.reads_disk => self.disk.input(self.folder.as_deref(), path),
             None => None,
         }
     }
