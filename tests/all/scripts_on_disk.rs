@@ -59,6 +59,37 @@ fn a_script_that_keeps_the_hooks_passes() {
     );
 }
 
+/// Code an interpreter runs is read from disk as `python3 -c` code is; a
+/// string of it taken for a command that names a device is let be.
+#[test]
+fn code_an_interpreter_runs_is_read_from_disk() {
+    let (home, repo) = (tempfile::tempdir().unwrap(), checkout());
+    let write = |name: &str, code: &str| std::fs::write(repo.path().join(name), code).unwrap();
+    write(
+        "release.py",
+        "import subprocess\nsubprocess.run(['git', 'push', '--no-verify'])\n",
+    );
+    write(
+        "status.py",
+        "import subprocess\nsubprocess.run(['git', 'status'])\nsubprocess.run(['/dev/tty'])\n",
+    );
+    let run = |command: &str| {
+        let payload = json!({"cwd": repo.path(), "tool_name": "Bash",
+            "tool_input": {"command": command}});
+        hook(home.path(), "block-git-hook-bypass", payload)
+    };
+    let out = run("python3 release.py");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout)
+            .starts_with("block-git-hook-bypass: `python3 release.py` runs git with --no-verify"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run("python3 status.py");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
 #[test]
 fn a_plugin_is_handed_no_file() {
     let (home, repo) = (tempfile::tempdir().unwrap(), checkout());

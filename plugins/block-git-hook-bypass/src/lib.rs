@@ -79,7 +79,10 @@
 //!   ruby`, read as its interpreter's code is) that a command or a write
 //!   tool writes is read as what it runs later: one
 //!   that skips hooks is refused as it is written, since the call that runs
-//!   it cannot see its content.
+//!   it cannot see its content. A script the command runs but did not
+//!   write is read as it lies on disk (a shell script, or an interpreter's
+//!   code but for an installed package's under `node_modules` or
+//!   `site-packages`).
 //! - The `.git` folder deleted, moved away or replaced (`rm -rf .git`,
 //!   `rm -rf .[!.]*`, `cp -r ../other/.git .`) takes the hooks and
 //!   core.hooksPath with it, and is refused as deleting hooks is; so is

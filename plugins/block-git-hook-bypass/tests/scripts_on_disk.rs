@@ -44,6 +44,21 @@ fn checkout() -> tempfile::TempDir {
         "#!/usr/bin/env python3\nprint('git commit --no-verify')\n",
     );
     write("broken.sh", "git commit --no-verify -m x\n)\n");
+    let push = "import subprocess\nsubprocess.run([\"git\", \"push\", \"--no-verify\"])\n";
+    write("release.py", &format!("#!/usr/bin/env python3\n{push}"));
+    write("push-notes.txt", push);
+    write(
+        "node_modules/lr/cli.js",
+        "require('child_process').execSync('git commit --no-verify');\n",
+    );
+    write(
+        "node_modules/lr/notes.txt",
+        "require('child_process').execSync('git commit --no-verify');\n",
+    );
+    write(
+        "status.py",
+        "import subprocess\nsubprocess.run([\"git\", \"status\"])\nsubprocess.run([\"/dev/tty\"])\n",
+    );
     write(
         "again.sh",
         "[ -n \"$AGAIN\" ] || AGAIN=1 exec \"$0\" \"$@\"\neval \"echo '$1\"\ncargo test\n",
@@ -78,6 +93,30 @@ fn a_script_written_earlier_is_refused_when_it_runs() {
     }
     let absolute = format!("bash {}/notes.txt", repo.path().display());
     assert!(refusal(Path::new("/"), &absolute).is_some(), "{absolute}");
+}
+
+#[test]
+fn code_an_interpreter_runs_from_disk_is_read_as_its_code() {
+    let repo = checkout();
+    for command in [
+        "python3 release.py",
+        "./release.py",
+        "python3 push-notes.txt",
+        "node node_modules/lr/notes.txt",
+    ] {
+        let refusal = refusal(repo.path(), command)
+            .unwrap_or_else(|| panic!("{command:?} should be refused"));
+        assert!(refusal.contains("--no-verify"), "{command:?}: {refusal}");
+    }
+    // An installed package's code, as its user installed it; code that
+    // keeps the hooks, or names a path it cannot read among its strings.
+    for command in [
+        "node node_modules/lr/cli.js",
+        "python3 status.py",
+        "python3 missing.py",
+    ] {
+        assert_eq!(refusal(repo.path(), command), None, "{command:?}");
+    }
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use crate::prelude::*;
 
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
+use shell_reader::interpreters::{Language, Source};
 use shell_reader::runners;
 
 use crate::archives;
@@ -475,10 +476,24 @@ fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -
     }
     let may_run =
         |refusal: String| format!("`{name}` may run what its arguments spell, and {refusal}");
+    // An interpreter's script is its code (`interpreters::code`), not a
+    // command: `python3 tool.py` does not run `tool.py` as shell, nor does
+    // `uv run tool.py`, by its name.
+    let script = Language::of(name).and_then(|language| {
+        shell_reader::interpreters::sources(language, args)
+            .into_iter()
+            .find_map(|source| match source {
+                Source::File(path) => Some(path),
+                _ => None,
+            })
+    });
     for (at, arg) in args.iter().enumerate() {
         let Some((word, option_value)) = runners::command_word(arg) else {
             continue;
         };
+        if script == Some(arg.as_str()) || Language::of_script(word).is_some() {
+            continue;
+        }
         if word.contains(char::is_whitespace) {
             walker.probe_text(word).map_err(may_run)?;
             continue;

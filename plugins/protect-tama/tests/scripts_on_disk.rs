@@ -54,6 +54,9 @@ fn home() -> tempfile::TempDir {
         "[ -n \"$AGAIN\" ] || AGAIN=1 exec \"$0\" \"$@\"\ncargo test\n",
     );
     write("tool.py", "#!/usr/bin/env python3\nimport shutil\n");
+    // Python without a `#!` line, whose lines read as shell would open an editor.
+    write("editor.py", "x = 1\nred\n");
+    write("editor", "x = 1\nred\n");
     // As a build tool's wrapper goes: values known only when it runs.
     write(
         "wrapper",
@@ -105,6 +108,11 @@ fn scripts_that_leave_tama_alone_pass() {
         "bash again.sh",
         "./wrapper build",
         "./tool.py",
+        // An interpreter's script is its code, not a command it runs.
+        "python3 ./editor.py",
+        "uv run python ./editor.py",
+        "uv run ./editor.py",
+        "python3 ./editor",
         "bash missing.sh",
         "cat wipe.txt",
         "cd /nowhere && bash wipe.txt",

@@ -126,6 +126,26 @@ impl Disk {
     }
 }
 
+/// Whether `path` is an installed package's code: a file named as code (an
+/// interpreter's extension, or none, as a package's `bin` entries) under
+/// `node_modules`, `site-packages` or `dist-packages`. Release tools there
+/// name `--no-verify` among the options they pass on to git, and what a
+/// package holds is what its user installed; a document put there is
+/// still read.
+pub fn installed_package_code(path: &str) -> bool {
+    let mut parts = path.split('/');
+    let name = parts.next_back().unwrap_or_default();
+    let named_as_code = match name.rsplit_once('.') {
+        None => true,
+        Some((_, extension)) => {
+            crate::interpreters::Language::of_script(name).is_some()
+                || matches!(extension, "cjs" | "mjs")
+        }
+    };
+    named_as_code
+        && parts.any(|part| matches!(part, "node_modules" | "site-packages" | "dist-packages"))
+}
+
 /// The folder the event's `payload` (JSON text) says its command starts
 /// in, when it names an absolute one.
 pub fn payload_cwd(payload: &str) -> Option<String> {
@@ -203,6 +223,21 @@ mod tests {
         assert_eq!(locate(None, "s"), None, "nowhere the gate can tell");
         assert_eq!(locate(Some(""), "~root/s"), None);
         assert_eq!(locate(Some(""), "\u{FFFC}.sh"), None);
+    }
+
+    #[test]
+    fn an_installed_packages_code_is_told_from_a_document_put_there() {
+        use super::installed_package_code;
+        assert!(installed_package_code("node_modules/.bin/lerna"));
+        assert!(installed_package_code(
+            "/w/node_modules/release-it/lib/git.js"
+        ));
+        assert!(installed_package_code(
+            "/v/lib/python3.12/site-packages/x/cli.py"
+        ));
+        assert!(!installed_package_code("node_modules/x/notes.txt"));
+        assert!(!installed_package_code("scripts/release.js"));
+        assert!(!installed_package_code("tool.py"));
     }
 
     #[test]

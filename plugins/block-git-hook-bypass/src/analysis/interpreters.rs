@@ -1,6 +1,7 @@
 //! Code for other interpreters (`python -c`, `node -e`, `perl -e`,
-//! `ruby -e`, `php -r`, awk programs, and scripts they read from a file this
-//! command wrote or from standard input). Code that runs programs has each
+//! `ruby -e`, `php -r`, awk programs, and scripts they read from standard
+//! input or a file: one this command wrote, or as it lies on disk, but for
+//! an installed package's code). Code that runs programs has each
 //! of its strings, and each run of strings an `exec` would take as its
 //! arguments, read as a command, with the hook switches the code sets in
 //! its environment exported first.
@@ -28,14 +29,19 @@ impl Walker {
         let program = format!("{name} {}", args.first().map_or("", |arg| &*arg.text));
         for source in interpreters::sources(language, args) {
             let (code, label) = match source {
-                Source::Text(code) => (Some(code), format!("The code given to `{name}`")),
+                Source::Text(code) => {
+                    (Some(code.to_owned()), format!("The code given to `{name}`"))
+                }
                 Source::File(path) => (
-                    self.file_content(path),
+                    self.code_text(path)?,
                     format!("The script `{path}` that `{name}` runs"),
                 ),
-                Source::Stdin => (stdin, format!("The code `{name}` reads on its input")),
+                Source::Stdin => (
+                    stdin.map(str::to_owned),
+                    format!("The code `{name}` reads on its input"),
+                ),
             };
-            if let Some(code) = code.map(str::to_owned) {
+            if let Some(code) = code {
                 self.code(&program, &label, language, &code, 0)?;
             }
         }
@@ -73,9 +79,12 @@ impl Walker {
         let environment = strings.exports(|name, value| {
             name.starts_with("GIT_") || hook_env::switched_off_by(name, value).is_some()
         });
-        for command in strings.commands() {
-            self.child_source_in(&format!("{environment}{command}"), || label.to_owned())?;
-        }
+        let outer = core::mem::replace(&mut self.in_code_strings, true);
+        let walked = strings.commands().try_for_each(|command| {
+            self.child_source_in(&format!("{environment}{command}"), || label.to_owned())
+        });
+        self.in_code_strings = outer;
+        walked?;
         if depth < MAX_CODE_DEPTH {
             for nested in strings.nested_code().filter(|nested| *nested != code) {
                 self.code(program, label, language, nested, depth + 1)?;

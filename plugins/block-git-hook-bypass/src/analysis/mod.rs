@@ -145,6 +145,10 @@ struct Walker {
     disk: Disk,
     /// Scripts read from disk being walked, one inside another (located).
     disk_scripts: Vec<String>,
+    /// The strings of interpreter code are being walked as commands: a
+    /// string taken for a script's path may be prose or an option list, so
+    /// one the host cannot read is let be rather than refused.
+    in_code_strings: bool,
     /// Commands the walk may take past [`MAX_STEPS`]: a script on disk is
     /// long by nature, and calls its functions from many places, so each of
     /// its lines adds [`SCRIPT_LINE_STEPS`].

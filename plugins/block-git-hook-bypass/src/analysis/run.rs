@@ -5,7 +5,7 @@ use crate::prelude::*;
 
 use shell_reader::disk;
 use shell_reader::git_config;
-use shell_reader::runners::command_word;
+use shell_reader::runners::{self, command_word};
 
 use super::simple::Env;
 use super::{Frame, Result, Walker, commands, committers, files, git_call, wrappers};
@@ -57,10 +57,18 @@ impl Walker {
         let Some(path) = first.exact() else {
             return self.unknown_command(frame, argv, env);
         };
-        if path.contains('/')
-            && let Some(script) = self.script_text(path)?
-        {
-            return self.child_script(path, &script, Some(owned(args)));
+        if path.contains('/') {
+            if let Some(script) = self.script_text(path)? {
+                return self.child_script(path, &script, Some(owned(args)));
+            }
+            // `./release.py`: its `#!` line's interpreter runs it.
+            if let Some(interpreter) = self
+                .code_text(path)?
+                .as_deref()
+                .and_then(runners::shebang_program)
+            {
+                self.interpreter(interpreter, argv, stdin)?;
+            }
         }
         if let Some(index) = self.aliases.iter().rposition(|(alias, _)| alias == path) {
             return self.expand_alias(index, args);

@@ -296,10 +296,33 @@ impl Walker {
         if self.disk_scripts.contains(&located) {
             return Ok(None);
         }
+        Ok(self
+            .disk_text(path)?
+            .filter(|text| runners::runs_as_shell(text))
+            .map(str::to_owned))
+    }
+
+    /// What the code file at `path`, which an interpreter runs, holds: what
+    /// this command wrote to it, else its text on disk when the gate reads
+    /// files there, but for an installed package's code
+    /// (`disk::installed_package_code`). One that cannot be read is
+    /// refused, as a script is.
+    pub(super) fn code_text(&self, path: &str) -> Result<Option<String>> {
+        if let Some(text) = self.file_content(path) {
+            return Ok(Some(text.to_owned()));
+        }
+        if !self.reads_disk || disk::installed_package_code(path) {
+            return Ok(None);
+        }
+        Ok(self.disk_text(path)?.map(str::to_owned))
+    }
+
+    /// The text on disk of the script at `path`; one the host could not
+    /// read is refused, but where code's strings are taken for commands.
+    fn disk_text(&self, path: &str) -> Result<Option<&str>> {
         match self.disk.text(self.folder.as_deref(), path) {
-            Ok(text) => Ok(text
-                .filter(|text| runners::runs_as_shell(text))
-                .map(str::to_owned)),
+            Ok(text) => Ok(text),
+            Err(_) if self.in_code_strings => Ok(None),
             Err(why) => Err(Finding::ScriptUnread {
                 path: path.to_owned(),
                 why: why.to_owned(),
