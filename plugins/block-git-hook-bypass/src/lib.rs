@@ -45,7 +45,12 @@
 //!   which drops a core.hooksPath set there, or pointed at another
 //!   repository folder than `.git` (`GIT_COMMON_DIR`, `GIT_DIR`,
 //!   `--git-dir`), where git looks for the hooks: one sharing the
-//!   repository's objects and refs commits to it past them.
+//!   repository's objects and refs commits to it past them. Any git
+//!   command reads the aliases and command settings of the configuration
+//!   the environment gives it: `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>`,
+//!   `GIT_CONFIG_PARAMETERS`, and the file `GIT_CONFIG_GLOBAL`,
+//!   `GIT_CONFIG_SYSTEM`, `HOME` or `XDG_CONFIG_HOME` names, as it lies on
+//!   disk (`GIT_CONFIG_GLOBAL=notes.cfg git ci`).
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
 //!   `GIT_EDITOR=…`), with the `exec` lines an editor of it may write into
 //!   a rebase's todo list (`GIT_SEQUENCE_EDITOR="sed -i '1i exec …'"`),

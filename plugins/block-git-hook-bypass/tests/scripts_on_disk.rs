@@ -47,6 +47,8 @@ fn checkout() -> tempfile::TempDir {
     let push = "import subprocess\nsubprocess.run([\"git\", \"push\", \"--no-verify\"])\n";
     write("release.py", &format!("#!/usr/bin/env python3\n{push}"));
     write("push-notes.txt", push);
+    write("alias.cfg", "[alias]\n\tci = commit --no-verify\n");
+    write("home/.gitconfig", "[alias]\n\tci = commit --no-verify\n");
     write(
         "node_modules/lr/cli.js",
         "require('child_process').execSync('git commit --no-verify');\n",
@@ -117,6 +119,24 @@ fn code_an_interpreter_runs_from_disk_is_read_as_its_code() {
     ] {
         assert_eq!(refusal(repo.path(), command), None, "{command:?}");
     }
+}
+
+#[test]
+fn a_git_configuration_on_disk_put_in_place_of_the_users_is_read() {
+    let repo = checkout();
+    let home = repo.path().join("home");
+    for command in [
+        "GIT_CONFIG_GLOBAL=alias.cfg git ci -m x".to_owned(),
+        format!("HOME={} git ci -m x", home.display()),
+    ] {
+        let refusal = refusal(repo.path(), &command)
+            .unwrap_or_else(|| panic!("{command:?} should be refused"));
+        assert!(
+            refusal.contains("The alias `ci` hides this") && refusal.contains("--no-verify"),
+            "{command:?}: {refusal}"
+        );
+    }
+    assert_eq!(refusal(repo.path(), "git ci -m x"), None);
 }
 
 #[test]

@@ -103,6 +103,59 @@ pub fn commands(content: &str) -> Option<String> {
     Some(commands)
 }
 
+/// The `git config` commands that set each `(key, value)` of `settings`,
+/// as [`commands`] gives a file's.
+pub fn setting_commands(settings: &[(String, String)]) -> String {
+    let mut commands = String::new();
+    for (key, value) in settings {
+        commands.push_str(&format!("git config {} {}\n", quoted(key), quoted(value)));
+    }
+    commands
+}
+
+/// The settings of `GIT_CONFIG_PARAMETERS`, which git fills from `-c` for
+/// the programs it runs: single-quoted keys and values (`'alias.ci'='commit
+/// -n'`, a quote inside written `'\''`), or single-quoted `key=value`.
+pub fn parameters(text: &str) -> Vec<(String, String)> {
+    let mut settings = Vec::new();
+    let mut chars = text.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let Some(first) = single_quoted(&mut chars) else {
+            return settings;
+        };
+        let setting = match chars.next_if_eq(&'=') {
+            Some(_) => (first, single_quoted(&mut chars).unwrap_or_default()),
+            None => match first.split_once('=') {
+                Some((key, value)) => (key.to_owned(), value.to_owned()),
+                None => (first, "true".to_owned()),
+            },
+        };
+        settings.push(setting);
+    }
+}
+
+/// A single-quoted string and the `\'` escapes git joins to it, from where
+/// `chars` stands; none when no quote starts there.
+fn single_quoted(chars: &mut core::iter::Peekable<core::str::Chars<'_>>) -> Option<String> {
+    chars.next_if_eq(&'\'')?;
+    let mut text = String::new();
+    loop {
+        match chars.next() {
+            None => return Some(text),
+            Some('\'') => match chars.peek() {
+                Some('\\') => {
+                    chars.next();
+                    text.extend(chars.next());
+                    chars.next_if_eq(&'\'');
+                }
+                _ => return Some(text),
+            },
+            Some(c) => text.push(c),
+        }
+    }
+}
+
 /// Files git reads its configuration from: a repository's `config` (and
 /// `config.worktree`), `~/.gitconfig`, `~/.config/git/config`,
 /// `/etc/gitconfig`.
@@ -307,6 +360,26 @@ fn skip_line(chars: &mut impl Iterator<Item = char>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parameters_are_read_as_git_quotes_them() {
+        let pairs = |text| parameters(text);
+        assert_eq!(
+            pairs("'alias.ci'='commit --no-verify' 'core.pager'='less'"),
+            vec![
+                ("alias.ci".to_owned(), "commit --no-verify".to_owned()),
+                ("core.pager".to_owned(), "less".to_owned())
+            ]
+        );
+        assert_eq!(
+            pairs("'alias.x=!echo it'\\''s' 'user.useconfigonly'"),
+            vec![
+                ("alias.x".to_owned(), "!echo it's".to_owned()),
+                ("user.useconfigonly".to_owned(), "true".to_owned())
+            ]
+        );
+        assert_eq!(pairs("not quoted"), vec![]);
+    }
 
     fn pairs(content: &str) -> Vec<(String, String)> {
         entries(content)

@@ -309,17 +309,41 @@ impl Walker {
     /// What the command set in git's environment: a global or system
     /// configuration it wrote with core.hooksPath, and commands git runs.
     fn check_git_environment(&mut self, env: &Env) -> Result<()> {
+        // Another configuration file git reads in place of the user's.
+        let mut files = Vec::new();
         for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
-            let file = self.environment_value(env, name);
-            let sets_hooks_path = file
-                .as_deref()
-                .and_then(|file| self.file_content(file))
-                .is_some_and(|content| content.to_ascii_lowercase().contains("hookspath"));
-            if sets_hooks_path {
+            files.extend(self.environment_value(env, name).map(|file| (name, file)));
+        }
+        if let Some(home) = self.environment_value(env, "HOME") {
+            files.push(("HOME", format!("{home}/.gitconfig")));
+            files.push(("HOME", format!("{home}/.config/git/config")));
+        }
+        if let Some(config) = self.environment_value(env, "XDG_CONFIG_HOME") {
+            files.push(("XDG_CONFIG_HOME", format!("{config}/git/config")));
+        }
+        for (name, file) in files {
+            let Some(content) = self.file_text(&file).map(str::to_owned) else {
+                continue;
+            };
+            if content.to_ascii_lowercase().contains("hookspath") {
                 return Err(Finding::HooksPath {
-                    setting: format!("{name}={}", file.unwrap_or_default()),
+                    setting: format!("{name}={file}"),
                 });
             }
+            // Its aliases and the commands its settings run.
+            if let Some(commands) = git_config::commands(&content) {
+                self.child_source_in(&commands, || {
+                    format!("The git configuration `{file}` that {name} names")
+                })?;
+            }
+        }
+        let settings = self.environment_config(env);
+        if !settings.is_empty() {
+            self.child_source_in(&git_config::setting_commands(&settings), || {
+                "The git configuration the environment gives (GIT_CONFIG_KEY_<n>, \
+                 GIT_CONFIG_PARAMETERS)"
+                    .to_owned()
+            })?;
         }
         for name in git_commands::VARIABLES {
             if let Some(command) = self.environment_value(env, name) {
@@ -327,6 +351,25 @@ impl Walker {
             }
         }
         Ok(())
+    }
+
+    /// The settings git takes from its environment: `GIT_CONFIG_KEY_<n>`
+    /// and `GIT_CONFIG_VALUE_<n>` from 0 on (git reads `GIT_CONFIG_COUNT`
+    /// of them, each there), and `GIT_CONFIG_PARAMETERS`.
+    fn environment_config(&self, env: &Env) -> Vec<(String, String)> {
+        /// Settings read from `GIT_CONFIG_KEY_<n>`, at most.
+        const MOST_KEYS: usize = 64;
+        let mut settings: Vec<(String, String)> = (0..MOST_KEYS)
+            .map_while(|n| {
+                let key = self.environment_value(env, &format!("GIT_CONFIG_KEY_{n}"))?;
+                let value = self.environment_value(env, &format!("GIT_CONFIG_VALUE_{n}"));
+                Some((key, value.unwrap_or_default()))
+            })
+            .collect();
+        if let Some(parameters) = self.environment_value(env, "GIT_CONFIG_PARAMETERS") {
+            settings.extend(git_config::parameters(&parameters));
+        }
+        settings
     }
 
     /// A variable as git sees it: assigned for this command, else set earlier.
