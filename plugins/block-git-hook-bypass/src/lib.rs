@@ -50,7 +50,9 @@
 //!   the environment gives it: `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>`,
 //!   `GIT_CONFIG_PARAMETERS`, and the file `GIT_CONFIG_GLOBAL`,
 //!   `GIT_CONFIG_SYSTEM`, `HOME` or `XDG_CONFIG_HOME` names, as it lies on
-//!   disk (`GIT_CONFIG_GLOBAL=notes.cfg git ci`).
+//!   disk (`GIT_CONFIG_GLOBAL=notes.cfg git ci`). A subcommand that is no
+//!   git command runs the alias the repository's or the user's
+//!   configuration on disk defines, read as where it is defined.
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
 //!   `GIT_EDITOR=…`), with the `exec` lines an editor of it may write into
 //!   a rebase's todo list (`GIT_SEQUENCE_EDITOR="sed -i '1i exec …'"`),

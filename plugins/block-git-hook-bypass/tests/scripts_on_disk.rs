@@ -48,6 +48,11 @@ fn checkout() -> tempfile::TempDir {
     write("release.py", &format!("#!/usr/bin/env python3\n{push}"));
     write("push-notes.txt", push);
     write("alias.cfg", "[alias]\n\tci = commit --no-verify\n");
+    write(
+        ".git/config",
+        "[core]\n\tbare = false\n[alias]\n\tcnv = commit --no-verify\n\tst = status\n",
+    );
+    write("scripts/deep/.keep", "");
     write("home/.gitconfig", "[alias]\n\tci = commit --no-verify\n");
     write(
         "node_modules/lr/cli.js",
@@ -137,6 +142,22 @@ fn a_git_configuration_on_disk_put_in_place_of_the_users_is_read() {
         );
     }
     assert_eq!(refusal(repo.path(), "git ci -m x"), None);
+}
+
+#[test]
+fn an_alias_the_repository_defined_before_is_read_where_it_runs() {
+    let repo = checkout();
+    for command in ["git cnv -m x", "cd scripts/deep && git cnv -m x"] {
+        let refusal = refusal(repo.path(), command)
+            .unwrap_or_else(|| panic!("{command:?} should be refused"));
+        assert!(
+            refusal.starts_with("The alias `cnv` hides this: `git commit --no-verify`"),
+            "{command:?}: {refusal}"
+        );
+    }
+    for command in ["git st", "git status", "git lol"] {
+        assert_eq!(refusal(repo.path(), command), None, "{command:?}");
+    }
 }
 
 #[test]

@@ -240,8 +240,39 @@ impl Walker {
                     hooks: "client-side hooks",
                 })
             }
+            _ if !git::is_git_command(subcommand) => {
+                self.configured_alias(subcommand)?;
+                Ok(None)
+            }
             _ => Ok(None),
         }
+    }
+
+    /// `git <name>` that is no git command runs the alias the repository's
+    /// or the user's configuration on disk defines (`git cnv`, defined as
+    /// `commit --no-verify` before the session), which is read as where it
+    /// is defined.
+    fn configured_alias(&mut self, name: &str) -> Result<()> {
+        /// Folders above the working one where the repository may start.
+        const MOST_LEVELS: usize = 8;
+        let repository = (0..MOST_LEVELS).map(|up| format!("{}.git/config", "../".repeat(up)));
+        let user = ["~/.gitconfig", "~/.config/git/config", "/etc/gitconfig"];
+        let files: Vec<String> = repository.chain(user.map(str::to_owned)).collect();
+        for file in files {
+            let definition = self.file_text(&file).and_then(|content| {
+                git_config::entries(content)?
+                    .into_iter()
+                    .find(|entry| {
+                        git_config::alias_name(&entry.key)
+                            .is_some_and(|alias| alias.eq_ignore_ascii_case(name))
+                    })
+                    .map(|entry| entry.value)
+            });
+            if let Some(definition) = definition {
+                return self.check_alias(name, &definition);
+            }
+        }
+        Ok(())
     }
 
     fn git_config(&mut self, args: &[Field<'_>]) -> Result<Option<String>> {
