@@ -51,6 +51,11 @@ fn unread_mark(path: &str, why: &str) -> String {
 /// The path and the reason of the first file in `text` that could not be
 /// read ([`unread_mark`]), when text taken in from one is in it.
 pub fn unread_in(text: &str) -> Option<(&str, &str)> {
+    // Called on every text a gate runs: one scan for the mark's first
+    // character settles most.
+    if !text.contains('\u{FFFC}') {
+        return None;
+    }
     let mut parts = text.split(UNREAD).skip(1);
     Some((parts.next()?, parts.next()?))
 }
