@@ -472,7 +472,9 @@ fn set_from_input(walker: &mut Walker<'_>, name: &str, args: &[String], call: &C
         vec![mapfile_array(args)]
     };
     let from_descriptor = args.iter().any(|arg| arg == "-u");
-    let input = call.stdin.filter(|_| !from_descriptor && !call.terminal_input);
+    let input = call
+        .stdin
+        .filter(|_| !from_descriptor && !call.terminal_input);
     let last = variables.len().saturating_sub(1);
     let mut words = input
         .and_then(|input| input.lines().next())
