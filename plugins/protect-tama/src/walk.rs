@@ -110,6 +110,10 @@ pub struct Walker<'h> {
     /// What the previous command of the pipeline printed, when known: the
     /// next one reads it.
     pub(crate) pipe_input: Option<String>,
+    /// What a group or loop reads on its standard input (`cat f | { read
+    /// l; $l; }`, `while read l; do …; done < f`), for the first `read` or
+    /// `mapfile` inside it.
+    group_input: Option<String>,
     /// The command being walked reads a pipe: it is not the first of its
     /// pipeline, or runs inside one that is not.
     in_pipe: bool,
@@ -195,6 +199,7 @@ impl<'h> Walker<'h> {
             piped: Vec::new(),
             piped_relative: false,
             pipe_input: None,
+            group_input: None,
             in_pipe: false,
             pipe_from_terminal: false,
             pipeline_head: false,
@@ -512,7 +517,16 @@ impl<'h> Walker<'h> {
                         .cloned(),
                 );
                 let (stdin, targets) = self.redirects(program, &simple.redirects)?;
-                let stdin = stdin.or_else(|| self.pipe_input.take());
+                let stdin = stdin.or_else(|| self.pipe_input.take()).or_else(|| {
+                    let reads_lines = argv.first().is_some_and(|name| {
+                        matches!(name.as_str(), "read" | "mapfile" | "readarray")
+                    });
+                    if reads_lines {
+                        self.group_input.take()
+                    } else {
+                        None
+                    }
+                });
                 self.check_key(&argv)?;
                 if let Some(filled) = crate::commands::xargs_filled(&argv) {
                     self.check_key(&filled)?;
@@ -606,7 +620,21 @@ impl<'h> Walker<'h> {
             self.expand_words(program, word, &mut values)?;
         }
         self.check_key(&values)?;
-        self.redirects(program, &compound.redirects)?;
+        let (stdin, _) = self.redirects(program, &compound.redirects)?;
+        let input = stdin.or_else(|| self.pipe_input.take());
+        let outer_input = core::mem::replace(&mut self.group_input, input);
+        let walked = self.compound_lists(program, compound, &values);
+        self.group_input = outer_input;
+        walked
+    }
+
+    /// A compound command's lists, once for each value of its loop variable.
+    fn compound_lists(
+        &mut self,
+        program: &Program<'_>,
+        compound: &Compound<'_>,
+        values: &[String],
+    ) -> Result<()> {
         match compound.loop_variable {
             Some(name) if !values.is_empty() => {
                 for value in values.iter().take(MAX_LOOP_VALUES) {
