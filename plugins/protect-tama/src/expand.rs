@@ -186,6 +186,9 @@ impl Walker<'_> {
         };
         Ok(match (value, operator) {
             (Some(value), ParameterOperator::None) => value,
+            // Arrays are not kept apart: element 0 is taken as all of them.
+            (Some(value), ParameterOperator::Element(0)) => value,
+            (Some(_), ParameterOperator::Element(_)) => UNKNOWN_TEXT.to_owned(),
             (Some(target), ParameterOperator::Indirect) => self
                 .known(&target)
                 .filter(|_| shell_reader::shell::names_parameter(&target))

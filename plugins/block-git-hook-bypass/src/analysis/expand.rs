@@ -191,6 +191,13 @@ impl Walker {
                 let set = value.as_deref().is_some_and(|value| !value.is_empty());
                 let value = match operator {
                     ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
+                    ParameterOperator::Element(index) => value.map_or_else(
+                        || UNKNOWN_TEXT.to_owned(),
+                        |value| {
+                            let mut elements = value.split(ARRAY_SEPARATOR);
+                            elements.nth(*index).unwrap_or_default().to_owned()
+                        },
+                    ),
                     ParameterOperator::Indirect => value
                         .filter(|target| shell_reader::shell::names_parameter(target))
                         .and_then(|target| self.parameter(&target))

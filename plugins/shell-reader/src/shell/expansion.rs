@@ -141,6 +141,14 @@ impl<'a> Parser<'a> {
         if self.starts_with("[@]") || self.starts_with("[*]") {
             self.pos += 3;
         } else if self.peek() == Some(b'[') {
+            if !opaque && let Some(index) = self.literal_element() {
+                parts.push(Part::Parameter {
+                    name,
+                    quoted,
+                    operator: ParameterOperator::Element(index),
+                });
+                return Ok(());
+            }
             opaque = true;
         }
         if !opaque && let Some(operator) = self.trimming_operator(quoted)? {
@@ -198,6 +206,25 @@ impl<'a> Parser<'a> {
             },
         });
         Ok(())
+    }
+
+    /// `[n]}` with a literal index, read up to and with the closing brace;
+    /// `None`, having read nothing, for anything else (`[$i]`, `[0]:-w}`).
+    fn literal_element(&mut self) -> Option<usize> {
+        let digits = (1..)
+            .take_while(|&at| self.peek_at(at).is_some_and(|byte| byte.is_ascii_digit()))
+            .count();
+        let closed =
+            self.peek_at(1 + digits) == Some(b']') && self.peek_at(2 + digits) == Some(b'}');
+        if digits == 0 || !closed {
+            return None;
+        }
+        let index = self
+            .slice(self.pos + 1, self.pos + 1 + digits)
+            .parse()
+            .ok()?;
+        self.pos += digits + 3;
+        Some(index)
     }
 
     /// `#p`, `##p`, `%p`, `%%p`, `^`, `^^`, `,` or `,,` and the closing

@@ -237,6 +237,9 @@ pub enum ParameterOperator<'a> {
     None,
     /// `${!x}`: the value of the variable whose name `x` holds.
     Indirect,
+    /// `${x[n]}`: the array's element at a literal index (a variable that
+    /// is no array is its element 0).
+    Element(usize),
     /// `${x:-w}`, `${x-w}`.
     Default(Box<Word<'a>>),
     /// `${x:=w}`, `${x=w}`: the default, also assigned to the variable.

@@ -38,6 +38,11 @@ fn text(word: &Word<'_>) -> String {
                 operator: ParameterOperator::Indirect,
                 ..
             } => format!("${{!{name}}}"),
+            Part::Parameter {
+                name,
+                operator: ParameterOperator::Element(index),
+                ..
+            } => format!("${{{name}[{index}]}}"),
             Part::Parameter { name, .. } => format!("${name}"),
             Part::Substitution { .. } => "$(…)".to_owned(),
             Part::ProcessSubstitution { .. } => "<(…)".to_owned(),
@@ -60,6 +65,14 @@ fn an_indirection_names_its_variable_and_other_bang_forms_stay_unknown() {
     assert_eq!(
         words(r#"eval "${!r}" ${!#} ${!p*} ${!a[@]} ${!r:-x}"#),
         [["eval", "${!r}", "${!#}", "$?", "$?", "$?"]]
+    );
+}
+
+#[test]
+fn an_element_at_a_literal_index_is_read_and_other_subscripts_stay_unknown() {
+    assert_eq!(
+        words(r#"${a[0]} "${a[12]}" ${a[@]} ${a[$i]} ${a[0]:-x} ${a[]} ${#a[0]}"#),
+        [["${a[0]}", "${a[12]}", "$a", "$?", "$?", "$?", "$?"]]
     );
 }
 
