@@ -27,10 +27,7 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
         "printf" => Some(output::printf(args)),
         "cat" => {
             let files: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-            if files.is_empty() {
-                return stdin.map(str::to_owned);
-            }
-            files.iter().map(|file| walker.file_text(file)).collect()
+            output::input_of(&files, stdin, |file| walker.file_text(file))
         }
         "which" => found(walker, args),
         name @ ("pgrep" | "pidof") => {
@@ -70,26 +67,12 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
         {
             Some(operands(args))
         }
-        name => {
-            // Some of the lines of its input, or all of them reshaped, taken
-            // as all of them.
-            if let Some(files) = output::selected_lines_of(name, args) {
-                if files.is_empty() {
-                    return stdin.map(str::to_owned);
-                }
-                return files
-                    .iter()
-                    .map(|file| match *file {
-                        "-" => stdin,
-                        file => walker.file_text(file),
-                    })
-                    .collect();
-            }
-            match output::filtered_file(name, args) {
-                Some((file, rest)) => output::filtered(name, &rest, walker.file_text(file)?),
-                None => output::filtered(name, args, stdin?),
-            }
-        }
+        // Some of the lines of its input, or all of them reshaped, taken as
+        // all of them; else what a filter makes of it.
+        name => match output::selected_lines_of(name, args) {
+            Some(files) => output::input_of(&files, stdin, |file| walker.file_text(file)),
+            None => output::filtered_input(name, args, stdin, |file| walker.file_text(file)),
+        },
     }
 }
 

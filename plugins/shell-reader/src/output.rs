@@ -92,6 +92,40 @@ pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option
     Some(files)
 }
 
+/// What a program reading `files` takes in: each file's text as
+/// `file_text` gives it (`-` is `stdin`), or `stdin` when it names none;
+/// none when any part is unknown.
+pub fn input_of<'a, W: AsRef<str>>(
+    files: &[W],
+    stdin: Option<&'a str>,
+    file_text: impl Fn(&str) -> Option<&'a str>,
+) -> Option<String> {
+    if files.is_empty() {
+        return stdin.map(str::to_owned);
+    }
+    files
+        .iter()
+        .map(|file| match file.as_ref() {
+            "-" => stdin,
+            file => file_text(file),
+        })
+        .collect()
+}
+
+/// What a filter of [`filtered`] prints, of `stdin` or of the file it
+/// names ([`filtered_file`]) as `file_text` gives it.
+pub fn filtered_input<'a, W: AsRef<str>>(
+    name: &str,
+    args: &[W],
+    stdin: Option<&'a str>,
+    file_text: impl Fn(&str) -> Option<&'a str>,
+) -> Option<String> {
+    match filtered_file(name, args) {
+        Some((file, rest)) => filtered(name, &rest, file_text(file)?),
+        None => filtered(name, args, stdin?),
+    }
+}
+
 /// [`selected_lines_of`] for `dd`: the file `if=` names, or standard input,
 /// while no `of=` writes a file.
 fn dd_input<W: AsRef<str>>(args: &[W]) -> Option<Vec<&str>> {
@@ -542,6 +576,30 @@ mod tests {
         for (name, args, files) in cases {
             assert_eq!(selected_lines_of(name, args), files, "{name} {args:?}");
         }
+    }
+
+    #[test]
+    fn a_programs_input_is_its_files_in_order_or_standard_input() {
+        let file_text = |file: &str| (file == "a").then_some("A\n");
+        let none: [&str; 0] = [];
+        assert_eq!(
+            input_of(&none, Some("in"), file_text).as_deref(),
+            Some("in")
+        );
+        assert_eq!(
+            input_of(&["a", "-", "a"], Some("in\n"), file_text).as_deref(),
+            Some("A\nin\nA\n")
+        );
+        assert_eq!(input_of(&["a", "b"], Some("in"), file_text), None);
+        assert_eq!(input_of(&["-"], None, file_text), None);
+        assert_eq!(
+            filtered_input("rev", &["a"], None, file_text).as_deref(),
+            Some("A\n")
+        );
+        assert_eq!(
+            filtered_input("rev", &none, Some("ab"), file_text).as_deref(),
+            Some("ba")
+        );
     }
 
     #[test]

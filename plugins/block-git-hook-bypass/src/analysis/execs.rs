@@ -375,63 +375,14 @@ impl Walker {
         Ok(())
     }
 
-    /// What a program that selects or reshapes lines (`head`, `grep`,
-    /// `cut`, `fold`, …) prints, as far as a shell reading it goes: the
-    /// lines of its input (the files it names, else standard input;
-    /// `output::selected_lines_of`).
-    pub(super) fn selected_lines(
-        &self,
-        name: &str,
-        args: &[Field<'_>],
-        stdin: Option<&str>,
-    ) -> Option<String> {
-        let files = output::selected_lines_of(name, args)?;
-        if files.is_empty() {
-            return stdin.map(str::to_owned);
-        }
-        let mut out = String::new();
-        for file in files {
-            out.push_str(if file == "-" {
-                stdin?
-            } else {
-                self.file_text(file)?
-            });
-        }
-        Some(out)
-    }
-
-    /// What a filter that decodes, reverses or translates prints
-    /// (`output::filtered`), of its input or the file it names.
-    pub(super) fn filtered(
-        &self,
-        name: &str,
-        args: &[Field<'_>],
-        stdin: Option<&str>,
-    ) -> Option<String> {
-        match output::filtered_file(name, args) {
-            Some((file, rest)) => output::filtered(name, &rest, self.file_text(file)?),
-            None => output::filtered(name, args, stdin?),
-        }
-    }
-
-    /// `cat`: its input, or files this command wrote.
+    /// `cat`: its input, or the files it names.
     pub(super) fn cat(&self, args: &[Field<'_>], stdin: Option<&str>) -> Option<String> {
-        let mut files = args
+        let files: Vec<&str> = args
             .iter()
-            .filter(|arg| !arg.text.starts_with('-') || arg.text == "-")
-            .peekable();
-        if files.peek().is_none() {
-            return stdin.map(str::to_owned);
-        }
-        let mut out = String::new();
-        for file in files {
-            out.push_str(if file.text == "-" {
-                stdin?
-            } else {
-                self.file_text(&file.text)?
-            });
-        }
-        Some(out)
+            .map(|arg| &*arg.text)
+            .filter(|arg| !arg.starts_with('-') || *arg == "-")
+            .collect();
+        output::input_of(&files, stdin, |file| self.file_text(file))
     }
 
     /// What programs such as `tmux`, `at`, `make`, `watch`, `vim -c` or

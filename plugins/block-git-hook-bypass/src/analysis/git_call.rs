@@ -257,8 +257,7 @@ impl Walker {
         const MOST_LEVELS: usize = 8;
         let repository = (0..MOST_LEVELS).map(|up| format!("{}.git/config", "../".repeat(up)));
         let user = ["~/.gitconfig", "~/.config/git/config", "/etc/gitconfig"];
-        let files: Vec<String> = repository.chain(user.map(str::to_owned)).collect();
-        for file in files {
+        for file in repository.chain(user.map(str::to_owned)) {
             let definition = self.file_text(&file).and_then(|content| {
                 git_config::entries(content)?
                     .into_iter()

@@ -108,13 +108,17 @@ impl Walker {
             "printf" => Ok(Some(output::printf(args))),
             "cat" if unread => done,
             "cat" => Ok(self.cat(args, stdin)),
-            // Only while it writes no file (`sort -o`, `sed -i`), which the
-            // checks below read.
-            _ if !unread && output::selected_lines_of(name, args).is_some() => {
-                Ok(self.selected_lines(name, args, stdin))
+            // What a program that selects or reshapes lines prints, as far as
+            // a shell reading it goes: all the lines of its input. Only while
+            // it writes no file (`sort -o`, `sed -i`), which the checks below
+            // read.
+            _ if !unread && let Some(files) = output::selected_lines_of(name, args) => {
+                Ok(output::input_of(&files, stdin, |file| self.file_text(file)))
             }
             "base64" | "openssl" | "xxd" | "rev" | "tr" if !unread => {
-                Ok(self.filtered(name, args, stdin))
+                Ok(output::filtered_input(name, args, stdin, |file| {
+                    self.file_text(file)
+                }))
             }
             // Where a no-op program lies, for a no-op copied or linked from it.
             "which" if !unread && args.iter().any(|arg| arg.text == "true") => {
