@@ -3,6 +3,7 @@
 
 use crate::prelude::*;
 
+use shell_reader::builtins;
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
 use shell_reader::interpreters::{Language, Source};
 use shell_reader::runners;
@@ -460,52 +461,28 @@ fn is_unknown(word: &str) -> bool {
     !word.is_ascii() && word.contains(UNKNOWN)
 }
 
-/// What `read` or `mapfile` sets from its input: what is typed later, read
-/// from the terminal; from a known input (a file, a pipe, a here-string),
-/// `read` its first line's words, the last variable taking the rest, and
-/// `mapfile` every line, as its array expands unquoted; else a value the
-/// gate cannot know.
+/// What `read` or `mapfile` sets from its input (`shell_reader::builtins`):
+/// what is typed later, read from the terminal; from a known input (a file,
+/// a pipe, a here-string), `read` its first line's words, the last name
+/// taking the rest, and `mapfile` every line, as its array expands
+/// unquoted; else a value the gate cannot know.
 fn set_from_input(walker: &mut Walker<'_>, name: &str, args: &[String], call: &Call<'_>) {
-    let variables = if name == "read" {
-        crate::terminal::read_variables(args)
-    } else {
-        vec![mapfile_array(args)]
-    };
     let from_descriptor = args.iter().any(|arg| arg == "-u");
     let input = call
         .stdin
         .filter(|_| !from_descriptor && !call.terminal_input);
-    let last = variables.len().saturating_sub(1);
-    let mut words = input
-        .and_then(|input| input.lines().next())
-        .unwrap_or_default()
-        .split_whitespace();
-    for (index, variable) in variables.into_iter().enumerate() {
-        let value = match input {
-            _ if call.terminal_input => crate::terminal::TYPED.to_owned(),
-            None => UNKNOWN_TEXT.to_owned(),
-            Some(input) if name != "read" => input.lines().collect::<Vec<_>>().join(" "),
-            Some(_) if index == last => words.by_ref().collect::<Vec<_>>().join(" "),
-            Some(_) => words.next().unwrap_or_default().to_owned(),
+    let assigned = match name {
+        "read" => builtins::read(args, input, " "),
+        _ => vec![builtins::mapfile(args, input, " ")],
+    };
+    for (variable, value) in assigned {
+        let value = if call.terminal_input {
+            crate::terminal::TYPED.to_owned()
+        } else {
+            value
         };
-        walker.set(variable, value);
+        walker.set(&variable, value);
     }
-}
-
-/// The array `mapfile args…` fills: its operand, else `MAPFILE`.
-fn mapfile_array(args: &[String]) -> &str {
-    let mut words = args.iter();
-    let mut array = "MAPFILE";
-    while let Some(word) = words.next() {
-        match word.as_str() {
-            "-d" | "-n" | "-O" | "-s" | "-u" | "-C" | "-c" => {
-                words.next();
-            }
-            option if option.starts_with('-') => {}
-            name => array = name,
-        }
-    }
-    array
 }
 
 /// A program the gate does not model may run a command its arguments spell,

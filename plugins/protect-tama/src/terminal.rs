@@ -49,27 +49,6 @@ pub fn refuse_typed(text: &str) -> Result<()> {
     Err("the tool call runs text that comes later (typed into the terminal and read by `cat`, `read` or `xargs`, sent to a port it listens on, or appended to a file it follows): it reaches Tama's hooks in pieces or not at all (Codex runs no hook for `write_stdin`). Run each command as a tool call of its own".to_owned())
 }
 
-/// The variables `read args…` sets: its operands past the options that
-/// take a value (`-p prompt`, `-d delim`), else `REPLY`.
-pub fn read_variables(args: &[String]) -> Vec<&str> {
-    let mut variables = Vec::new();
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        match word.as_str() {
-            "-p" | "-d" | "-n" | "-N" | "-t" | "-u" | "-i" => {
-                words.next();
-            }
-            "-a" => variables.extend(words.next().map(String::as_str)),
-            option if option.starts_with('-') => {}
-            name => variables.push(name),
-        }
-    }
-    if variables.is_empty() {
-        variables.push("REPLY");
-    }
-    variables
-}
-
 /// Refuses `name args…` when it reads its commands from the terminal:
 /// `terminal_input` says nothing else feeds its standard input.
 pub fn check(name: &str, args: &[String], terminal_input: bool) -> Result<()> {

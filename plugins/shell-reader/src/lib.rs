@@ -20,6 +20,7 @@
 extern crate alloc;
 
 pub mod braces;
+pub mod builtins;
 pub mod diffs;
 pub mod disk;
 pub mod field;

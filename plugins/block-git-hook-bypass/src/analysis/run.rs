@@ -3,6 +3,7 @@
 
 use crate::prelude::*;
 
+use shell_reader::builtins;
 use shell_reader::disk;
 use shell_reader::git_config;
 use shell_reader::runners::{self, command_word};
@@ -458,35 +459,7 @@ impl Walker {
     /// `mapfile [-t] [-d DELIM] [ARRAY]`: an array of the lines it reads
     /// (`MAPFILE` when unnamed), unknown for input the gate cannot know.
     fn mapfile_builtin(&mut self, args: &[Field<'_>], stdin: Option<&str>) {
-        let mut name = "MAPFILE";
-        let mut delimiter = '\n';
-        let mut index = 0;
-        while let Some(arg) = args.get(index) {
-            index += 1;
-            match &*arg.text {
-                "-d" => {
-                    delimiter = args
-                        .get(index)
-                        .and_then(|value| value.text.chars().next())
-                        .unwrap_or('\0');
-                    index += 1;
-                }
-                "-n" | "-O" | "-s" | "-u" | "-C" | "-c" => index += 1,
-                text if text.starts_with('-') => {}
-                text => name = text,
-            }
-        }
-        let value = stdin.map_or_else(
-            || crate::field::UNKNOWN_TEXT.to_owned(),
-            |input| {
-                input
-                    .split(delimiter)
-                    .filter(|line| !line.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(crate::field::ARRAY_SEPARATOR_TEXT)
-            },
-        );
-        let name = name.to_owned();
+        let (name, value) = builtins::mapfile(args, stdin, crate::field::ARRAY_SEPARATOR_TEXT);
         self.set_variable(&name, value);
     }
 
@@ -494,69 +467,7 @@ impl Walker {
     /// reads, split on blanks, the last name taking the rest. Input the gate
     /// cannot know leaves every name unknown, never unset.
     fn read_builtin(&mut self, args: &[Field<'_>], stdin: Option<&str>) -> Result<()> {
-        let mut names: Vec<String> = Vec::new();
-        let mut array = None;
-        let mut delimiter = '\n';
-        let mut index = 0;
-        let mut options_done = false;
-        while let Some(arg) = args.get(index) {
-            index += 1;
-            let text = &*arg.text;
-            if options_done || !text.starts_with('-') || text.len() < 2 {
-                names.push(text.to_owned());
-                continue;
-            }
-            if text == "--" {
-                options_done = true;
-                continue;
-            }
-            for (at, option) in text.char_indices().skip(1) {
-                if !"adinNptu".contains(option) {
-                    continue;
-                }
-                let attached = text.get(at + option.len_utf8()..).unwrap_or_default();
-                let value = if attached.is_empty() {
-                    index += 1;
-                    args.get(index - 1).map_or("", |next| &*next.text)
-                } else {
-                    attached
-                };
-                match option {
-                    'a' => array = Some(value.to_owned()),
-                    'd' => delimiter = value.chars().next().unwrap_or('\0'),
-                    _ => {}
-                }
-                break;
-            }
-        }
-        let line = stdin.map(|input| input.split(delimiter).next().unwrap_or_default());
-        let unknown = || crate::field::UNKNOWN_TEXT.to_owned();
-        let mut assigned: Vec<(String, String)> = Vec::new();
-        if let Some(array) = array {
-            let value = line.map_or_else(unknown, |line| {
-                line.split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(crate::field::ARRAY_SEPARATOR_TEXT)
-            });
-            assigned.push((array, value));
-        }
-        if names.is_empty() && assigned.is_empty() {
-            names.push("REPLY".to_owned());
-        }
-        let mut rest = line.map(str::trim);
-        let count = names.len();
-        for (position, name) in names.into_iter().enumerate() {
-            let value = match rest {
-                None => unknown(),
-                Some(text) if position + 1 == count => text.to_owned(),
-                Some(text) => {
-                    let (word, after) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-                    rest = Some(after.trim_start());
-                    word.to_owned()
-                }
-            };
-            assigned.push((name, value));
-        }
+        let assigned = builtins::read(args, stdin, crate::field::ARRAY_SEPARATOR_TEXT);
         for (name, value) in assigned {
             git_call::check_assignment(&name, &value)?;
             self.set_variable(&name, value);
