@@ -95,7 +95,9 @@ fn decide(
     crate::terminal::check_cleared_environment(walker.environment_cleared, name)?;
     if !fed {
         crate::terminal::check(name, args, call.terminal_input)?;
-    } else if call.terminal_input && !crate::terminal::xargs_reads_file(call.argv) {
+    } else if call.terminal_input
+        && xargs_options(call.argv).is_none_or(|options| options.arg_file.is_none())
+    {
         // `xargs git`, `xargs -I{} sh -c '{}'` reading the terminal run a
         // command with what is typed.
         crate::terminal::refuse_typed(crate::terminal::TYPED)?;
@@ -625,10 +627,10 @@ fn unwrap<'a>(walker: &mut Walker<'_>, argv: &'a [String]) -> Result<Unwrapped<'
             ),
             "pkexec" => runners::after_options(args, &["--user"]),
             "setpriv" => runners::after_options(args, &["--reuid", "--regid", "--groups"]),
-            "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "toybox" | "xargs"
-            | "setsid" | "unbuffer" => {
-                runners::after_options(args, &["-n", "-P", "-I", "-L", "-d", "-a", "-s", "-E"])
-            }
+            "xargs" => runners::Xargs::parse(args).command,
+            "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "toybox" | "setsid"
+            // `exec -a NAME`, `time -f FORMAT -o FILE`.
+            | "unbuffer" => runners::after_options(args, &["-a", "-f", "-o", "--format", "--output"]),
             "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => {
                 runners::after_options(args, &["-n", "-c", "-o", "-e", "-i"])
             }
@@ -675,22 +677,23 @@ fn unwrap<'a>(walker: &mut Walker<'_>, argv: &'a [String]) -> Result<Unwrapped<'
     }
 }
 
-/// `argv` with what `xargs -I REPLACE` (or `-i`, for `{}`) puts each line
-/// it reads in place of, unknown: `ls ~/.tama | xargs -I{} cat ~/.tama/{}`
-/// reads whatever that folder holds. `None` without such an `xargs`.
-pub(crate) fn xargs_filled(argv: &[String]) -> Option<Vec<String>> {
+/// The options of the `xargs` in `argv`, when one runs there.
+fn xargs_options(argv: &[String]) -> Option<runners::Xargs<'_>> {
     let at = argv.iter().position(|word| basename(word) == "xargs")?;
-    let options = &argv[at + 1..];
-    let replaced = option_values(options, &["-I"]).pop().or_else(|| {
-        options
-            .iter()
-            .any(|arg| arg == "-i" || arg.starts_with("--replace"))
-            .then(|| "{}".to_owned())
-    })?;
+    Some(runners::Xargs::parse(&argv[at + 1..]))
+}
+
+/// `argv` with what `xargs -I REPLACE` (or `-i`, for `{}`, or BSD's `-J`)
+/// puts the items it reads in place of, unknown: `ls ~/.tama | xargs -I{}
+/// cat ~/.tama/{}` reads whatever that folder holds. `None` without such
+/// an `xargs`.
+pub(crate) fn xargs_filled(argv: &[String]) -> Option<Vec<String>> {
+    let options = xargs_options(argv)?;
+    let token = options.replace.or(options.place)?;
     let unknown = String::from(UNKNOWN);
     Some(
         argv.iter()
-            .map(|word| word.replace(replaced.as_str(), &unknown))
+            .map(|word| word.replace(token, &unknown))
             .collect(),
     )
 }

@@ -711,16 +711,6 @@ pub fn copies_input(argv: &[String]) -> bool {
     }
 }
 
-/// Whether the `xargs` in `argv` reads its items from a file (`-a FILE`,
-/// `--arg-file=FILE`) rather than its input.
-pub fn xargs_reads_file(argv: &[String]) -> bool {
-    argv.iter()
-        .skip_while(|word| basename(word) != "xargs")
-        .skip(1)
-        .take_while(|word| word.starts_with('-'))
-        .any(|word| word.starts_with("-a") || word.starts_with("--arg-file"))
-}
-
 /// The variables through which Codex's commands get pagers and editors
 /// that take no typed commands (`tama setup codex`, `codex_env`), with the
 /// other pager and editor variables programs read.

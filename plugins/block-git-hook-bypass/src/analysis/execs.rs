@@ -182,89 +182,44 @@ impl Walker {
         env: &Env,
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
-        let long_values = [
-            "--arg-file",
-            "--delimiter",
-            "--max-args",
-            "--max-procs",
-            "--max-chars",
-            "--process-slot-var",
-        ];
-        let start = skip_options(args, "ILnPsdEa", &long_values);
-        let options = args.get(..start).unwrap_or_default();
-        let replace = options.iter().enumerate().find_map(|(at, arg)| {
-            let text = &*arg.text;
-            match text {
-                "-I" => options.get(at + 1).map(|next| next.text.to_string()),
-                "-i" | "--replace" => Some("{}".to_owned()),
-                _ if text.starts_with("--replace=") => {
-                    Some(text.trim_start_matches("--replace=").to_owned())
-                }
-                _ if text.starts_with("-I") || text.starts_with("-i") => {
-                    text.get(2..).map(str::to_owned)
-                }
-                _ => None,
-            }
-        });
-        let mut argv: Vec<Field<'_>> = args.get(start..).unwrap_or_default().to_vec();
+        let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
+        let options = runners::Xargs::parse(&words);
+        let mut argv: Vec<Field<'_>> = args.get(options.command..).unwrap_or_default().to_vec();
         if argv.is_empty() {
             argv.push(Field::new("echo"));
         }
         // `-a FILE` reads the items from a file instead of standard input.
-        let arg_file = option_value(options, "-a", "--arg-file");
-        let file_input = arg_file
-            .as_deref()
+        let file_input = options
+            .arg_file
             .and_then(|file| self.file_text(file))
             .map(str::to_owned);
-        let stdin = if arg_file.is_some() {
+        let stdin = if options.arg_file.is_some() {
             file_input.as_deref()
         } else {
             stdin
         };
-        // `-0` and `-d` items are whole lines or texts, blanks kept.
-        let delimiter = match option_value(options, "-d", "--delimiter").as_deref() {
-            _ if options
-                .iter()
-                .any(|arg| matches!(&*arg.text, "-0" | "--null")) =>
-            {
-                Some('\0')
+        let items = stdin.map(|input| options.items(input));
+        if let Some(token) = options.replace {
+            // Each line in place of the token.
+            let mut printed = None;
+            for line in items.unwrap_or_else(|| vec![UNKNOWN_TEXT]) {
+                let replaced: Vec<Field<'_>> = argv
+                    .iter()
+                    .map(|arg| Field::new(arg.text.replace(token, line)))
+                    .collect();
+                printed = self.run(frame, &replaced, env, None)?;
             }
-            Some("\\n") => Some('\n'),
-            Some(delimiter) => delimiter.chars().next(),
-            None => None,
-        };
-        let items: Vec<&str> = stdin
-            .map(|input| match delimiter {
-                Some(delimiter) => input
-                    .split(delimiter)
-                    .filter(|item| !item.is_empty())
-                    .collect(),
-                None => input.split_whitespace().collect(),
-            })
-            .unwrap_or_default();
-        match replace {
-            // Each line, leading blanks dropped, in place of the token.
-            Some(token) if !token.is_empty() => {
-                let lines: Vec<&str> = match stdin {
-                    Some(input) => input
-                        .lines()
-                        .map(str::trim_start)
-                        .filter(|line| !line.is_empty())
-                        .collect(),
-                    None => vec![UNKNOWN_TEXT],
-                };
-                let mut printed = None;
-                for line in lines {
-                    let replaced: Vec<Field<'_>> = argv
-                        .iter()
-                        .map(|arg| Field::new(arg.text.replace(token.as_str(), line)))
-                        .collect();
-                    printed = self.run(frame, &replaced, env, None)?;
-                }
-                return Ok(printed);
-            }
-            _ if stdin.is_none() => argv.push(Field::new(UNKNOWN_TEXT)),
-            _ => argv.extend(items.into_iter().map(Field::new)),
+            return Ok(printed);
+        }
+        let items = items.unwrap_or_else(|| vec![UNKNOWN_TEXT]);
+        let items = items.into_iter().map(Field::new);
+        // BSD `-J`: every item in place of the token's word, else after the command.
+        let placed = options
+            .place
+            .and_then(|token| argv.iter().position(|arg| arg.text == token));
+        match placed {
+            Some(at) => drop(argv.splice(at..=at, items)),
+            None => argv.extend(items),
         }
         self.run(frame, &argv, env, None)
     }
@@ -481,27 +436,4 @@ fn split_string(option: &str) -> Option<&str> {
         .chars()
         .all(|flag| matches!(flag, 'i' | '0' | 'v'))
         .then(|| &flags[at + 1..])
-}
-
-/// The value `options` give the option `short` (`-a FILE`, `-aFILE`) or
-/// `long` (`--arg-file FILE`, `--arg-file=FILE`), the last one given.
-fn option_value(options: &[Field<'_>], short: &str, long: &str) -> Option<String> {
-    let mut value = None;
-    for (at, arg) in options.iter().enumerate() {
-        let text = &*arg.text;
-        let next = || options.get(at + 1).map(|next| next.text.to_string());
-        value = if text == short || text == long {
-            next()
-        } else if let Some(given) = text
-            .strip_prefix(long)
-            .and_then(|rest| rest.strip_prefix('='))
-        {
-            Some(given.to_owned())
-        } else if let Some(given) = text.strip_prefix(short).filter(|given| !given.is_empty()) {
-            Some(given.to_owned())
-        } else {
-            continue;
-        };
-    }
-    value
 }

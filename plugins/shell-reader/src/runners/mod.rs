@@ -12,6 +12,9 @@ mod editors;
 mod scheduled;
 mod task_files;
 mod workspace;
+mod xargs;
+
+pub use xargs::Xargs;
 
 use crate::interpreters::{Language, quoted};
 use crate::output::joined;
@@ -384,7 +387,7 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                 .flat_map(|code| editors::lisp_commands(code))
                 .collect()
         }
-        "xargs" => xargs_commands(args, stdin, content),
+        "xargs" => xargs::commands(args, stdin, content),
         "parallel" | "sem" => parallel_jobs(args, stdin, content),
         _ => Vec::new(),
     }
@@ -782,91 +785,6 @@ pub fn command_option<W: AsRef<str>>(args: &[W]) -> Option<&str> {
         }
     }
     None
-}
-
-/// The commands `xargs args…` runs with what it reads (standard input, or
-/// the file `-a` names, through `content`): each item in place of `-I`'s
-/// token, or, when its items are not split at blanks (`-0`, `-d`) or come
-/// from a file, the command with all of them after it (`xargs -0 sh -c`
-/// hands sh the whole text). Items split at blanks from standard input are
-/// left to the gate's own reading of `xargs`.
-fn xargs_commands<W: AsRef<str>>(
-    args: &[W],
-    stdin: Option<&str>,
-    content: impl Fn(&str) -> Option<String>,
-) -> Vec<String> {
-    let mut replace = None;
-    let mut delimiter = None;
-    let mut arg_file = None;
-    let mut index = 0;
-    while let Some(arg) = args.get(index).map(AsRef::as_ref) {
-        index += 1;
-        let next = args.get(index).map(AsRef::as_ref);
-        match arg {
-            "-I" => replace = next,
-            "-i" | "--replace" => replace = Some("{}"),
-            "-0" | "--null" => delimiter = Some("\0"),
-            "-d" | "--delimiter" => delimiter = next,
-            "-a" | "--arg-file" => arg_file = next,
-            _ if arg.starts_with("-I") => replace = Some(&arg[2..]),
-            _ if arg.starts_with("--replace=") => replace = Some(&arg["--replace=".len()..]),
-            _ if arg.starts_with("--delimiter=") => delimiter = Some(&arg["--delimiter=".len()..]),
-            _ if arg.starts_with("--arg-file=") => arg_file = Some(&arg["--arg-file=".len()..]),
-            _ if arg.starts_with("-a") => arg_file = Some(&arg[2..]),
-            _ if arg.starts_with("-d") => delimiter = Some(&arg[2..]),
-            "--" => break,
-            _ if arg.starts_with('-') => {}
-            _ => {
-                index -= 1;
-                break;
-            }
-        }
-        if matches!(
-            arg,
-            "-I" | "-d" | "-a" | "--delimiter" | "--arg-file" | "-E" | "-L" | "-n" | "-P" | "-s"
-        ) {
-            index += 1;
-        }
-    }
-    let input = match arg_file {
-        Some(file) => content(file),
-        None => stdin.map(str::to_owned),
-    };
-    let Some(input) = input else {
-        return Vec::new();
-    };
-    let delimiter = delimiter.map(|given| match given {
-        "\\n" => '\n',
-        "\\0" => '\0',
-        given => given.chars().next().unwrap_or('\n'),
-    });
-    let items: Vec<&str> = match (delimiter, replace) {
-        (Some(delimiter), _) => input
-            .split(delimiter)
-            .filter(|item| !item.is_empty())
-            .collect(),
-        (None, Some(_)) => input.lines().filter(|line| !line.is_empty()).collect(),
-        (None, None) => input.split_whitespace().collect(),
-    };
-    let command = args.get(index..).unwrap_or_default();
-    let quoted_words = |replace: &dyn Fn(&str) -> String| -> Vec<String> {
-        command
-            .iter()
-            .map(|word| quoted(&replace(word.as_ref())))
-            .collect()
-    };
-    match replace {
-        Some(token) => items
-            .iter()
-            .map(|item| joined(&quoted_words(&|word: &str| word.replace(token, item))))
-            .collect(),
-        None if delimiter.is_some() || arg_file.is_some() => {
-            let mut words = quoted_words(&|word: &str| word.to_owned());
-            words.extend(items.iter().map(|item| quoted(item)));
-            vec![joined(&words)]
-        }
-        None => Vec::new(),
-    }
 }
 
 /// The commands of a crontab: each line's after its five time fields (or
