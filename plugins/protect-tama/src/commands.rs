@@ -6,7 +6,7 @@ use crate::prelude::*;
 use shell_reader::builtins;
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
 use shell_reader::interpreters::{Language, Source};
-use shell_reader::runners;
+use shell_reader::runners::{self, Runs};
 
 use crate::archives;
 use crate::diffs;
@@ -152,7 +152,7 @@ fn decide(
             }
             Ok(())
         }
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "fish" => shell(walker, args, call.stdin),
+        _ if runners::is_shell(name) => shell(walker, name, args, call.stdin),
         "eval" => walker.source(&args.join(" ")),
         "source" | "." => match args.first().map(String::as_str) {
             Some("/dev/stdin" | "-") => call.stdin.map_or(Ok(()), |text| walker.source(text)),
@@ -1158,21 +1158,27 @@ fn output_option(walker: &Walker<'_>, args: &[String], names: &[&str]) -> Result
 /// `sh -c TEXT`, `bash <<EOF`, `sh script`: the text that runs is walked,
 /// a script file's when this command wrote it or it lies on disk, after the
 /// file the shell reads first (bash's `BASH_ENV`, a POSIX shell's `ENV`).
-fn shell(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
-    for name in ["BASH_ENV", "ENV"] {
-        if let Some(file) = walker.known(name)
-            && let Some(text) = walker.script_text(&file)?
-        {
+fn shell(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&str>) -> Result<()> {
+    let shell = runners::ShellArgs::parse(name, args);
+    let startup: Vec<String> = ["BASH_ENV", "ENV"]
+        .iter()
+        .filter_map(|name| walker.known(name))
+        .chain(shell.startup.iter().map(|file| (*file).to_owned()))
+        .collect();
+    for file in startup {
+        if let Some(text) = walker.script_text(&file)? {
             walker.script_source(&file, &text)?;
         }
     }
-    match shell_script(args, stdin) {
-        Some(Script::Text(text)) => walker.in_child(|walker| walker.source(text)),
-        Some(Script::File(file)) => match walker.script_text(file)? {
+    for text in shell.init.iter().chain(&shell.runs.texts(stdin)) {
+        walker.in_child(|walker| walker.source(text))?;
+    }
+    match shell.runs {
+        Runs::Script(file) => match walker.script_text(file)? {
             Some(text) => walker.script_source(file, &text),
             None => Ok(()),
         },
-        None => Ok(()),
+        _ => Ok(()),
     }
 }
 
@@ -1258,33 +1264,6 @@ fn handed_to_shell(
     Ok(())
 }
 
-/// What a shell given some arguments runs.
-enum Script<'a> {
-    /// `-c TEXT`, or what it reads on standard input.
-    Text(&'a str),
-    /// A script file it is given.
-    File(&'a str),
-}
-
-/// What a shell given `args` and `stdin` runs, when the gate can see it.
-fn shell_script<'a>(args: &'a [String], stdin: Option<&'a str>) -> Option<Script<'a>> {
-    let mut index = 0;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" || !arg.starts_with(['-', '+']) {
-            break;
-        }
-        if arg.starts_with('-') && !arg.starts_with("--") && arg.contains('c') {
-            return args.get(index + 1).map(|text| Script::Text(text));
-        }
-        index += if arg == "-o" || arg == "+o" { 2 } else { 1 };
-    }
-    match args.get(index).filter(|a| *a != "--") {
-        None => stdin.map(Script::Text),
-        Some(script) if script == "-s" || script == "/dev/stdin" => stdin.map(Script::Text),
-        Some(script) => Some(Script::File(script)),
-    }
-}
-
 /// A command whose name the gate cannot know (`$cmd …`, `"$(…)" …`): it may
 /// be any command. Its operands are read as paths it may delete, the
 /// command after it as one it may run (as `sudo` or `xargs` would), and a
@@ -1305,7 +1284,7 @@ fn unknown_command(
         Change::Remove,
         "may delete, by a command of unknown name,",
     )?;
-    if let Some(Script::Text(script)) = shell_script(args, stdin) {
+    for script in runners::ShellArgs::parse("sh", args).runs.texts(stdin) {
         walker.child_source_if_shell(script)?;
     }
     run(

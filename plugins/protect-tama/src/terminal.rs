@@ -19,6 +19,7 @@ use crate::loaded::SHELLS;
 use crate::walk::Result;
 use shell_reader::field::UNKNOWN_TEXT;
 use shell_reader::interpreters::{self, Language, Source};
+use shell_reader::runners::{Runs, ShellArgs};
 
 /// What a command reading the terminal (`cat`, `read`) takes from it: text
 /// typed later, which no hook reads whole.
@@ -91,7 +92,7 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
         return Some("running what is typed into it as commands");
     }
     match name {
-        _ if SHELLS.contains(&name) => shell_reads_input(args).then_some(SHELL),
+        _ if SHELLS.contains(&name) => shell_reads_input(name, args).then_some(SHELL),
         // Other shells: no command string (`-c`, pwsh's `-Command`) and no script.
         _ if OTHER_SHELLS.contains(&name) => {
             let runs = operands() > 0
@@ -540,29 +541,15 @@ fn editor_quits(args: &[String]) -> bool {
     commands.last().is_some_and(|command| quits(command))
 }
 
-/// Whether a shell given `args` reads its commands from its input: no
-/// `-c` string and no script, or `-s`.
-fn shell_reads_input(args: &[String]) -> bool {
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        match word.as_str() {
-            "--" | "-" => return words.next().is_none(),
-            "--rcfile" | "--init-file" | "-o" | "+o" | "-O" | "+O" => {
-                words.next();
-            }
-            long if long.starts_with("--") => {}
-            option if option.starts_with(['-', '+']) => {
-                if option.contains('s') {
-                    return true;
-                }
-                if option.contains('c') {
-                    return false;
-                }
-            }
-            script => return is_standard_input(script),
-        }
+/// Whether the shell `name` given `args` reads its commands from its
+/// input: no command string and no script, `-s`, or a script that is the
+/// input.
+fn shell_reads_input(name: &str, args: &[String]) -> bool {
+    match ShellArgs::parse(name, args).runs {
+        Runs::Input => true,
+        Runs::Script(script) => is_standard_input(script),
+        Runs::Strings(_) | Runs::Nothing => false,
     }
-    true
 }
 
 /// Whether `path` names standard input, as a script read from there does.

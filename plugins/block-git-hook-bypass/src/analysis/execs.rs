@@ -9,7 +9,8 @@ use super::wrappers::{skip_options, split_assignment};
 use super::{Frame, Result, Walker, files, git_call};
 use crate::field::{Field, UNKNOWN_TEXT, shown};
 use crate::finding::Finding;
-use shell_reader::{output, runners};
+use shell_reader::output;
+use shell_reader::runners::{self, Runs};
 
 /// Programs that run code given in their arguments or input.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -87,47 +88,27 @@ impl Walker {
         }
     }
 
-    /// `sh -c 'string' [name args…]`, `bash script`, `… | sh`, `bash <<EOF`.
+    /// `sh -c 'string' [name args…]`, `bash script`, `… | sh`, `bash <<EOF`,
+    /// `fish -C 'first' -c 'string'`.
     pub(super) fn shell(
         &mut self,
+        name: &str,
         args: &[Field<'_>],
         env: &Env,
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
-        let mut index = 0;
-        let mut command_string = false;
+        let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
+        let shell = runners::ShellArgs::parse(name, &words);
         // Files the shell reads before its commands: bash's `--rcfile`, and
         // `BASH_ENV` or a POSIX shell's `ENV`.
-        let mut startup: Vec<String> = ["BASH_ENV", "ENV"]
+        let startup: Vec<String> = ["BASH_ENV", "ENV"]
             .iter()
             .filter_map(|name| self.environment_value(env, name))
+            .chain(shell.startup.iter().map(|file| (*file).to_owned()))
             .collect();
-        while let Some(arg) = args.get(index) {
-            let text = &*arg.text;
-            if text == "--" || text == "-" {
-                index += 1;
-                break;
-            }
-            let Some(options) = text.strip_prefix('-').or_else(|| text.strip_prefix('+')) else {
-                break;
-            };
-            index += 1;
-            if options.starts_with('-') {
-                if matches!(text, "--rcfile" | "--init-file") {
-                    startup.extend(args.get(index).map(|file| file.text.to_string()));
-                    index += 1;
-                }
-                continue;
-            }
-            command_string |= options.contains('c');
-            index += usize::from(options.contains(['o', 'O']));
-        }
-        let script = if command_string {
-            args.get(index).map(|code| code.text.to_string())
-        } else if let Some(file) = args.get(index) {
-            self.script_text(&file.text)?
-        } else {
-            stdin.map(str::to_owned)
+        let script = match shell.runs {
+            Runs::Script(file) => self.script_text(file)?,
+            ref runs => Some(runs.texts(stdin).join("\n")),
         };
         for file in startup {
             if let Some(text) = self.script_text(&file)? {
@@ -136,27 +117,28 @@ impl Walker {
                 })?;
             }
         }
-        let Some(script) = script else {
-            return Ok(None);
-        };
-        let skip = if command_string { 2 } else { 1 };
-        let positional = args.get(index + skip..).map(crate::field::owned);
+        let exact = |at: usize| args.get(at).and_then(|arg| arg.exact()).map(str::to_owned);
         let saved = self.snapshot();
-        // `sh -c 'script' name args…` gives the script `name` as `$0`.
-        self.arg0 = if command_string {
-            args.get(index + 1)
-                .and_then(|name| name.exact())
-                .map(str::to_owned)
-        } else {
-            args.get(index)
-                .and_then(|file| file.exact())
-                .map(str::to_owned)
+        // `sh -c 'script' name args…` gives the script `name` as `$0`, a
+        // script its own path.
+        let (arg0, first) = match shell.runs {
+            Runs::Strings(_) => (exact(shell.positional), shell.positional + 1),
+            Runs::Script(_) => (exact(shell.positional - 1), shell.positional),
+            Runs::Input | Runs::Nothing => (None, shell.positional),
         };
+        self.arg0 = arg0;
+        let positional = args.get(first..).map(crate::field::owned);
         self.enter_environment(env);
-        let output = match args.get(index).filter(|_| !command_string) {
-            Some(file) => self.child_script(&file.text, &script, positional),
-            None => self.child_source(&script, positional),
-        };
+        let output = (|| {
+            for init in &shell.init {
+                self.child_source(init, positional.clone())?;
+            }
+            match (script, shell.runs) {
+                (Some(text), Runs::Script(file)) => self.child_script(file, &text, positional),
+                (Some(text), _) => self.child_source(&text, positional),
+                (None, _) => Ok(None),
+            }
+        })();
         self.restore(saved);
         output
     }
@@ -383,7 +365,7 @@ impl Walker {
                 let host = skip_options(args, "BbcDEeFIiJLlmOoPpQRSWw", &[]);
                 let remote = args.get(host + 1..).unwrap_or_default();
                 let remote_shell_reads_stdin = remote.first().is_none_or(|first| {
-                    super::run::is_shell(&first.text) && !remote.iter().any(|arg| arg.text == "-c")
+                    runners::is_shell(&first.text) && !remote.iter().any(|arg| arg.text == "-c")
                 });
                 if remote_shell_reads_stdin {
                     stdin.map(str::to_owned)

@@ -13,13 +13,7 @@ use super::{Frame, Result, Walker, commands, committers, files, git_call, wrappe
 use crate::field::{Field, owned, shown};
 use crate::finding::Finding;
 use crate::output;
-
-pub(super) fn is_shell(name: &str) -> bool {
-    matches!(
-        name,
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish"
-    )
-}
+use shell_reader::runners::is_shell;
 
 /// Whether `word`, followed by `next`, starts a command the gate reads in
 /// the arguments of a program it does not model: git, a shell given `-c`,
@@ -218,7 +212,7 @@ impl Walker {
             {
                 Ok(None)
             }
-            _ if is_shell(name) => self.shell(args, env, stdin),
+            _ if is_shell(name) => self.shell(name, args, env, stdin),
             _ if name.starts_with("git-") => {
                 let mut git_args = vec![Field::new(name.trim_start_matches("git-"))];
                 git_args.extend_from_slice(args);

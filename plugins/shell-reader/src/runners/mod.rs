@@ -10,10 +10,12 @@ use crate::prelude::*;
 
 mod editors;
 mod scheduled;
+mod shell_args;
 mod task_files;
 mod workspace;
 mod xargs;
 
+pub use shell_args::{Runs, ShellArgs, is_shell};
 pub use xargs::Xargs;
 
 use crate::interpreters::{Language, quoted};
