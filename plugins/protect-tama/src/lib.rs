@@ -247,7 +247,7 @@ pub fn running_tool_refusal(
 
 /// Why a tool input naming the control key anywhere is refused, if it does.
 pub fn key_refusal(protected: &Protected, cwd: &Cwd<'_>, tool_input: &str) -> Option<String> {
-    if !tool_input.contains(protected::KEY_FILE) && !tool_input.contains('*') {
+    if !protected::spells_key(tool_input) && !tool_input.contains('*') {
         return None;
     }
     let walker = walk::Walker::new(protected, cwd, "", Vec::new());

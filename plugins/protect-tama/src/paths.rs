@@ -135,6 +135,11 @@ fn is_normal(path: &str) -> bool {
                 .all(|part| !matches!(part, "" | "." | ".."))
 }
 
+/// Whether `path` holds an ASCII capital.
+pub fn has_upper(path: &str) -> bool {
+    path.bytes().any(|b| b.is_ascii_uppercase())
+}
+
 /// Whether `path` (absolute, normalized) is `root` or lies inside it.
 pub fn within(path: &str, root: &str) -> bool {
     if root.is_empty() {
@@ -157,12 +162,17 @@ pub struct Meeting {
     pub ancestor: bool,
 }
 
-/// Matches `pattern` against `target`. `*`, `?` and `[…]` match as a shell
-/// glob does (not across `/`); an unknown part matches anything. A pattern
+/// Matches `pattern` against `target`, without regard to ASCII case (the
+/// file systems macOS and Windows use by default take `~/.TAMA` for
+/// `~/.tama`). `*`, `?` and `[…]` match as a shell glob does (not across
+/// `/`); an unknown part matches anything. A pattern
 /// that starts unknown matches only when its known tail spells `target`'s
 /// distinctive end, so that `rm -rf "$tmp"` is not read as touching
 /// everything.
 pub fn meet(pattern: &str, target: &str) -> Meeting {
+    if has_upper(pattern) || has_upper(target) {
+        return meet(&pattern.to_ascii_lowercase(), &target.to_ascii_lowercase());
+    }
     let none = Meeting {
         inside: false,
         ancestor: false,

@@ -2,10 +2,15 @@
 
 use crate::prelude::*;
 
-use crate::paths::{meet, normalize};
+use crate::paths::{has_upper, meet, normalize};
 
 /// The file whose key authenticates operator records: refused even to read.
 pub const KEY_FILE: &str = "control.key";
+
+/// Whether `text` spells the key file's name, in any case (see [`meet`]).
+pub fn spells_key(text: &str) -> bool {
+    text.contains(KEY_FILE) || (has_upper(text) && text.to_ascii_lowercase().contains(KEY_FILE))
+}
 
 /// How a command changes a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +111,14 @@ impl Protected {
 
     /// What `path` (resolved) would change of Tama's, if anything.
     pub fn hit(&self, path: &str, change: Change) -> Option<String> {
+        // Read without regard to case, as [`meet`] reads it.
+        let folded;
+        let path = if has_upper(path) {
+            folded = path.to_ascii_lowercase();
+            &folded
+        } else {
+            path
+        };
         for entry in &self.entries {
             let meeting = meet(path, &entry.path);
             if meeting.inside || (change == Change::Remove && meeting.ancestor) {
@@ -178,7 +191,10 @@ impl Protected {
             .rsplit([shell_reader::field::UNKNOWN, '*', '?', ']'])
             .next()
             .unwrap_or(path);
-        !self.tama_home.is_empty() && self.key.ends_with(known_end) && meet(path, &self.key).inside
+        let key = self.key.as_bytes();
+        let ends_key = key.len() >= known_end.len()
+            && key[key.len() - known_end.len()..].eq_ignore_ascii_case(known_end.as_bytes());
+        !self.tama_home.is_empty() && ends_key && meet(path, &self.key).inside
     }
 }
 

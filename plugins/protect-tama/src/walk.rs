@@ -1024,7 +1024,7 @@ fn may_be_fed(word: &str) -> bool {
 fn may_name_key(text: &str) -> bool {
     let key = crate::protected::KEY_FILE;
     text.bytes().any(|byte| matches!(byte, b'*' | b'?' | b'['))
-        || (text.len() >= key.len() && text.contains(key))
+        || (text.len() >= key.len() && crate::protected::spells_key(text))
         || (!text.is_ascii() && text.contains(shell_reader::field::UNKNOWN))
 }
 

@@ -45,8 +45,12 @@ pub enum Within {
 /// `.git/hooks`, `.git/hooks/pre-commit`, `.husky/pre-commit`, `.husky/_`,
 /// `$GIT_DIR/hooks`, a glob over hooks, or a hook name in a `hooks`
 /// directory. Backups and samples (`pre-commit.bak`, `*.sample`) are not
-/// active hooks.
+/// active hooks. Case is not told apart: the file systems macOS and
+/// Windows use by default take `.GIT/HOOKS` for `.git/hooks`.
 pub fn is_hook_path(path: &str, within: Within) -> bool {
+    if path.bytes().any(|b| b.is_ascii_uppercase()) {
+        return is_hook_path(&path.to_ascii_lowercase(), within);
+    }
     let relative = !path.starts_with('/') && !path.starts_with("..") && !path.starts_with('~');
     let first = path
         .split('/')
@@ -114,8 +118,11 @@ pub fn is_hook_tool(path: &str) -> bool {
 /// Whether `path` names a repository's `.git` folder or a folder that
 /// holds only hooks, or is a pattern that may match one (`.g*`, `.[!.]*`):
 /// deleting or moving it takes the hooks, and the configuration that points
-/// git at others, with it.
+/// git at others, with it. Case is not told apart, as in [`is_hook_path`].
 pub fn holds_hooks(path: &str) -> bool {
+    if path.bytes().any(|b| b.is_ascii_uppercase()) {
+        return holds_hooks(&path.to_ascii_lowercase());
+    }
     let name = path
         .trim_end_matches('/')
         .rsplit('/')
