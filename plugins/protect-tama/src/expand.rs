@@ -171,6 +171,26 @@ impl Walker<'_> {
         Ok(())
     }
 
+    /// `${x:offset:length}` of `value`, unknown unless both bounds are.
+    fn substring(&self, value: &str, offset: &str, length: Option<&str>) -> String {
+        let arithmetic =
+            |text: &str| shell_reader::arithmetic::evaluate(text, &|name| self.known(name));
+        let length = match length.map(arithmetic) {
+            Some(None) => return UNKNOWN_TEXT.to_owned(),
+            length => length.flatten(),
+        };
+        let chars: Vec<char> = value.chars().collect();
+        match arithmetic(offset) {
+            Some(offset) if !value.contains(shell_reader::field::UNKNOWN) => {
+                let (start, end) =
+                    shell_reader::values::slice_bounds(chars.len(), offset, length, false)
+                        .unwrap_or_default();
+                chars[start..end].iter().collect()
+            }
+            _ => UNKNOWN_TEXT.to_owned(),
+        }
+    }
+
     /// `$name` with its operator. A variable the command did not set (but
     /// `HOME`, `TAMA_HOME`, `PWD` and `IFS`) is unknown, except that a
     /// default stands in for it.
@@ -186,9 +206,18 @@ impl Walker<'_> {
         };
         Ok(match (value, operator) {
             (Some(value), ParameterOperator::None) => value,
-            // Arrays are not kept apart: element 0 is taken as all of them.
-            (Some(value), ParameterOperator::Element(0)) => value,
-            (Some(_), ParameterOperator::Element(_)) => UNKNOWN_TEXT.to_owned(),
+            // Arrays are not kept apart: any element, or any slice of them,
+            // is taken as all of them.
+            (Some(value), ParameterOperator::Element(_))
+            | (Some(value), ParameterOperator::Slice { elements: true, .. }) => value,
+            (
+                Some(value),
+                ParameterOperator::Slice {
+                    offset,
+                    length,
+                    elements: false,
+                },
+            ) => self.substring(&value, offset, *length),
             (Some(target), ParameterOperator::Indirect) => self
                 .known(&target)
                 .filter(|_| shell_reader::shell::names_parameter(&target))

@@ -19,6 +19,7 @@
 
 extern crate alloc;
 
+pub mod arithmetic;
 pub mod braces;
 pub mod builtins;
 pub mod diffs;

@@ -261,6 +261,49 @@ impl FieldSplitter {
     }
 }
 
+/// The element of `elements` at `index`, counted from the end when
+/// negative; empty past either end, as bash gives it.
+pub fn element<'v>(elements: &[&'v str], index: i64) -> &'v str {
+    let index = if index < 0 {
+        i64::try_from(elements.len()).ok().map(|len| len + index)
+    } else {
+        Some(index)
+    };
+    index
+        .and_then(|index| usize::try_from(index).ok())
+        .and_then(|index| elements.get(index))
+        .copied()
+        .unwrap_or_default()
+}
+
+/// The part `${x:offset:length}` takes of `len` items (characters of a
+/// value, or elements): an offset counted from the end when negative, a
+/// length that stops that far from the end when negative. `None` where
+/// bash stops with an error (a negative length of elements, an end before
+/// the start), which runs nothing.
+pub fn slice_bounds(
+    len: usize,
+    offset: i64,
+    length: Option<i64>,
+    elements: bool,
+) -> Option<(usize, usize)> {
+    let len = i64::try_from(len).ok()?;
+    let start = if offset < 0 { len + offset } else { offset };
+    if start < 0 || start > len {
+        return Some((0, 0));
+    }
+    let end = match length {
+        None => len,
+        Some(length) if length < 0 && elements => return None,
+        Some(length) if length < 0 => len + length,
+        Some(length) => start.saturating_add(length).min(len),
+    };
+    if end < start {
+        return None;
+    }
+    Some((usize::try_from(start).ok()?, usize::try_from(end).ok()?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,9 +7,9 @@ use alloc::borrow::Cow;
 
 use super::{Frame, Result, Walker};
 use crate::braces;
-use crate::field::{ARRAY_SEPARATOR, Field, UNKNOWN, UNKNOWN_TEXT};
+use crate::field::{ARRAY_SEPARATOR, ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, UNKNOWN_TEXT};
 use crate::shell::{Command, List, ParameterOperator, Part, Program, Redirect, Word};
-use crate::values::{DEFAULT_IFS, FieldSplitter, Split, change_case, replace, trim};
+use crate::values::{self, DEFAULT_IFS, FieldSplitter, Split, change_case, replace, trim};
 
 /// Collects the fields a word expands to.
 struct Fields<'o, 'p> {
@@ -191,13 +191,20 @@ impl Walker {
                 let set = value.as_deref().is_some_and(|value| !value.is_empty());
                 let value = match operator {
                     ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
-                    ParameterOperator::Element(index) => value.map_or_else(
-                        || UNKNOWN_TEXT.to_owned(),
-                        |value| {
-                            let mut elements = value.split(ARRAY_SEPARATOR);
-                            elements.nth(*index).unwrap_or_default().to_owned()
-                        },
-                    ),
+                    ParameterOperator::Element(index) => match (value, self.arithmetic(index)) {
+                        (Some(value), Some(index)) => {
+                            let elements: Vec<&str> = value.split(ARRAY_SEPARATOR).collect();
+                            values::element(&elements, index).to_owned()
+                        }
+                        _ => UNKNOWN_TEXT.to_owned(),
+                    },
+                    ParameterOperator::Slice {
+                        offset,
+                        length,
+                        elements,
+                    } => self
+                        .sliced(name, value, offset, *length, *elements)
+                        .unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
                     ParameterOperator::Indirect => value
                         .filter(|target| shell_reader::shell::names_parameter(target))
                         .and_then(|target| self.parameter(&target))
@@ -305,6 +312,49 @@ impl Walker {
         let output = self.list(frame, list);
         self.restore(saved);
         Ok(substitution_value(output?))
+    }
+
+    /// The value of arithmetic `text` over the shell's variables.
+    fn arithmetic(&self, text: &str) -> Option<i64> {
+        shell_reader::arithmetic::evaluate(text, &|name| self.parameter(name))
+    }
+
+    /// `${name:offset:length}` of `value`: its characters, or its elements
+    /// (`${a[@]:1}`; `${@:1}` counts `$0` as element 0), when the bounds
+    /// are known. An expansion bash stops at is empty: the command runs not.
+    fn sliced(
+        &self,
+        name: &str,
+        value: Option<String>,
+        offset: &str,
+        length: Option<&str>,
+        elements: bool,
+    ) -> Option<String> {
+        let offset = self.arithmetic(offset)?;
+        let length = match length {
+            Some(length) => Some(self.arithmetic(length)?),
+            None => None,
+        };
+        if !elements {
+            let chars: Vec<char> = value
+                .filter(|value| !value.contains(UNKNOWN))?
+                .chars()
+                .collect();
+            let (start, end) =
+                values::slice_bounds(chars.len(), offset, length, false).unwrap_or_default();
+            return Some(chars[start..end].iter().collect());
+        }
+        let listed: Vec<String> = if matches!(name, "@" | "*") {
+            let positional = self.positional.as_ref()?;
+            core::iter::once(self.arg0.clone().unwrap_or_else(|| UNKNOWN_TEXT.to_owned()))
+                .chain(positional.iter().map(|field| field.text.to_string()))
+                .collect()
+        } else {
+            value?.split(ARRAY_SEPARATOR).map(str::to_owned).collect()
+        };
+        let (start, end) =
+            values::slice_bounds(listed.len(), offset, length, true).unwrap_or_default();
+        Some(listed[start..end].join(ARRAY_SEPARATOR_TEXT))
     }
 
     fn parameter(&self, name: &str) -> Option<String> {

@@ -138,10 +138,12 @@ impl<'a> Parser<'a> {
             });
             return Ok(());
         }
+        let mut elements = matches!(name, "@" | "*");
         if self.starts_with("[@]") || self.starts_with("[*]") {
             self.pos += 3;
+            elements = true;
         } else if self.peek() == Some(b'[') {
-            if !opaque && let Some(index) = self.literal_element() {
+            if !opaque && let Some(index) = self.element_index() {
                 parts.push(Part::Parameter {
                     name,
                     quoted,
@@ -150,6 +152,14 @@ impl<'a> Parser<'a> {
                 return Ok(());
             }
             opaque = true;
+        }
+        if !opaque && let Some(operator) = self.slice_operator(elements) {
+            parts.push(Part::Parameter {
+                name,
+                quoted,
+                operator,
+            });
+            return Ok(());
         }
         if !opaque && let Some(operator) = self.trimming_operator(quoted)? {
             parts.push(Part::Parameter {
@@ -208,23 +218,52 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `[n]}` with a literal index, read up to and with the closing brace;
-    /// `None`, having read nothing, for anything else (`[$i]`, `[0]:-w}`).
-    fn literal_element(&mut self) -> Option<usize> {
-        let digits = (1..)
-            .take_while(|&at| self.peek_at(at).is_some_and(|byte| byte.is_ascii_digit()))
-            .count();
-        let closed =
-            self.peek_at(1 + digits) == Some(b']') && self.peek_at(2 + digits) == Some(b'}');
-        if digits == 0 || !closed {
+    /// `[index]}`, read up to and with the closing brace, when the index
+    /// is arithmetic the gate can follow (`[1]`, `[i+1]`, `[$i]`); `None`,
+    /// having read nothing, for anything else (`[$(…)]`, `[0]:-w}`).
+    fn element_index(&mut self) -> Option<&'a str> {
+        let (index, end) = self.arithmetic_text(self.pos + 1, b"]")?;
+        if self.src.as_bytes().get(end + 1) != Some(&b'}') || index.trim().is_empty() {
             return None;
         }
-        let index = self
-            .slice(self.pos + 1, self.pos + 1 + digits)
-            .parse()
-            .ok()?;
-        self.pos += digits + 3;
+        self.pos = end + 2;
         Some(index)
+    }
+
+    /// `:offset}` or `:offset:length}` after a parameter, read up to and
+    /// with the closing brace, when both are arithmetic the gate can follow;
+    /// `None`, having read nothing, for anything else (`:-w`, `:=w`).
+    fn slice_operator(&mut self, elements: bool) -> Option<ParameterOperator<'a>> {
+        if self.peek() != Some(b':') || matches!(self.peek_at(1), Some(b'-' | b'=' | b'+' | b'?')) {
+            return None;
+        }
+        let (offset, end) = self.arithmetic_text(self.pos + 1, b":}")?;
+        let (length, end) = match self.src.as_bytes().get(end) {
+            Some(b':') => {
+                let (length, end) = self.arithmetic_text(end + 1, b"}")?;
+                (Some(length), end)
+            }
+            _ => (None, end),
+        };
+        self.pos = end + 1;
+        Some(ParameterOperator::Slice {
+            offset,
+            length,
+            elements,
+        })
+    }
+
+    /// The text from `start` up to the first of `ends`, and where that end
+    /// is, when it holds only what [`crate::arithmetic`] follows.
+    fn arithmetic_text(&self, start: usize, ends: &[u8]) -> Option<(&'a str, usize)> {
+        let bytes = self.src.as_bytes().get(start..self.end)?;
+        let end = start + bytes.iter().position(|b| ends.contains(b))?;
+        let text = self.slice(start, end);
+        let followed = text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b" \t_$+-*/%()".contains(&b))
+            && !text.contains("$(");
+        followed.then_some((text, end))
     }
 
     /// `#p`, `##p`, `%p`, `%%p`, `^`, `^^`, `,` or `,,` and the closing

@@ -237,9 +237,18 @@ pub enum ParameterOperator<'a> {
     None,
     /// `${!x}`: the value of the variable whose name `x` holds.
     Indirect,
-    /// `${x[n]}`: the array's element at a literal index (a variable that
-    /// is no array is its element 0).
-    Element(usize),
+    /// `${x[i]}`: the array's element at an index, arithmetic text (a
+    /// variable that is no array is its element 0; a negative index counts
+    /// from the end).
+    Element(&'a str),
+    /// `${x:offset}`, `${x:offset:length}`: part of the value, in
+    /// characters, or of the elements for `${x[@]:…}` and `${@:…}`; the
+    /// offset and length are arithmetic text.
+    Slice {
+        offset: &'a str,
+        length: Option<&'a str>,
+        elements: bool,
+    },
     /// `${x:-w}`, `${x-w}`.
     Default(Box<Word<'a>>),
     /// `${x:=w}`, `${x=w}`: the default, also assigned to the variable.

@@ -43,6 +43,14 @@ fn text(word: &Word<'_>) -> String {
                 operator: ParameterOperator::Element(index),
                 ..
             } => format!("${{{name}[{index}]}}"),
+            Part::Parameter {
+                name,
+                operator: ParameterOperator::Slice { offset, length, .. },
+                ..
+            } => match length {
+                Some(length) => format!("${{{name}:{offset}:{length}}}"),
+                None => format!("${{{name}:{offset}}}"),
+            },
             Part::Parameter { name, .. } => format!("${name}"),
             Part::Substitution { .. } => "$(…)".to_owned(),
             Part::ProcessSubstitution { .. } => "<(…)".to_owned(),
@@ -69,10 +77,30 @@ fn an_indirection_names_its_variable_and_other_bang_forms_stay_unknown() {
 }
 
 #[test]
-fn an_element_at_a_literal_index_is_read_and_other_subscripts_stay_unknown() {
+fn an_element_at_an_arithmetic_index_is_read_and_other_subscripts_stay_unknown() {
     assert_eq!(
-        words(r#"${a[0]} "${a[12]}" ${a[@]} ${a[$i]} ${a[0]:-x} ${a[]} ${#a[0]}"#),
-        [["${a[0]}", "${a[12]}", "$a", "$?", "$?", "$?", "$?"]]
+        words(
+            r#"${a[0]} "${a[12]}" ${a[@]} ${a[$i]} ${a[i+1]} ${a[0]:-x} ${a[]} ${#a[0]} ${a[$(f)]}"#
+        ),
+        [[
+            "${a[0]}",
+            "${a[12]}",
+            "$a",
+            "${a[$i]}",
+            "${a[i+1]}",
+            "$?",
+            "$?",
+            "$?",
+            "$?"
+        ]]
+    );
+}
+
+#[test]
+fn slices_with_arithmetic_bounds_are_read() {
+    assert_eq!(
+        words(r#"${v:1} ${v: -1:2} "${a[@]:i}" ${@:2} ${v:-x} ${v:=x} ${v:$(f)}"#),
+        [["${v:1}", "${v: -1:2}", "${a:i}", "${@:2}", "$v", "$v", "$?"]]
     );
 }
 
