@@ -50,7 +50,7 @@ fn checkout() -> tempfile::TempDir {
     write("alias.cfg", "[alias]\n\tci = commit --no-verify\n");
     write(
         ".git/config",
-        "[core]\n\tbare = false\n[alias]\n\tcnv = commit --no-verify\n\tst = status\n",
+        "[core]\n\tbare = false\n[alias]\n\tcnv = commit --no-verify\n\tst = status\n\tcm = commit\n",
     );
     write("scripts/deep/.keep", "");
     write("home/.gitconfig", "[alias]\n\tci = commit --no-verify\n");
@@ -155,7 +155,19 @@ fn an_alias_the_repository_defined_before_is_read_where_it_runs() {
             "{command:?}: {refusal}"
         );
     }
-    for command in ["git st", "git status", "git lol"] {
+    // An alias of plain `commit` runs with the caller's arguments.
+    let refusal_of_n = refusal(repo.path(), "git cm -qnm x").expect("git cm -qnm x is refused");
+    assert!(
+        refusal_of_n.starts_with("The alias `cm` hides this: `git commit -qnm`"),
+        "{refusal_of_n}"
+    );
+    for command in [
+        "git st",
+        "git status",
+        "git lol",
+        "git cm -m x",
+        "git st -n",
+    ] {
         assert_eq!(refusal(repo.path(), command), None, "{command:?}");
     }
 }

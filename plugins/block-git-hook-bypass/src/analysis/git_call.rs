@@ -11,6 +11,7 @@ use crate::finding::Finding;
 use crate::git::{self, ConfigArg, config, stash};
 use crate::hook_env;
 use crate::output;
+use shell_reader::interpreters::quoted;
 use shell_reader::{git_commands, git_config};
 
 /// Refuses an assignment that sets core.hooksPath through the environment
@@ -36,6 +37,19 @@ pub(super) fn check_assignment(name: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
+/// Where the git configuration the environment gives is read from, as a
+/// finding names it.
+const ENVIRONMENT_CONFIG: &str =
+    "The git configuration the environment gives (GIT_CONFIG_KEY_<n>, GIT_CONFIG_PARAMETERS)";
+
+/// `git [globals] <alias> <args>`, with the alias's definition.
+struct Call<'c, 'f> {
+    alias: &'c str,
+    definition: &'c str,
+    globals: &'c [Field<'f>],
+    args: &'c [Field<'f>],
+}
+
 impl Walker {
     /// `git [global options] <subcommand> …`, `args` following `git`.
     pub(super) fn git(
@@ -45,24 +59,28 @@ impl Walker {
         env: &Env,
     ) -> Result<Option<String>> {
         let globals = git::global_options(args);
-        let mut aliases = Vec::new();
+        // Each with where it is set, when not on this command line.
+        let mut aliases: Vec<(String, String, Option<&str>)> = Vec::new();
         for setting in &globals.config {
             let (key, value, setting) = match setting {
                 ConfigArg::Value(field) => {
                     let (key, value) = field.text.split_once('=').unwrap_or((&field.text, "true"));
-                    (key, value, format!("git -c {}", field.shown()))
+                    (key, value.to_owned(), format!("git -c {}", field.shown()))
                 }
                 ConfigArg::FromEnvironment(field) => {
+                    // `--config-env=alias.c=X`: the value is variable X's.
                     let spec = field.text.trim_start_matches("--config-env=");
-                    let key = spec.split_once('=').map_or(spec, |(key, _)| key);
+                    let (key, variable) = spec.split_once('=').unwrap_or((spec, ""));
                     let written = if field.text.starts_with("--config-env=") {
                         format!("git {}", field.shown())
                     } else {
                         format!("git --config-env {}", field.shown())
                     };
-                    (key, "", written)
+                    let value = self.environment_value(env, variable).unwrap_or_default();
+                    (key, value, written)
                 }
             };
+            let value = value.as_str();
             if config::is_hooks_path(key) {
                 return Err(Finding::HooksPath { setting });
             }
@@ -74,12 +92,17 @@ impl Walker {
             }
             if let Some(alias) = git_config::alias_name(key) {
                 self.check_alias(alias, value)?;
-                aliases.push((alias, value));
+                aliases.push((alias.to_owned(), value.to_owned(), None));
             }
         }
         // Most git calls run with no variable the command set.
         if !env.assigned.is_empty() || self.variables.iter().next().is_some() {
             self.check_git_environment(env)?;
+            for (key, value) in self.environment_config(env) {
+                if let Some(alias) = git_config::alias_name(&key) {
+                    aliases.push((alias.to_owned(), value, Some(ENVIRONMENT_CONFIG)));
+                }
+            }
         }
         let Some(index) = globals.subcommand else {
             return Ok(None);
@@ -89,15 +112,29 @@ impl Walker {
         };
         let rest = args.get(index + 1..).unwrap_or_default();
         let git_dir = globals.git_dir.as_deref();
-        if let Some((_, definition)) = aliases.iter().find(|(alias, _)| *alias == subcommand)
-            && !definition.starts_with('!')
-        {
-            let mut expanded: Vec<Field<'_>> =
-                definition.split_whitespace().map(Field::new).collect();
-            expanded.extend_from_slice(rest);
-            if let Some((first, tail)) = expanded.split_first() {
-                return self.git_subcommand(frame, &first.text, tail, env, git_dir);
-            }
+        // Aliases' names are read without regard to case, as git reads them.
+        let alias = aliases
+            .into_iter()
+            .rev()
+            .find(|(alias, ..)| alias.eq_ignore_ascii_case(subcommand));
+        let alias = match alias {
+            Some((_, definition, origin)) => Some((definition, origin)),
+            None if !git::is_git_command(subcommand) => self
+                .configured_alias(subcommand)
+                .map(|definition| (definition, None)),
+            None => None,
+        };
+        if let Some((definition, origin)) = alias {
+            let call = Call {
+                alias: subcommand,
+                definition: &definition,
+                globals: args.get(..index).unwrap_or_default(),
+                args: rest,
+            };
+            return self.alias_call(&call).map_err(|finding| match origin {
+                Some(origin) => finding.in_code(origin.to_owned()),
+                None => finding,
+            });
         }
         self.git_subcommand(frame, subcommand, rest, env, git_dir)
     }
@@ -240,38 +277,62 @@ impl Walker {
                     hooks: "client-side hooks",
                 })
             }
-            _ if !git::is_git_command(subcommand) => {
-                self.configured_alias(subcommand)?;
-                Ok(None)
-            }
+
             _ => Ok(None),
         }
     }
 
-    /// `git <name>` that is no git command runs the alias the repository's
-    /// or the user's configuration on disk defines (`git cnv`, defined as
-    /// `commit --no-verify` before the session), which is read as where it
-    /// is defined.
-    fn configured_alias(&mut self, name: &str) -> Result<()> {
+    /// The definition of `name`, no git command, in the repository's or
+    /// the user's configuration on disk (`cnv`, defined as `commit
+    /// --no-verify` before the session; `ci`, defined as `commit`), or as
+    /// the command set it earlier (`git config alias.c commit; git c -n`).
+    fn configured_alias(&mut self, name: &str) -> Option<String> {
         /// Folders above the working one where the repository may start.
         const MOST_LEVELS: usize = 8;
         let repository = (0..MOST_LEVELS).map(|up| format!("{}.git/config", "../".repeat(up)));
         let user = ["~/.gitconfig", "~/.config/git/config", "/etc/gitconfig"];
-        for file in repository.chain(user.map(str::to_owned)) {
-            let definition = self.file_text(&file).and_then(|content| {
-                git_config::entries(content)?
-                    .into_iter()
-                    .find(|entry| {
-                        git_config::alias_name(&entry.key)
-                            .is_some_and(|alias| alias.eq_ignore_ascii_case(name))
-                    })
-                    .map(|entry| entry.value)
-            });
-            if let Some(definition) = definition {
-                return self.check_alias(name, &definition);
+        repository.chain(user.map(str::to_owned)).find_map(|file| {
+            git_config::entries(self.file_text(&file)?)?
+                .into_iter()
+                .find(|entry| {
+                    git_config::alias_name(&entry.key)
+                        .is_some_and(|alias| alias.eq_ignore_ascii_case(name))
+                })
+                .map(|entry| entry.value)
+        })
+    }
+
+    /// `git [globals] <alias> <args>`: the alias's definition run with the
+    /// arguments git adds to it, read as where the alias is defined. A git
+    /// alias runs as `git [globals] <definition> <args>`; a `!` alias as git
+    /// runs it, `sh -c '<definition> "$@"'` given the arguments.
+    fn alias_call(&mut self, call: &Call<'_, '_>) -> Result<Option<String>> {
+        let walked = match call.definition.strip_prefix('!') {
+            Some(shell) => self.child_source(
+                &format!("{shell} \"$@\""),
+                Some(crate::field::owned(call.args)),
+            ),
+            None => {
+                let words = |fields: &[Field<'_>]| -> Vec<String> {
+                    fields.iter().map(|field| quoted(&field.text)).collect()
+                };
+                let text = format!(
+                    "git {} {} {}",
+                    output::joined(&words(call.globals)),
+                    call.definition,
+                    output::joined(&words(call.args))
+                );
+                self.child_source(&text, None)
             }
+        };
+        match walked {
+            Err(Finding::Unreadable { syntax: true, .. }) => Ok(None),
+            Err(inner) => Err(Finding::InAlias {
+                alias: call.alias.to_owned(),
+                inner: Box::new(inner),
+            }),
+            Ok(output) => Ok(output),
         }
-        Ok(())
     }
 
     fn git_config(&mut self, args: &[Field<'_>]) -> Result<Option<String>> {
@@ -313,6 +374,7 @@ impl Walker {
             && let Some(value) = write.value.and_then(Field::exact)
         {
             self.check_alias(alias, value)?;
+            self.record_alias(args, alias, value);
         }
         // A command stored for git to run later (`core.pager`, a filter).
         if git_commands::runs_setting(key)
@@ -321,6 +383,21 @@ impl Walker {
             self.git_runs(value.text.trim_start_matches('!'))?;
         }
         Ok(None)
+    }
+
+    /// Keeps an alias `git config` set where git keeps it, the repository's
+    /// or the user's configuration, for a later `git <alias> <args>` of the
+    /// command (`git config alias.c commit; git c -n`).
+    fn record_alias(&mut self, args: &[Field<'_>], alias: &str, definition: &str) {
+        let file = if args.iter().any(|arg| arg.text == "--global") {
+            "~/.gitconfig"
+        } else {
+            ".git/config"
+        };
+        let before = self.file_text(file).unwrap_or_default();
+        let quoted = definition.replace('\\', "\\\\").replace('"', "\\\"");
+        let config = format!("{before}\n[alias]\n\t{alias} = \"{quoted}\"\n");
+        self.record_written(file.to_owned(), false, Some(&config));
     }
 
     /// Walks a command git runs (a pager, an editor), and the commands an
@@ -335,7 +412,6 @@ impl Walker {
         Ok(())
     }
 
-    /// A git alias whose definition holds a bypass is refused where it is defined.
     /// What the command set in git's environment: a global or system
     /// configuration it wrote with core.hooksPath, and commands git runs.
     fn check_git_environment(&mut self, env: &Env) -> Result<()> {
@@ -370,9 +446,7 @@ impl Walker {
         let settings = self.environment_config(env);
         if !settings.is_empty() {
             self.child_source_in(&git_config::setting_commands(&settings), || {
-                "The git configuration the environment gives (GIT_CONFIG_KEY_<n>, \
-                 GIT_CONFIG_PARAMETERS)"
-                    .to_owned()
+                ENVIRONMENT_CONFIG.to_owned()
             })?;
         }
         for name in git_commands::VARIABLES {
@@ -414,6 +488,7 @@ impl Walker {
             .or_else(|| self.variable(name).map(str::to_owned))
     }
 
+    /// A git alias whose definition holds a bypass is refused where it is defined.
     fn check_alias(&mut self, alias: &str, definition: &str) -> Result<()> {
         let script = match definition.strip_prefix('!') {
             Some(shell) => shell.to_owned(),
