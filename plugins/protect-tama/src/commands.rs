@@ -162,7 +162,7 @@ fn decide(
             },
             None => Ok(()),
         },
-        "trap" => match args.first() {
+        "trap" => match args.iter().find(|arg| *arg != "--") {
             Some(action) if action != "-" && !action.bytes().all(|b| b.is_ascii_digit()) => {
                 walker.source(action)
             }

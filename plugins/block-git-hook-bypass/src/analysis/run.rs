@@ -70,10 +70,16 @@ impl Walker {
         }
         let name = basename(path);
         let name = name.strip_suffix(".exe").unwrap_or(name);
+        // A function that calls its own name runs the program by that name
+        // (`git() { command git "$@" -n; }`): the gate does not recurse.
         if let Some(index) = frame
             .functions
             .iter()
             .rposition(|function| function.name == name)
+            && frame
+                .functions
+                .get(index)
+                .is_some_and(|function| !function.running)
         {
             return self.call_function(frame, index, Some(owned(args)));
         }
@@ -185,7 +191,7 @@ impl Walker {
                 None => Ok(None),
             },
             // The action runs when the signal comes, or as the shell exits.
-            "trap" => match args.first().filter(|action| {
+            "trap" => match args.iter().find(|arg| arg.text != "--").filter(|action| {
                 action.text != "-" && !action.text.bytes().all(|b| b.is_ascii_digit())
             }) {
                 Some(action) => {

@@ -70,9 +70,9 @@ impl<'a> Parser<'a> {
         self.skip_blanks();
         if self.starts_with("((") {
             self.pos += 2;
-            self.skip_parens(2, "((")?;
+            let words = self.arithmetic_words(2, "((")?;
             let body = self.do_group(keyword)?;
-            return self.compound(false, vec![body], Words::default(), None);
+            return self.compound(false, vec![body], words, None);
         }
         let name_start = self.pos;
         while self.peek().is_some_and(is_name_byte) {

@@ -18,11 +18,9 @@ impl<'a> Parser<'a> {
         match self.peek_at(1) {
             Some(b'(') if self.peek_at(2) == Some(b'(') => {
                 self.pos += 3;
-                self.skip_parens(2, "((")?;
-                parts.push(Part::Opaque {
-                    inner: None,
-                    quoted,
-                });
+                // Its substitutions run when it is evaluated: `$(( $(cmd) ))`.
+                let inner = self.arithmetic_word(2, "((")?.map(Box::new);
+                parts.push(Part::Opaque { inner, quoted });
             }
             Some(b'(') => {
                 self.pos += 2;

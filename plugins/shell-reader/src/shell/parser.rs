@@ -515,8 +515,8 @@ impl<'a> Parser<'a> {
         self.skip_blanks();
         if self.starts_with("((") {
             self.pos += 2;
-            self.skip_parens(2, "((")?;
-            return self.compound(false, Vec::new(), Words::default(), None);
+            let words = self.arithmetic_words(2, "((")?;
+            return self.compound(false, Vec::new(), words, None);
         }
         if self.peek() == Some(b'(') {
             self.pos += 1;
@@ -696,6 +696,40 @@ impl<'a> Parser<'a> {
     /// Skips through the `)` that closes the `open` parentheses just passed
     /// (two of `((`), or, with none open, the parenthesised group that
     /// starts here (an extended glob's).
+    /// Reads arithmetic up to the parentheses that close it (`open` of them
+    /// are open), as a word: the substitutions and parameters in it run
+    /// when it is evaluated (`$(( $(cmd) ))`, `(( x = $(cmd) ))`). `None`
+    /// when it holds no `$` or backquote.
+    pub(super) fn arithmetic_word(
+        &mut self,
+        open: u32,
+        opener: &'static str,
+    ) -> Result<Option<Word<'a>>> {
+        let start = self.pos;
+        self.skip_parens(open, opener)?;
+        let after = self.pos;
+        let end = after.saturating_sub(open as usize);
+        if !self.slice(start, end).contains(['$', '`']) {
+            return Ok(None);
+        }
+        let outer_end = self.end;
+        self.pos = start;
+        self.end = end;
+        let word = self.word(Context::HereDoc);
+        self.end = outer_end;
+        self.pos = after;
+        word.map(Some)
+    }
+
+    /// [`Parser::arithmetic_word`] as the words of a command (`((…))`, `for ((…))`).
+    pub(super) fn arithmetic_words(&mut self, open: u32, opener: &'static str) -> Result<Words> {
+        let base = self.open_words.len();
+        if let Some(word) = self.arithmetic_word(open, opener)? {
+            self.open_words.push(word);
+        }
+        Ok(self.close_words(base))
+    }
+
     pub(super) fn skip_parens(&mut self, open: u32, opener: &'static str) -> Result<()> {
         let mut depth = open;
         while let Some(byte) = self.peek() {
