@@ -117,7 +117,7 @@ fn decide(
             let folder = match &target {
                 Some(dir) if dir != "-" => walker.resolve(dir),
                 Some(_) => UNKNOWN_TEXT.to_owned(),
-                None => walker.protected.home.clone(),
+                None => walker.home().to_owned(),
             };
             // `CDPATH=~ cd .tama`: a relative name that does not start
             // with `./` or `../` is looked for under `CDPATH`'s folders first.
@@ -613,6 +613,11 @@ fn unwrap<'a>(walker: &mut Walker<'_>, argv: &'a [String]) -> Result<Unwrapped<'
                     args,
                     &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
                 );
+                // `env -C DIR cmd` runs the command in DIR.
+                for dir in option_values(&args[..index], &["-C", "--chdir"]) {
+                    let folder = walker.resolve(&dir);
+                    walker.cd(folder, Vec::new());
+                }
                 while let Some(assignment) = args.get(index).filter(|a| a.contains('=')) {
                     if let Some((key, value)) = assignment.split_once('=') {
                         walker.set(key, value.to_owned());

@@ -118,7 +118,7 @@ impl Walker<'_> {
             match part {
                 Part::Text { text, quoted } => {
                     if index == 0 && !quoted && text.starts_with('~') {
-                        words.push(&tilde(text, &self.protected.home), true);
+                        words.push(&tilde(text, self.home()), true);
                     } else {
                         words.push(text, true);
                     }
@@ -274,10 +274,16 @@ fn plain<'w>(word: &'w Word<'_>) -> Option<&'w str> {
     }
 }
 
-/// `~` and `~/…` as the home folder; other words as they are.
+/// `~` and `~/…` as the home folder; `~+` (the working folder) and `~-`
+/// (the one before) as relative paths, which are checked against every
+/// folder the walk has been in; other words as they are.
 fn tilde(text: &str, home: &str) -> String {
+    let ends_name = |rest: &str| rest.is_empty() || rest.starts_with('/');
     match text.strip_prefix('~') {
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{home}{rest}"),
+        Some(rest) if ends_name(rest) => format!("{home}{rest}"),
+        Some(rest) if rest.starts_with(['+', '-']) && ends_name(&rest[1..]) => {
+            format!(".{}", &rest[1..])
+        }
         _ => text.to_owned(),
     }
 }

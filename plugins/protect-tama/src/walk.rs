@@ -838,7 +838,7 @@ impl<'h> Walker<'h> {
             .take(self.certain_from)
             .chain(&self.cd_candidates)
             .filter(move |_| relative)
-            .map(move |cwd| resolve(path, || cwd.as_str(), &self.protected.home));
+            .map(move |cwd| resolve(path, || cwd.as_str(), self.home()));
         core::iter::once(self.resolve(path)).chain(earlier)
     }
 
@@ -886,7 +886,17 @@ impl<'h> Walker<'h> {
 
     /// `path` as the shell would resolve it now.
     pub fn resolve(&self, path: &str) -> String {
-        resolve(path, || self.cwd(), &self.protected.home)
+        resolve(path, || self.cwd(), self.home())
+    }
+
+    /// The home folder `~` and a bare `cd` go to: `HOME` as the command
+    /// set it, else the user's.
+    pub fn home(&self) -> &str {
+        self.variables
+            .iter()
+            .rev()
+            .find(|(name, _)| name == "HOME")
+            .map_or(&self.protected.home, |(_, home)| home)
     }
 
     /// Refuses when `path` changes a protected path in the way `change` says.

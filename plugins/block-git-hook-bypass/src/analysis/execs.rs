@@ -37,6 +37,8 @@ impl Walker {
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
         let mut env = env.clone();
+        // `env -C DIR`: the folder the command runs in.
+        let mut chdir = None;
         let mut index = 0;
         while let Some(arg) = args.get(index) {
             let text = &*arg.text;
@@ -46,14 +48,20 @@ impl Walker {
                     env.cleared = true;
                     env.assigned.clear();
                 }
-                "-u" | "--unset" | "-C" | "--chdir" => {
-                    if matches!(text, "-u" | "--unset")
-                        && let Some(name) = args.get(index)
-                    {
+                "-u" | "--unset" => {
+                    if let Some(name) = args.get(index) {
                         env.unset(&name.text);
                     }
                     index += 1;
                 }
+                "-C" | "--chdir" => {
+                    chdir = args.get(index).cloned();
+                    index += 1;
+                }
+                _ if text.starts_with("--chdir=") => {
+                    chdir = Some(Field::new(text.trim_start_matches("--chdir=").to_owned()));
+                }
+                _ if text.starts_with("-C") => chdir = Some(Field::new(text[2..].to_owned())),
                 "--" => {}
                 _ if split_string(text).is_some() => {
                     // `env -S 'cmd args'`: the string split into words, then the rest.
@@ -82,10 +90,19 @@ impl Walker {
                 },
             }
         }
-        match args.get(index..) {
-            Some(inner) if !inner.is_empty() => self.run(frame, inner, &env, stdin),
-            _ => Ok(None),
-        }
+        let Some(inner) = args.get(index..).filter(|inner| !inner.is_empty()) else {
+            return Ok(None);
+        };
+        let Some(dir) = chdir else {
+            return self.run(frame, inner, &env, stdin);
+        };
+        // The command runs in DIR, as after a `cd` there, and this shell stays.
+        let saved = self.snapshot();
+        let output = self
+            .run(frame, &[Field::new("cd"), dir], &env, None)
+            .and_then(|_| self.run(frame, inner, &env, stdin));
+        self.restore(saved);
+        output
     }
 
     /// `sh -c 'string' [name args…]`, `bash script`, `… | sh`, `bash <<EOF`,
