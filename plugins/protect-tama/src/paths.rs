@@ -4,6 +4,7 @@
 use crate::prelude::*;
 
 use shell_reader::field::UNKNOWN;
+use shell_reader::values::{class_end, class_matches};
 
 /// `path` made absolute against `cwd` (asked only for a relative path) and
 /// `home`, with `.` and `..` resolved lexically (a symbolic link is not
@@ -264,46 +265,19 @@ fn step(pattern: &[char], states: &[usize], c: char) -> Vec<usize> {
             Some(&UNKNOWN) => add(state),
             Some('*') if c != '/' => add(state),
             Some('?') if c != '/' => add(state + 1),
-            Some('[') => {
-                let close = pattern
-                    .get(state + 1..)
-                    .and_then(|rest| rest.iter().skip(1).position(|&p| p == ']'))
-                    .map(|at| state + 2 + at);
-                match close {
-                    Some(close) if c != '/' && class_matches(&pattern[state + 1..close], c) => {
-                        add(close + 1)
-                    }
-                    Some(_) => {}
-                    None if c == '[' => add(state + 1),
-                    None => {}
+            Some('[') => match class_end(pattern, state) {
+                Some(close) if c != '/' && class_matches(&pattern[state + 1..close], c) => {
+                    add(close + 1)
                 }
-            }
+                Some(_) => {}
+                None if c == '[' => add(state + 1),
+                None => {}
+            },
             Some(&p) if p == c => add(state + 1),
             _ => {}
         }
     }
     next
-}
-
-/// Whether `c` is in the bracket expression `class` (without its brackets).
-fn class_matches(class: &[char], c: char) -> bool {
-    let (negated, class) = match class.first() {
-        Some('!') | Some('^') => (true, &class[1..]),
-        _ => (false, class),
-    };
-    let mut found = false;
-    let mut index = 0;
-    while let Some(&first) = class.get(index) {
-        if class.get(index + 1) == Some(&'-') && class.get(index + 2).is_some() {
-            let last = class[index + 2];
-            found |= (first..=last).contains(&c);
-            index += 3;
-        } else {
-            found |= first == c;
-            index += 1;
-        }
-    }
-    found != negated
 }
 
 #[cfg(test)]

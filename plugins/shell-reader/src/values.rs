@@ -44,13 +44,9 @@ const MAX_TRIMMED: usize = 1024;
 
 /// `${value#pattern}` and kin: `value` without the shortest or longest
 /// prefix (or suffix) that `pattern` matches. Unknown when either holds an
-/// unknown part or the pattern uses a bracket class, which is not modelled.
+/// unknown part.
 pub fn trim(value: &str, pattern: &str, longest: bool, prefix: bool) -> String {
-    if value.len() > MAX_TRIMMED
-        || value.contains(UNKNOWN_TEXT)
-        || pattern.contains(UNKNOWN_TEXT)
-        || pattern.contains('[')
-    {
+    if value.len() > MAX_TRIMMED || value.contains(UNKNOWN_TEXT) || pattern.contains(UNKNOWN_TEXT) {
         return UNKNOWN_TEXT.to_owned();
     }
     let mut cuts: Vec<usize> = value
@@ -71,10 +67,11 @@ pub fn trim(value: &str, pattern: &str, longest: bool, prefix: bool) -> String {
     value.to_owned()
 }
 
-/// Whether `text` matches a pattern of `*`, `?` and literal bytes, in
-/// time proportional to their lengths' product (one star is retried at a
-/// time). Written here because the gate is built without `std` and needs
-/// only these.
+/// Whether `text` matches a pattern of `*`, `?`, bracket expressions
+/// (`[a-z]`, `[[:lower:]]`, read over bytes) and literal bytes, in time
+/// proportional to their lengths' product (one star is retried at a time).
+/// Written here because the gate is built without `std` and needs only
+/// these.
 pub fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
     let (mut p, mut t) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
@@ -83,6 +80,21 @@ pub fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
             Some(b'*') => {
                 star = Some((p, t));
                 p += 1;
+            }
+            Some(b'[') if let Some(close) = class_end(pattern, p) => {
+                if text
+                    .get(t)
+                    .is_some_and(|&c| class_matches(&pattern[p + 1..close], char::from(c)))
+                {
+                    p = close + 1;
+                    t += 1;
+                } else if let Some((star_at, matched)) = star {
+                    p = star_at + 1;
+                    t = matched + 1;
+                    star = Some((star_at, matched + 1));
+                } else {
+                    return false;
+                }
             }
             Some(&byte) if byte == b'?' || Some(&byte) == text.get(t) => {
                 p += 1;
@@ -103,6 +115,84 @@ pub fn glob_matches(pattern: &[u8], text: &[u8]) -> bool {
         .unwrap_or_default()
         .iter()
         .all(|&byte| byte == b'*')
+}
+
+/// Where the bracket expression that opens at `pattern[open]` (a `[`)
+/// closes: the `]` after its first member (a `]` there is a member, as is
+/// one after `!` or `^`), past any `[:class:]`. `None` when it does not
+/// close, and the `[` is a plain character.
+pub fn class_end<T: Copy + Into<char>>(pattern: &[T], open: usize) -> Option<usize> {
+    let at = |index: usize| pattern.get(index).map(|&c| c.into());
+    let mut index = open + 1;
+    if matches!(at(index), Some('!' | '^')) {
+        index += 1;
+    }
+    if at(index) == Some(']') {
+        index += 1;
+    }
+    while let Some(c) = at(index) {
+        match c {
+            ']' => return Some(index),
+            '[' if at(index + 1) == Some(':') => {
+                let close = (index + 2..pattern.len())
+                    .find(|&end| at(end) == Some(':') && at(end + 1) == Some(']'))?;
+                index = close + 2;
+            }
+            _ => index += 1,
+        }
+    }
+    None
+}
+
+/// Whether `c` is a member of `class`, a bracket expression's inside:
+/// characters, ranges (`a-z`), POSIX classes (`[:lower:]`), negated by a
+/// leading `!` or `^`.
+pub fn class_matches<T: Copy + Into<char>>(class: &[T], c: char) -> bool {
+    let class: Vec<char> = class.iter().map(|&member| member.into()).collect();
+    let (negated, class) = match class.first() {
+        Some('!' | '^') => (true, &class[1..]),
+        _ => (false, &class[..]),
+    };
+    let mut found = false;
+    let mut index = 0;
+    while let Some(&first) = class.get(index) {
+        if first == '['
+            && class.get(index + 1) == Some(&':')
+            && let Some(end) = (index + 2..class.len())
+                .find(|&end| class[end] == ':' && class.get(end + 1) == Some(&']'))
+        {
+            let name: String = class[index + 2..end].iter().collect();
+            found |= posix_class(&name, c);
+            index = end + 2;
+        } else if class.get(index + 1) == Some(&'-') && class.get(index + 2).is_some() {
+            found |= (first..=class[index + 2]).contains(&c);
+            index += 3;
+        } else {
+            found |= first == c;
+            index += 1;
+        }
+    }
+    found != negated
+}
+
+/// Whether `c` is in the POSIX character class `name` (`alpha`, `digit`, …).
+fn posix_class(name: &str, c: char) -> bool {
+    match name {
+        "alpha" => c.is_alphabetic(),
+        "digit" => c.is_ascii_digit(),
+        "alnum" => c.is_alphanumeric(),
+        "upper" => c.is_uppercase(),
+        "lower" => c.is_lowercase(),
+        "space" => c.is_whitespace(),
+        "blank" => c == ' ' || c == '\t',
+        "punct" => c.is_ascii_punctuation(),
+        "xdigit" => c.is_ascii_hexdigit(),
+        "cntrl" => c.is_control(),
+        "print" => !c.is_control(),
+        "graph" => !c.is_control() && !c.is_whitespace(),
+        "word" => c.is_alphanumeric() || c == '_',
+        _ => false,
+    }
 }
 
 /// `${value^^}`, `${value,}` and kin.
@@ -139,7 +229,6 @@ pub fn replace(value: &str, pattern: &str, replacement: &str, at: ReplaceAt) -> 
         || [value, pattern, replacement]
             .iter()
             .any(|text| text.contains(UNKNOWN_TEXT))
-        || pattern.contains('[')
     {
         return UNKNOWN_TEXT.to_owned();
     }

@@ -75,12 +75,15 @@ pub fn is_hook_path(path: &str, within: Within) -> bool {
         if let Some(depth) = inside_hooks_dir.as_mut() {
             *depth += 1;
             husky_internals |= component == "_";
-        } else if HOOK_DIRS.contains(&component)
-            || (component == "hooks" && (after_git_dir || last == "git" || last.contains(UNKNOWN)))
+        } else if HOOK_DIRS
+            .iter()
+            .any(|dir| component == *dir || (dir.starts_with('.') && may_be(component, dir)))
+            || (may_be(component, "hooks")
+                && (after_git_dir || last == "git" || last.contains(UNKNOWN)))
         {
             inside_hooks_dir = Some(0);
         }
-        after_git_dir |= component == ".git" || component.ends_with(".git");
+        after_git_dir |= may_be(component, ".git") || component.ends_with(".git");
         parent = last;
         last = component;
     }
@@ -156,6 +159,16 @@ pub fn holds_hooks(path: &str) -> bool {
 }
 
 /// A hook's file name, or a pattern that may match one.
+/// Whether a path component is `name`, or a pattern the shell may match
+/// to it (`hook[s]`, `.g*`): only one that spells a leading dot matches a
+/// name with one, as the shell's patterns do.
+fn may_be(component: &str, name: &str) -> bool {
+    component == name
+        || (component.contains(['*', '?', '['])
+            && component.starts_with('.') == name.starts_with('.')
+            && shell_reader::values::glob_matches(component.as_bytes(), name.as_bytes()))
+}
+
 fn is_active_hook_name(name: &str) -> bool {
     HOOK_NAMES.contains(&name) || name.contains(['*', '?', '[', UNKNOWN])
 }
