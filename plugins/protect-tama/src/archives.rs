@@ -16,6 +16,7 @@ const VERB: &str = "unpacks an archive into";
 /// by the folder each unpacks into; other modes (listing, creating) write nothing
 /// the gate follows here.
 pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    crate::file_writers::archived_away(walker, name, args)?;
     if matches!(name, "tar" | "bsdtar") && tar_writes_archive(args) {
         let old_style = args
             .first()
@@ -179,4 +180,29 @@ fn first_operand(args: &[String]) -> Option<&str> {
     args.iter()
         .map(String::as_str)
         .find(|arg| !arg.starts_with('-'))
+}
+
+/// The files `tar` puts in the archive it creates: its operands, under
+/// the folder `-C` names (`tar czf out.tgz -C ~ projects` reads
+/// `~/projects`). An old-style first word (`czf`) and its archive are among
+/// them, read as files too.
+pub fn tar_members(args: &[String]) -> Vec<String> {
+    let valued = [
+        "-f",
+        "--file",
+        "-C",
+        "--directory",
+        "-T",
+        "--files-from",
+        "-X",
+        "--exclude-from",
+    ];
+    let folder = option_values(args, &["-C", "--directory"]).pop();
+    operands(args, &valued)
+        .into_iter()
+        .map(|file| match &folder {
+            Some(folder) if !file.starts_with(['/', '~']) => format!("{folder}/{file}"),
+            _ => file,
+        })
+        .collect()
 }

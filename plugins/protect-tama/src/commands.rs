@@ -57,7 +57,8 @@ pub fn run_as(walker: &mut Walker<'_>, call: &Call<'_>, probing: bool) -> Result
         walker.other_user = Some(switch);
     }
     walker.environment_cleared |= crate::terminal::clears_environment(up_to_name);
-    let decided = decide(walker, call, name, args, fed, probing);
+    let decided = file_writers::wrapper_writes(walker, up_to_name)
+        .and_then(|()| decide(walker, call, name, args, fed, probing));
     (walker.other_user, walker.environment_cleared) = (before, cleared_before);
     decided
 }

@@ -23,9 +23,31 @@ const OUTPUT_OPTIONS: &[&str] = &[
     "--output-document",
 ];
 
+/// Files the wrappers before a command write: `strace -o FILE`, `ltrace -o
+/// FILE`, and the lock file `flock FILE` creates.
+pub fn wrapper_writes(walker: &Walker<'_>, wrappers: &[String]) -> Result<()> {
+    let mut written = Vec::new();
+    for (at, word) in wrappers.iter().enumerate() {
+        let rest = &wrappers[at + 1..];
+        match crate::commands::basename(word) {
+            "strace" | "ltrace" => written.extend(option_values(rest, &["-o", "--output"])),
+            "flock" => written.extend(
+                operands(rest, &["-w", "--timeout", "-E", "--conflict-exit-code"])
+                    .into_iter()
+                    .take(1),
+            ),
+            _ => {}
+        }
+    }
+    each(walker, &written, Change::Write, "writes")
+}
+
 /// What `name args…` writes, for the programs read here; `None` for the
 /// others.
 pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result<()>> {
+    if let Err(refusal) = archived_away(walker, name, args) {
+        return Some(Err(refusal));
+    }
     let written = match name {
         // `uniq IN OUT`, `xxd IN OUT`: the second operand is written.
         "uniq" | "xxd" => operands(args, &["-f", "-s", "-w", "-c", "-g", "-l", "-o"])
@@ -68,6 +90,17 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
             .into_iter()
             .take(1)
             .collect(),
+        // `mktemp -p DIR`, `mktemp DIR/name.XXXX`: a new file in DIR.
+        "mktemp" => {
+            let template = operands(args, &["-p", "--tmpdir", "--suffix"]);
+            let template = template.first().map_or("tmp.*", String::as_str);
+            let template = template.trim_end_matches('X');
+            match option_values(args, &["-p", "--tmpdir"]).first() {
+                Some(folder) => vec![format!("{folder}/{template}*")],
+                None if template.contains('/') => vec![format!("{template}*")],
+                None => Vec::new(),
+            }
+        }
         "sqlite3"
             if !args
                 .iter()
@@ -192,6 +225,28 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
         }
     };
     Some(each(walker, &written, Change::Write, "rewrites"))
+}
+
+/// What `zip -m` and `tar --remove-files` delete: the files they put in
+/// the archive.
+pub fn archived_away(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let archived = match name {
+        "zip"
+            if args.iter().any(|arg| {
+                arg == "--move" || short_flags(arg).is_some_and(|flags| flags.contains('m'))
+            }) =>
+        {
+            operands(args, &["-b", "-n", "-t", "-tt", "-x", "-i", "-O", "--out"])
+                .into_iter()
+                .skip(1)
+                .collect()
+        }
+        "tar" | "bsdtar" if args.iter().any(|arg| arg == "--remove-files") => {
+            crate::archives::tar_members(args)
+        }
+        _ => Vec::new(),
+    };
+    each(walker, &archived, Change::Remove, "moves into an archive")
 }
 
 /// Files renamed, trashed or moved by programs other than `mv` and `rm`:

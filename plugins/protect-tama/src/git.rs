@@ -72,13 +72,17 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
     // A command stored for git to run later (`git config core.pager …`,
     // `git config alias.x '!…'`).
     if subcommand == "config"
-        && let Some((key, Some(value))) =
-            git_config::written(subcommand_args, |arg| Some(arg.as_str()))
+        && let Some((key, value)) = git_config::written(subcommand_args, |arg| Some(arg.as_str()))
     {
-        commands.extend(git_config::runs(
-            &subcommand_args[key],
-            &subcommand_args[value],
-        ));
+        if let Some(value) = value {
+            commands.extend(git_config::runs(
+                &subcommand_args[key],
+                &subcommand_args[value],
+            ));
+        }
+        // `git config --file FILE key value` writes FILE, whatever it is.
+        let files = option_values(subcommand_args, &["-f", "--file"]);
+        each(walker, &files, Change::Write, "writes git settings into")?;
     }
     // An editor may write `exec` lines into a rebase's todo list.
     let todo: Vec<String> = commands

@@ -25,7 +25,10 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String], fed: bool) -> Res
     let Some(reads_working_folder) = reads_recursively(name, args) else {
         return Ok(());
     };
-    let mut folders = operands(args, &[]);
+    let mut folders = match name {
+        "tar" | "bsdtar" => crate::archives::tar_members(args),
+        _ => operands(args, &[]),
+    };
     // A search's first operand is its pattern; with no folder after it, it
     // searches the working folder.
     if reads_working_folder && folders.len() <= 1 {
