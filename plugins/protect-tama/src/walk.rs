@@ -27,6 +27,8 @@ const MAX_STEPS: u32 = 20_000;
 pub(crate) const SCRIPT_LINE_STEPS: u32 = 32;
 /// How many values of a `for` list are walked one by one.
 const MAX_LOOP_VALUES: usize = 8;
+/// How deep function calls are followed into functions.
+const MOST_FUNCTION_DEPTH: u32 = 4;
 
 /// A refusal's reason.
 pub type Refusal = String;
@@ -149,6 +151,8 @@ pub struct Walker<'h> {
     /// that it may run (`hyperfine '…'`): there a program the gate does
     /// not model is read no further.
     probe_depth: Option<u32>,
+    /// Function calls being followed, one inside another.
+    functions_entered: u32,
     steps: u32,
     /// Scripts the command runs that it did not write are read from disk.
     reads_disk: bool,
@@ -211,6 +215,7 @@ impl<'h> Walker<'h> {
             aliases: Vec::new(),
             depth: 0,
             probe_depth: None,
+            functions_entered: 0,
             steps: 0,
             reads_disk: false,
             disk: Disk::default(),
@@ -536,6 +541,17 @@ impl<'h> Walker<'h> {
                     let alias = self.aliases.remove(index);
                     let walked = self.source(&text);
                     self.aliases.insert(index, alias);
+                    return walked;
+                }
+                // A function called runs in this shell: its `cd` and the
+                // variables it sets stay (its body was also read where it
+                // was defined).
+                if let Some(body) = argv.first().and_then(|name| program.function(name))
+                    && self.functions_entered < MOST_FUNCTION_DEPTH
+                {
+                    self.functions_entered += 1;
+                    let walked = self.command(program, body);
+                    self.functions_entered -= 1;
                     return walked;
                 }
                 let probing = self.probe_depth == Some(self.depth);

@@ -84,6 +84,19 @@ impl<'a> Program<'a> {
     pub fn words(&self, words: Words) -> &[Word<'a>] {
         self.words.get(words.range()).unwrap_or_default()
     }
+
+    /// The body of the function named `name` the program defines last,
+    /// wherever in it.
+    pub fn function(&self, name: &str) -> Option<&Command<'a>> {
+        self.pipelines
+            .iter()
+            .rev()
+            .flat_map(|pipeline| pipeline.commands.iter())
+            .find_map(|command| match command {
+                Command::Function(function) if function.name == name => Some(&*function.body),
+                _ => None,
+            })
+    }
 }
 
 #[derive(Debug)]
