@@ -1171,21 +1171,24 @@ fn shell(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&st
         .filter_map(|name| walker.known(name))
         .chain(shell.startup.iter().map(|file| (*file).to_owned()))
         .collect();
-    for file in startup {
-        if let Some(text) = walker.script_text(&file)? {
-            walker.script_source(&file, &text)?;
+    // The new shell reads its start-up files, then its commands.
+    walker.in_child(|walker| {
+        for file in startup {
+            if let Some(text) = walker.script_text(&file)? {
+                walker.script_source(&file, &text)?;
+            }
         }
-    }
-    for text in shell.init.iter().chain(&shell.runs.texts(stdin)) {
-        walker.in_child(|walker| walker.source(text))?;
-    }
-    match shell.runs {
-        Runs::Script(file) => match walker.script_text(file)? {
-            Some(text) => walker.script_source(file, &text),
-            None => Ok(()),
-        },
-        _ => Ok(()),
-    }
+        for text in shell.init.iter().chain(&shell.runs.texts(stdin)) {
+            walker.source(text)?;
+        }
+        match shell.runs {
+            Runs::Script(file) => match walker.script_text(file)? {
+                Some(text) => walker.script_source(file, &text),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    })
 }
 
 /// A file run by its path (`/tmp/b`, `./b`): one this command wrote runs as
@@ -1203,7 +1206,7 @@ fn run_written(walker: &mut Walker<'_>, call: &Call<'_>, args: &[String]) -> Res
         Some(script) if !script.starts_with("#!") => walker.child_source_if_shell(&script),
         Some(_) => Ok(()),
         None => match walker.script_text(path)? {
-            Some(script) => walker.script_source(path, &script),
+            Some(script) => walker.in_child(|walker| walker.script_source(path, &script)),
             None => Ok(()),
         },
     }

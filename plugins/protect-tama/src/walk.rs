@@ -300,14 +300,15 @@ impl<'h> Walker<'h> {
         }
     }
 
-    /// Walks `text`, the script at `path` the command runs, in a child
-    /// shell. A script read from disk is named in the refusal (the command
+    /// Walks `text`, the script at `path` the command runs or sources, in
+    /// the shell the walk is in (a caller that runs it in a new shell walks
+    /// it in a child). A script read from disk is named in the refusal (the command
     /// alone does not show it) and read as bash runs it: the commands before
     /// a syntax error run (each line that reads alone is walked), and a
     /// string it builds that does not read as shell is let be.
     pub fn script_source(&mut self, path: &str, text: &str) -> Result<()> {
         if !self.reads_disk || self.written(path).is_some() {
-            return self.in_child(|walker| walker.source(text));
+            return self.source(text);
         }
         let resolved = self.resolve(path);
         self.disk_scripts.push(resolved.clone());
@@ -315,10 +316,10 @@ impl<'h> Walker<'h> {
         self.script_steps = self
             .script_steps
             .saturating_add(lines.saturating_mul(SCRIPT_LINE_STEPS));
-        let walked = self.in_child(|walker| match shell::parse(text) {
-            Ok(_) => walker.source(text),
-            Err(_) => text.lines().try_for_each(|line| walker.source(line)),
-        });
+        let walked = match shell::parse(text) {
+            Ok(_) => self.source(text),
+            Err(_) => text.lines().try_for_each(|line| self.source(line)),
+        };
         self.disk_scripts.pop();
         walked.map_err(|why| format!("the script `{resolved}`, as it is on disk, would run: {why}"))
     }
