@@ -113,6 +113,18 @@ fn decide(
     match name {
         _ if is_unknown(name) && probing => Ok(()),
         _ if is_unknown(name) => unknown_command(walker, name, args, call.stdin),
+        "popd" => {
+            walker.cd_back();
+            Ok(())
+        }
+        "pushd"
+            if operands(args, &[])
+                .first()
+                .is_none_or(|dir| dir.starts_with('+') || dir.starts_with('-')) =>
+        {
+            walker.cd_back();
+            Ok(())
+        }
         "cd" | "pushd" => {
             let target = operands(args, &[]).first().cloned();
             let folder = match &target {

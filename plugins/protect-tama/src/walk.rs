@@ -833,6 +833,15 @@ impl<'h> Walker<'h> {
 
     /// `cd` moves the walk to `folder`, or to one of `others` (`CDPATH`'s);
     /// the folder it leaves stays one the shell may be in.
+    /// `popd`, and a `pushd` that turns the folder stack (`pushd`, `pushd
+    /// +1`): the shell is back in one of the folders it has been in.
+    pub fn cd_back(&mut self) {
+        let mut candidates = self.earlier_cwds.clone();
+        candidates.extend(self.cd_candidates.iter().cloned());
+        candidates.push(self.cwd().to_owned());
+        self.cd(UNKNOWN_TEXT.to_owned(), candidates);
+    }
+
     pub fn cd(&mut self, folder: String, others: Vec<String>) {
         let left = core::mem::replace(&mut self.cd_candidates, others);
         for other in left.into_iter().chain([self.cwd().to_owned()]) {
