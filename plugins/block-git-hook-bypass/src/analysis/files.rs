@@ -437,6 +437,21 @@ pub fn tampering<'c>(
             if over_git_dir {
                 return Some("replaces");
             }
+            // `cp .git/hooks/post-update.sample .git/hooks/pre-commit`: a
+            // sample of another hook checks nothing this one did.
+            let last = |path: &str| path.rsplit('/').next().unwrap_or_default().to_owned();
+            let other_sample = destination
+                .filter(|target| hook(target))
+                .is_some_and(|target| {
+                    sources.iter().any(|source| {
+                        last(&source.text)
+                            .strip_suffix(".sample")
+                            .is_some_and(|sample| sample != last(&target.text))
+                    })
+                });
+            if other_sample {
+                return Some("swaps another hook's sample in for");
+            }
             if !sources.iter().any(|source| no_op(source)) {
                 return None;
             }

@@ -86,6 +86,9 @@ impl Walker {
         if let Some(finding) = self.patches_hooks(name, argv, stdin) {
             return Err(finding);
         }
+        if matches!(name, "sort" | "uniq" | "touch") {
+            self.writes_by_operand(name, argv, stdin)?;
+        }
         let done = Ok(Some(String::new()));
         match name {
             "git" | "hub" => self.git(frame, args, env),

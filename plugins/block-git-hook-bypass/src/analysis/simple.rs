@@ -238,6 +238,88 @@ impl Walker {
         Ok(())
     }
 
+    /// The files `sort -o FILE` and `uniq IN OUT` write, with what they
+    /// write when their input is known (`sort -o .git/hooks/pre-commit
+    /// /dev/null` empties the hook), and the empty files `touch` creates
+    /// where there were none.
+    pub(super) fn writes_by_operand(
+        &mut self,
+        name: &str,
+        argv: &[Field<'_>],
+        stdin: Option<&str>,
+    ) -> Result<()> {
+        let valued: &[&str] = match name {
+            "sort" => &[
+                "-k",
+                "--key",
+                "-t",
+                "--field-separator",
+                "-S",
+                "--buffer-size",
+                "-T",
+            ],
+            "uniq" => &["-f", "-s", "-w"],
+            _ => &["-r", "--reference", "-d", "--date", "-t"],
+        };
+        let mut output = None;
+        let mut operands = Vec::new();
+        let mut words = argv.iter().skip(1).map(|arg| &*arg.text);
+        while let Some(word) = words.next() {
+            match word {
+                "-o" | "--output" if name == "sort" => output = words.next(),
+                _ if name == "sort" && word.starts_with("--output=") => {
+                    output = Some(&word["--output=".len()..]);
+                }
+                _ if valued.contains(&word) => drop(words.next()),
+                _ if word.starts_with('-') && word != "-" => {}
+                _ => operands.push(word),
+            }
+        }
+        let command = || shown(argv);
+        let lines = |text: String| -> Vec<String> { text.lines().map(str::to_owned).collect() };
+        match name {
+            "touch" => {
+                for file in operands {
+                    if self.file_text(file).is_none() {
+                        self.record_written(file.to_owned(), false, Some(""));
+                    }
+                }
+                Ok(())
+            }
+            "sort" => {
+                let Some(target) = output else {
+                    return Ok(());
+                };
+                let input =
+                    shell_reader::output::input_of(&operands, stdin, |file| self.file_text(file));
+                let content = input.map(|text| {
+                    let mut sorted = lines(text);
+                    sorted.sort();
+                    sorted
+                        .iter()
+                        .map(|line| format!("{line}\n"))
+                        .collect::<String>()
+                });
+                self.write_file(target, command, false, content.as_deref())
+            }
+            _ => {
+                let [input, target, ..] = operands[..] else {
+                    return Ok(());
+                };
+                let content =
+                    shell_reader::output::input_of(&[input], stdin, |file| self.file_text(file));
+                let content = content.map(|text| {
+                    let mut kept = lines(text);
+                    kept.dedup();
+                    kept.iter()
+                        .map(|line| format!("{line}\n"))
+                        .collect::<String>()
+                });
+                self.write_file(target, command, false, content.as_deref())
+            }
+        }
+    }
+
     /// What a file written with `content` runs later, read now: a shell's
     /// start-up file, git configuration, a script (`runners::run_later`);
     /// one that skips hooks when used is refused as it is written.
