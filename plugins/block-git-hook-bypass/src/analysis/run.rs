@@ -89,6 +89,9 @@ impl Walker {
         if matches!(name, "sort" | "uniq" | "touch") {
             self.writes_by_operand(name, argv, stdin)?;
         }
+        if matches!(name, "cp" | "ln" | "install" | "hash") {
+            self.git_by_another_name(name, args);
+        }
         let done = Ok(Some(String::new()));
         match name {
             "git" | "hub" => self.git(frame, args, env),
@@ -435,6 +438,37 @@ impl Walker {
     /// inside its own expansion, as in bash. Aliases are read as expanded
     /// wherever they are defined before use: an interactive shell or a
     /// harness's shell snapshot turns `expand_aliases` on.
+    /// A name that runs git from then on: a copy or link of git's program
+    /// (`cp /usr/bin/git gg; ./gg commit -n`), or a name `hash -p` gives it
+    /// (`hash -p /usr/bin/git g; g commit -n`). It is kept as an alias of
+    /// `git` under each way the command may spell it.
+    fn git_by_another_name(&mut self, name: &str, args: &[Field<'_>]) {
+        let operands: Vec<&str> = args
+            .iter()
+            .map(|arg| &*arg.text)
+            .filter(|word| !word.starts_with('-'))
+            .collect();
+        let (program, names) = match (name, &operands[..]) {
+            ("hash", [program, names @ ..]) if args.first().is_some_and(|a| a.text == "-p") => {
+                (*program, names)
+            }
+            (_, [sources @ .., target]) if name != "hash" => match sources.last() {
+                Some(source) => (*source, core::slice::from_ref(target)),
+                None => return,
+            },
+            _ => return,
+        };
+        if basename(program) != "git" {
+            return;
+        }
+        for spelled in names {
+            let file = basename(spelled);
+            for alias in [(*spelled).to_owned(), format!("./{file}"), file.to_owned()] {
+                self.aliases.push((alias, "git".to_owned()));
+            }
+        }
+    }
+
     fn expand_alias(&mut self, index: usize, args: &[Field<'_>]) -> Result<Option<String>> {
         let (name, value) = self.aliases.remove(index);
         let mut text = value.clone();
