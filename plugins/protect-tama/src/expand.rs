@@ -248,6 +248,10 @@ impl Walker<'_> {
             (Some(value), ParameterOperator::Case { upper, all }) => {
                 change_case(&value, *upper, *all)
             }
+            (Some(value), ParameterOperator::Transform(operator)) => {
+                shell_reader::values::transform(&value, *operator)
+                    .unwrap_or_else(|| UNKNOWN_TEXT.to_owned())
+            }
             (
                 Some(value),
                 ParameterOperator::Replace {

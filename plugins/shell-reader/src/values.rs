@@ -195,6 +195,20 @@ fn posix_class(name: &str, c: char) -> bool {
     }
 }
 
+/// `${value@op}`: `U`, `L` and `u` change case, `E` expands backslash
+/// escapes, `Q` quotes the value for the shell; `None` for the others
+/// (`P`, `A`, `K`, `a`), which the gate does not follow.
+pub fn transform(value: &str, operator: char) -> Option<String> {
+    match operator {
+        'U' => Some(change_case(value, true, true)),
+        'L' => Some(change_case(value, false, true)),
+        'u' => Some(change_case(value, true, false)),
+        'E' => Some(crate::shell::decode_escapes(value).into_owned()),
+        'Q' => Some(crate::interpreters::quoted(value)),
+        _ => None,
+    }
+}
+
 /// `${value^^}`, `${value,}` and kin.
 pub fn change_case(value: &str, upper: bool, all: bool) -> String {
     let convert = |c: char| {

@@ -239,6 +239,9 @@ impl Walker {
                             |value| trim(&value, &pattern, *longest, false),
                         )
                     }
+                    ParameterOperator::Transform(operator) => value
+                        .and_then(|value| values::transform(&value, *operator))
+                        .unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
                     ParameterOperator::Case { upper, all } => value.map_or_else(
                         || UNKNOWN_TEXT.to_owned(),
                         |value| change_case(&value, *upper, *all),

@@ -264,10 +264,17 @@ impl<'a> Parser<'a> {
         followed.then_some((text, end))
     }
 
-    /// `#p`, `##p`, `%p`, `%%p`, `^`, `^^`, `,` or `,,` and the closing
+    /// `#p`, `##p`, `%p`, `%%p`, `^`, `^^`, `,`, `,,` or `@L` and the closing
     /// brace, after a parameter's name; `None`, having read nothing, for
     /// any other operator.
     fn trimming_operator(&mut self, quoted: bool) -> Result<Option<ParameterOperator<'a>>> {
+        if self.peek() == Some(b'@')
+            && let Some(letter) = self.peek_at(1).filter(u8::is_ascii_alphabetic)
+            && self.peek_at(2) == Some(b'}')
+        {
+            self.pos += 3;
+            return Ok(Some(ParameterOperator::Transform(char::from(letter))));
+        }
         let Some(first) = self.peek().filter(|byte| b"#%^,/".contains(byte)) else {
             return Ok(None);
         };

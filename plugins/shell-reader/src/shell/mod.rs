@@ -285,6 +285,9 @@ pub enum ParameterOperator<'a> {
         upper: bool,
         all: bool,
     },
+    /// `${x@U}`, `${x@L}`, `${x@u}`, `${x@E}`, `${x@Q}` and kin: the value
+    /// transformed as the letter says.
+    Transform(char),
     /// `${x/p/r}` and kin: the value with what the pattern matches replaced.
     Replace {
         pattern: Box<Word<'a>>,
