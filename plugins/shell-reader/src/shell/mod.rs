@@ -37,6 +37,8 @@ pub struct Program<'a> {
     words: Vec<Word<'a>>,
     /// Here-document bodies, indexed by [`RedirectKind::HereDoc`].
     pub heredocs: Vec<HereDoc<'a>>,
+    /// Whether it defines a function anywhere: most programs define none.
+    defines_functions: bool,
 }
 
 /// Consecutive items of one of a [`Program`]'s arenas.
@@ -88,6 +90,9 @@ impl<'a> Program<'a> {
     /// The body of the function named `name` the program defines last,
     /// wherever in it.
     pub fn function(&self, name: &str) -> Option<&Command<'a>> {
+        if !self.defines_functions {
+            return None;
+        }
         self.pipelines
             .iter()
             .rev()

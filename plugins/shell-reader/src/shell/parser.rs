@@ -21,11 +21,18 @@ const ARENA_RESERVE_BOUND: usize = 4096;
 pub fn parse(source: &str) -> Result<Program<'_>> {
     let mut parser = Parser::new(source);
     let list = parser.list(Stop::END)?;
+    let defines_functions = parser.pipelines.iter().any(|pipeline| {
+        pipeline
+            .commands
+            .iter()
+            .any(|command| matches!(command, Command::Function(_)))
+    });
     Ok(Program {
         list,
         pipelines: parser.pipelines,
         words: parser.words,
         heredocs: parser.heredocs,
+        defines_functions,
     })
 }
 
