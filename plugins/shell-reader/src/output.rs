@@ -5,6 +5,8 @@
 
 use crate::prelude::*;
 
+use alloc::borrow::Cow;
+
 use crate::shell::decode_escapes;
 
 /// Words joined by spaces, as `eval` and `ssh` join their arguments.
@@ -374,7 +376,7 @@ pub fn printf<W: AsRef<str>>(args: &[W]) -> String {
                     rest = rest.get(1..).unwrap_or_default();
                     consumed = true;
                     if kind == 'b' {
-                        out.push_str(&decode_escapes(value));
+                        out.push_str(&decode_escapes(&octal_escapes(value)));
                     } else {
                         out.push_str(value);
                     }
@@ -387,6 +389,33 @@ pub fn printf<W: AsRef<str>>(args: &[W]) -> String {
         }
     }
     out
+}
+
+/// `%b`'s octal escapes, `\0` and up to three digits (`\0156` is `n`), as
+/// the characters they stand for; the other escapes are left to
+/// [`decode_escapes`].
+fn octal_escapes(value: &str) -> Cow<'_, str> {
+    if !value.contains("\\0") {
+        return Cow::Borrowed(value);
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find("\\0") {
+        out.push_str(&rest[..at]);
+        let digits: String = rest[at + 2..]
+            .chars()
+            .take(3)
+            .take_while(|c| c.is_digit(8))
+            .collect();
+        let code = u32::from_str_radix(&digits, 8).unwrap_or(0);
+        match char::from_u32(code).filter(|_| !digits.is_empty()) {
+            Some(c) => out.push(c),
+            None => out.push_str("\\0"),
+        }
+        rest = &rest[at + 2 + digits.len()..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// What a filter that only transforms its input prints for `stdin`:

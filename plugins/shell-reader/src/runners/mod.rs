@@ -9,6 +9,7 @@
 use crate::prelude::*;
 
 mod editors;
+mod make;
 mod scheduled;
 mod shell_args;
 mod task_files;
@@ -78,7 +79,19 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                     .find_map(|name| file(name))
                     .map(str::to_owned),
             };
-            makefile.map_or_else(Vec::new, |text| recipes(&text))
+            // `--eval TEXT` is read as more of the makefile.
+            let evaluated = option_values(args, &["--eval", "-E"])
+                .into_iter()
+                .chain(words().filter_map(|arg| arg.strip_prefix("--eval=")));
+            let makefile: Vec<String> = makefile
+                .into_iter()
+                .chain(evaluated.map(str::to_owned))
+                .collect();
+            let assigned: Vec<(&str, &str)> = words()
+                .filter(|arg| !arg.starts_with('-'))
+                .filter_map(|arg| arg.split_once('='))
+                .collect();
+            make::commands(&makefile.join("\n"), &assigned)
         }
         "expect" => option_value(&["-c"])
             .map(str::to_owned)
@@ -172,8 +185,15 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                         .lines()
                         .filter_map(|line| {
                             let line = line.trim_start();
+                            // `pipe COMMAND | SHELL`, `| COMMAND | SHELL`.
+                            let piped = line
+                                .strip_prefix("pipe ")
+                                .or_else(|| line.strip_prefix('|'))
+                                .and_then(|rest| rest.split_once('|'))
+                                .map(|(_, shell)| shell);
                             line.strip_prefix("shell ")
                                 .or_else(|| line.strip_prefix('!'))
+                                .or(piped)
                                 .map(str::to_owned)
                         })
                         .collect::<Vec<_>>()
@@ -185,7 +205,17 @@ pub fn shell_texts<'a, W: AsRef<str>>(
         // mysql's `system` and `\!`.
         "sqlite3" | "psql" | "mysql" | "mariadb" => {
             let (valued, escapes): (&[&str], &[&str]) = match name {
-                "sqlite3" => (&["-cmd"], &[".shell", ".system"]),
+                "sqlite3" => (
+                    &["-cmd"],
+                    &[
+                        ".shell",
+                        ".system",
+                        ".once |",
+                        ".output |",
+                        ".once '|",
+                        ".output '|",
+                    ],
+                ),
                 "psql" => (&["-c", "--command"], &["\\!"]),
                 _ => (&["-e", "--execute"], &["system", "\\!"]),
             };
@@ -414,7 +444,7 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
         return commands;
     }
     if matches!(name, "GNUmakefile" | "makefile" | "Makefile") || name.ends_with(".mk") {
-        return recipes(content);
+        return make::commands(content, &[]);
     }
     let script_name = [".sh", ".bash", ".zsh", ".ksh", ".dash", ".command"]
         .iter()
@@ -670,14 +700,20 @@ fn parallel_jobs<W: AsRef<str>>(
 
 /// The shell text after one of `escapes` that starts a statement of
 /// `script` (a line, or what follows a `;` in it), to the end of its line.
-/// A word escape (`system`) must end its word; `\\!` need not.
+/// A word escape (`system`) must end its word; `\\!` and a pipe (`.once |`)
+/// need not.
 fn shell_escapes(script: &str, escapes: &[&str]) -> Vec<String> {
     let escaped = |rest: &str| {
         escapes.iter().find_map(|escape| {
             let text = rest.strip_prefix(escape)?;
             let ends_word =
-                escape.ends_with('!') || text.is_empty() || text.starts_with([' ', '\t']);
-            ends_word.then(|| text.trim().to_owned())
+                escape.ends_with(['!', '|']) || text.is_empty() || text.starts_with([' ', '\t']);
+            let text = if escape.ends_with("'|") {
+                text.trim().trim_end_matches('\'')
+            } else {
+                text.trim()
+            };
+            (ends_word || escape.ends_with("'|")).then(|| text.to_owned())
         })
     };
     script
@@ -803,20 +839,6 @@ pub(super) fn cron_commands(table: &str) -> Vec<String> {
                 rest = rest.trim_start().split_once(char::is_whitespace)?.1;
             }
             Some(rest.trim().to_owned())
-        })
-        .collect()
-}
-
-/// A makefile's recipe lines, as the shell gets them: tab-indented, without
-/// the `@`, `-` and `+` prefixes, `$$` as `$`.
-fn recipes(makefile: &str) -> Vec<String> {
-    makefile
-        .lines()
-        .filter_map(|line| line.strip_prefix('\t'))
-        .map(|recipe| {
-            recipe
-                .trim_start_matches(['@', '-', '+'])
-                .replace("$$", "$")
         })
         .collect()
 }
