@@ -31,6 +31,9 @@ pub fn code(
         if let Some(code) = code.map(str::to_owned) {
             crate::terminal::refuse_typed(&code)?;
             read(walker, language, &code, 0)?;
+            // The code may write where its arguments say (`sys.argv[1]`,
+            // awk's `-v f=PATH`): a path among them counts as spelled in it.
+            check(walker, &format!("{code}\n{}", args.join("\n")))?;
         }
     }
     Ok(())
