@@ -196,7 +196,11 @@ impl Walker {
                             let elements: Vec<&str> = value.split(ARRAY_SEPARATOR).collect();
                             values::element(&elements, index).to_owned()
                         }
-                        _ => UNKNOWN_TEXT.to_owned(),
+                        // An index the gate cannot follow (`${m[key]}`,
+                        // `${a[$i]}` of an unknown `i`) may be any element:
+                        // all of them stand for it.
+                        (Some(value), None) => value,
+                        (None, _) => UNKNOWN_TEXT.to_owned(),
                     },
                     ParameterOperator::Slice {
                         offset,

@@ -84,7 +84,11 @@ impl Walker {
                     for word in words {
                         self.expand_into(frame, word, &mut elements)?;
                     }
-                    let elements: Vec<&str> = elements.iter().map(|field| &*field.text).collect();
+                    // `([key]=value …)`: the values, keys dropped.
+                    let elements: Vec<&str> = elements
+                        .iter()
+                        .map(|field| keyed_value(&field.text))
+                        .collect();
                     elements.join(ARRAY_SEPARATOR_TEXT)
                 }
             };
@@ -500,4 +504,12 @@ fn powershell_assignment<'f>(
     }
     let rest = field.text.strip_prefix(UNKNOWN)?.strip_prefix(':')?;
     super::wrappers::split_assignment(rest)
+}
+
+/// The value of an array literal's element: `value` of `[key]=value`.
+fn keyed_value(element: &str) -> &str {
+    element
+        .strip_prefix('[')
+        .and_then(|rest| rest.split_once("]="))
+        .map_or(element, |(_, value)| value)
 }
