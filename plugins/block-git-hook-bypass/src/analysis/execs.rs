@@ -146,16 +146,16 @@ impl Walker {
         self.arg0 = arg0;
         let positional = args.get(first..).map(crate::field::owned);
         self.enter_environment(env);
-        let output = (|| {
-            for init in &shell.init {
-                self.child_source(init, positional.clone())?;
-            }
-            match (script, shell.runs) {
+        // fish's `-C` strings run first.
+        let output = shell
+            .init
+            .iter()
+            .try_for_each(|init| self.child_source(init, positional.clone()).map(drop))
+            .and_then(|()| match (script, shell.runs) {
                 (Some(text), Runs::Script(file)) => self.child_script(file, &text, positional),
                 (Some(text), _) => self.child_source(&text, positional),
                 (None, _) => Ok(None),
-            }
-        })();
+            });
         self.restore(saved);
         output
     }
