@@ -16,11 +16,19 @@ pub fn evaluate(text: &str, variable: &dyn Fn(&str) -> Option<String>) -> Option
     if text.trim().is_empty() {
         return Some(0);
     }
+    whole(text, variable, 0)
+}
+
+/// The value of all of `text`, read `depth` variables deep.
+fn whole(text: &str, variable: &dyn Fn(&str) -> Option<String>, depth: usize) -> Option<i64> {
+    if depth >= MOST_DEPTH {
+        return None;
+    }
     let mut reader = Reader {
         text: text.as_bytes(),
         pos: 0,
         variable,
-        depth: 0,
+        depth,
     };
     let value = reader.sum()?;
     reader.blanks();
@@ -125,22 +133,10 @@ impl Reader<'_, '_> {
             b'0'..=b'9' => None,
             _ => {
                 let value = (self.variable)(word)?;
-                let value = value.trim();
-                if value.is_empty() {
+                if value.trim().is_empty() {
                     return Some(0);
                 }
-                let depth = self.depth + 1;
-                let variable = self.variable;
-                (depth < MOST_DEPTH).then_some(())?;
-                let mut inner = Reader {
-                    text: value.as_bytes(),
-                    pos: 0,
-                    variable,
-                    depth,
-                };
-                let result = inner.sum()?;
-                inner.blanks();
-                (inner.pos == inner.text.len()).then_some(result)
+                whole(&value, self.variable, self.depth + 1)
             }
         }
     }

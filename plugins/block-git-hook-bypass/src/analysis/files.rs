@@ -609,7 +609,7 @@ fn edits_in_place(args: &[Field<'_>]) -> bool {
 }
 
 /// Arguments that are not options or option values.
-fn operands<'f>(
+pub(super) fn operands<'f>(
     args: &'f [Field<'_>],
     with_value: &'f [&str],
 ) -> impl Iterator<Item = &'f Field<'f>> {

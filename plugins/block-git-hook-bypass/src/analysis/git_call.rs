@@ -97,8 +97,9 @@ impl Walker {
         }
         // Most git calls run with no variable the command set.
         if !env.assigned.is_empty() || self.variables.iter().next().is_some() {
-            self.check_git_environment(env)?;
-            for (key, value) in self.environment_config(env) {
+            let settings = self.environment_config(env);
+            self.check_git_environment(env, &settings)?;
+            for (key, value) in settings {
                 if let Some(alias) = git_config::alias_name(&key) {
                     aliases.push((alias.to_owned(), value, Some(ENVIRONMENT_CONFIG)));
                 }
@@ -413,8 +414,9 @@ impl Walker {
     }
 
     /// What the command set in git's environment: a global or system
-    /// configuration it wrote with core.hooksPath, and commands git runs.
-    fn check_git_environment(&mut self, env: &Env) -> Result<()> {
+    /// configuration it wrote with core.hooksPath, the `settings` the
+    /// environment gives (`environment_config`), and commands git runs.
+    fn check_git_environment(&mut self, env: &Env, settings: &[(String, String)]) -> Result<()> {
         // Another configuration file git reads in place of the user's.
         let mut files = Vec::new();
         for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
@@ -443,9 +445,8 @@ impl Walker {
                 })?;
             }
         }
-        let settings = self.environment_config(env);
         if !settings.is_empty() {
-            self.child_source_in(&git_config::setting_commands(&settings), || {
+            self.child_source_in(&git_config::setting_commands(settings), || {
                 ENVIRONMENT_CONFIG.to_owned()
             })?;
         }

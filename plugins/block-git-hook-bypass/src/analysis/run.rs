@@ -443,27 +443,31 @@ impl Walker {
     /// (`hash -p /usr/bin/git g; g commit -n`). It is kept as an alias of
     /// `git` under each way the command may spell it.
     fn git_by_another_name(&mut self, name: &str, args: &[Field<'_>]) {
-        let operands: Vec<&str> = args
-            .iter()
-            .map(|arg| &*arg.text)
-            .filter(|word| !word.starts_with('-'))
-            .collect();
-        let (program, names) = match (name, &operands[..]) {
-            ("hash", [program, names @ ..]) if args.first().is_some_and(|a| a.text == "-p") => {
-                (*program, names)
+        let (program, names): (&str, Vec<&str>) = if name == "hash" {
+            match args {
+                [flag, program, names @ ..] if flag.text == "-p" => (
+                    &program.text,
+                    names.iter().map(|name| &*name.text).collect(),
+                ),
+                _ => return,
             }
-            (_, [sources @ .., target]) if name != "hash" => match sources.last() {
-                Some(source) => (*source, core::slice::from_ref(target)),
-                None => return,
-            },
-            _ => return,
+        } else {
+            match files::copy_operands(args) {
+                Some((sources, Some(files::Destination::Operand(target)))) => {
+                    match sources.last() {
+                        Some(source) => (&source.text, vec![&*target.text]),
+                        None => return,
+                    }
+                }
+                _ => return,
+            }
         };
         if basename(program) != "git" {
             return;
         }
         for spelled in names {
             let file = basename(spelled);
-            for alias in [(*spelled).to_owned(), format!("./{file}"), file.to_owned()] {
+            for alias in [spelled.to_owned(), format!("./{file}"), file.to_owned()] {
                 self.aliases.push((alias, "git".to_owned()));
             }
         }

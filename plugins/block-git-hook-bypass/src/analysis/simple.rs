@@ -254,6 +254,8 @@ impl Walker {
     ) -> Result<()> {
         let valued: &[&str] = match name {
             "sort" => &[
+                "-o",
+                "--output",
                 "-k",
                 "--key",
                 "-t",
@@ -265,20 +267,18 @@ impl Walker {
             "uniq" => &["-f", "-s", "-w"],
             _ => &["-r", "--reference", "-d", "--date", "-t"],
         };
-        let mut output = None;
-        let mut operands = Vec::new();
-        let mut words = argv.iter().skip(1).map(|arg| &*arg.text);
-        while let Some(word) = words.next() {
-            match word {
-                "-o" | "--output" if name == "sort" => output = words.next(),
-                _ if name == "sort" && word.starts_with("--output=") => {
-                    output = Some(&word["--output=".len()..]);
-                }
-                _ if valued.contains(&word) => drop(words.next()),
-                _ if word.starts_with('-') && word != "-" => {}
-                _ => operands.push(word),
-            }
-        }
+        let args = argv.get(1..).unwrap_or_default();
+        let operands: Vec<&str> = files::operands(args, valued)
+            .map(|arg| &*arg.text)
+            .collect();
+        let output = args
+            .windows(2)
+            .find(|pair| matches!(&*pair[0].text, "-o" | "--output"))
+            .map(|pair| &*pair[1].text)
+            .or_else(|| {
+                args.iter()
+                    .find_map(|arg| arg.text.strip_prefix("--output="))
+            });
         let command = || shown(argv);
         let lines = |text: String| -> Vec<String> { text.lines().map(str::to_owned).collect() };
         match name {
