@@ -363,9 +363,14 @@ pub fn runs_programs(code: &str) -> bool {
         "proc_open",
         "Command(",
         "%x",
+        "qx",
         "$(",
-        "open(\"|",
-        "open('|",
+        // A pipe opened by mode or by a `|` at either end of the command
+        // (Perl's and Ruby's `open`).
+        "\"|",
+        "'|",
+        "|\"",
+        "|'",
         "execute",
         "shell script",
         "run(",

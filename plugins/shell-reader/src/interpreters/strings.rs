@@ -51,24 +51,41 @@ impl Strings {
     }
 
     /// What the code may hand a shell or `exec`, as shell text: each value,
-    /// and each argument run with its words quoted. A run that names its
-    /// program twice, as the `execl` family takes it (`execlp("git",
-    /// "git", "commit", …)`), is also read from its second word.
+    /// and each argument run with its words quoted. A value that opens a
+    /// pipe (Perl's and Ruby's `open("cmd |")`, `open("| cmd")`) is read
+    /// without its `|`. A run that names its program twice, as the `execl`
+    /// family takes it (`execlp("git", "git", "commit", …)`), or that starts
+    /// with a pipe's mode (`open($fh, "-|", "git", …)`), is also read from
+    /// its second word.
     pub fn commands(&self) -> impl Iterator<Item = String> + '_ {
         let joined = |list: &[String]| {
             let words: Vec<String> = list.iter().map(|word| quoted(word)).collect();
             words.join(" ")
         };
         let lists = self.lists.iter().flat_map(move |list| {
-            let named_twice = matches!(
-                list.as_slice(),
-                [path, name, ..] if path.rsplit('/').next() == Some(name.as_str())
-            );
-            let from_name = named_twice.then(|| joined(&list[1..]));
+            let from_second = match list.as_slice() {
+                [mode, ..] if matches!(mode.trim(), "-|" | "|-") => true,
+                [path, name, ..] => path.rsplit('/').next() == Some(name.as_str()),
+                _ => false,
+            };
+            let from_name = from_second.then(|| joined(&list[1..]));
             core::iter::once(joined(list)).chain(from_name)
         });
-        self.values.iter().cloned().chain(lists)
+        let values = self
+            .values
+            .iter()
+            .map(|value| piped_command(value).unwrap_or(value).to_owned());
+        values.chain(lists)
     }
+}
+
+/// The command a value opens a pipe to or from (`"cmd |"`, `"| cmd"`).
+fn piped_command(value: &str) -> Option<&str> {
+    let trimmed = value.trim();
+    let command = trimmed
+        .strip_prefix('|')
+        .or_else(|| trimmed.strip_suffix('|'))?;
+    Some(command.trim())
 }
 
 /// `word` in single quotes, as the shell reads it back.
@@ -97,7 +114,11 @@ pub fn strings(code: &str, language: Language) -> Strings {
     strings.values.extend(decoded);
     strings.runs_programs = super::runs_programs(code)
         || (language == Language::Awk && awk_pipes(code))
-        || strings.nested_code().next().is_some();
+        || strings.nested_code().next().is_some()
+        || strings
+            .values
+            .iter()
+            .any(|value| piped_command(value).is_some());
     strings
 }
 
@@ -182,6 +203,12 @@ impl<'a> Lexer<'a> {
                     .unwrap_or(self.rest.len());
                 let word: &'a str = &self.rest[..length];
                 self.advance(length);
+                if let Some(kind) = QuoteLike::perl(self.language, word)
+                    && let Some(open) = self.perl_delimiter()
+                {
+                    self.quote_like(kind, open, &mut tokens);
+                    continue;
+                }
                 match Prefix::of(self.language, word).zip(self.quote_at(0)) {
                     Some((prefix, quote)) => {
                         let literal = self.literal(quote, prefix);
@@ -195,6 +222,9 @@ impl<'a> Lexer<'a> {
                         None => tokens.push(Token::Word(word)),
                     },
                 }
+            } else if let Some((kind, open, length)) = self.ruby_percent(&tokens) {
+                self.advance(length);
+                self.quote_like(kind, open, &mut tokens);
             } else if self.language == Language::Python && self.rest.starts_with("[::-1]") {
                 // A value read backwards: `"amat./~"[::-1]`.
                 tokens.push(Token::Operator("[::-1]"));
@@ -298,7 +328,20 @@ impl<'a> Lexer<'a> {
                 | Language::Compiled => false,
                 _ => !single,
             };
-        let decode = |text: &'a str| self.decode(text, single, prefix.raw);
+        self.pieces(raw, single, interpolates, prefix.raw)
+    }
+
+    /// The pieces of a literal's text `raw`, its escapes decoded as the
+    /// language decodes them in single or double quotes, and its
+    /// interpolations named when it `interpolates`.
+    fn pieces(
+        &self,
+        raw: &'a str,
+        single: bool,
+        interpolates: bool,
+        keeps_escapes: bool,
+    ) -> Vec<Piece<'a>> {
+        let decode = |text: &'a str| self.decode(text, single, keeps_escapes);
         let mut pieces = Vec::new();
         let (mut start, mut at) = (0, 0);
         while let Some(rest) = raw.get(at..).filter(|rest| !rest.is_empty()) {
@@ -322,6 +365,105 @@ impl<'a> Lexer<'a> {
         }
         pieces.push(Piece::Text(decode(raw.get(start..).unwrap_or_default())));
         pieces
+    }
+
+    /// The opening delimiter of a Perl quote-like operator whose name was
+    /// just read (`q(`, `qw{`, `qq |`), consumed; `None` where the name is
+    /// something else (`q => 1`, `$q = 1`).
+    fn perl_delimiter(&mut self) -> Option<char> {
+        let trimmed = self.rest.trim_start();
+        let open = trimmed.chars().next()?;
+        let spaced = trimmed.len() < self.rest.len();
+        if is_word_char(open)
+            || open.is_whitespace()
+            || matches!(open, '=' | ',' | ';' | ')' | ']' | '}' | '>')
+            || (spaced && open == '#')
+        {
+            return None;
+        }
+        self.advance(self.rest.len() - trimmed.len() + open.len_utf8());
+        Some(open)
+    }
+
+    /// A Ruby percent literal opening here (`%w(`, `%q{`, `%x[`, `%(`):
+    /// its kind, opening delimiter and the length of its opening. A bare
+    /// `%` opens one only where an operand is expected, else it is modulo.
+    fn ruby_percent(&self, tokens: &[Token<'a>]) -> Option<(QuoteLike, char, usize)> {
+        if self.language != Language::Ruby {
+            return None;
+        }
+        let mut chars = self.rest.strip_prefix('%')?.chars();
+        let first = chars.next()?;
+        let (kind, open, length) = match QuoteLike::ruby(first) {
+            Some(kind) => {
+                let open = chars.next()?;
+                (kind, open, 1 + first.len_utf8() + open.len_utf8())
+            }
+            None => {
+                let operand_expected = match tokens.last() {
+                    None => true,
+                    Some(Token::Operator(operator)) => !matches!(*operator, ")" | "]" | "}"),
+                    Some(_) => false,
+                };
+                if !operand_expected || !matches!(first, '(' | '[' | '{' | '<' | '|' | '!') {
+                    return None;
+                }
+                (QuoteLike::INTERPOLATED, first, 1 + first.len_utf8())
+            }
+        };
+        (!open.is_alphanumeric() && !open.is_whitespace()).then_some((kind, open, length))
+    }
+
+    /// The body of a quote-like literal whose opening delimiter `open` was
+    /// consumed, pushed as one literal or, for a word list, one literal per
+    /// word with commas between, as an argument list reads. Brackets nest.
+    fn quote_like(&mut self, kind: QuoteLike, open: char, tokens: &mut Vec<Token<'a>>) {
+        let close = match open {
+            '(' => ')',
+            '[' => ']',
+            '{' => '}',
+            '<' => '>',
+            other => other,
+        };
+        let (mut depth, mut escaped) = (0_usize, false);
+        let mut end = self.rest.len();
+        for (at, c) in self.rest.char_indices() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == close && depth == 0 {
+                end = at;
+                break;
+            } else if c == close {
+                depth -= 1;
+            } else if c == open {
+                depth += 1;
+            }
+        }
+        let raw: &'a str = &self.rest[..end];
+        self.advance(end + close.len_utf8());
+        let single = !kind.interpolates;
+        if !kind.words {
+            tokens.push(Token::Literal(self.pieces(
+                raw,
+                single,
+                kind.interpolates,
+                false,
+            )));
+            return;
+        }
+        for (index, word) in raw.split_whitespace().enumerate() {
+            if index > 0 {
+                tokens.push(Token::Operator(","));
+            }
+            tokens.push(Token::Literal(self.pieces(
+                word,
+                single,
+                kind.interpolates,
+                false,
+            )));
+        }
     }
 
     /// An interpolation at the start of `text`: the name it reads, as
@@ -379,6 +521,61 @@ impl<'a> Lexer<'a> {
             return Cow::Owned(text.replace("\\\\", "\\").replace("\\'", "'"));
         }
         decode_escapes(text)
+    }
+}
+
+/// A Perl quote-like operator (`q`, `qq`, `qw`, `qx`) or a Ruby percent
+/// literal (`%q`, `%Q`, `%`, `%w`, `%W`, `%i`, `%I`, `%x`): whether it
+/// fills in names, and whether it is a list of words. A command run by
+/// `qx` or `%x` is a string like any other: every string is read as a
+/// command a shell may get.
+#[derive(Clone, Copy)]
+struct QuoteLike {
+    interpolates: bool,
+    words: bool,
+}
+
+impl QuoteLike {
+    const INTERPOLATED: Self = Self {
+        interpolates: true,
+        words: false,
+    };
+
+    fn perl(language: Language, word: &str) -> Option<Self> {
+        if language != Language::Perl {
+            return None;
+        }
+        Some(match word {
+            "q" => Self {
+                interpolates: false,
+                words: false,
+            },
+            "qq" | "qx" => Self::INTERPOLATED,
+            "qw" => Self {
+                interpolates: false,
+                words: true,
+            },
+            _ => return None,
+        })
+    }
+
+    fn ruby(kind: char) -> Option<Self> {
+        Some(match kind {
+            'q' => Self {
+                interpolates: false,
+                words: false,
+            },
+            'Q' | 'x' => Self::INTERPOLATED,
+            'w' | 'i' => Self {
+                interpolates: false,
+                words: true,
+            },
+            'W' | 'I' => Self {
+                interpolates: true,
+                words: true,
+            },
+            _ => return None,
+        })
     }
 }
 

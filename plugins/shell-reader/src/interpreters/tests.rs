@@ -168,6 +168,7 @@ fn any_cut_of_tricky_code_is_read_without_panicking() {
         r#"my $x = "$y${z}@w"; system("git", "commit") # c"#,
         r##"%x(ls) "#{a}" '\\' "\u00e9\U0001F600" /* "##,
         "a += a\nb = 'Z2l0IHN0YXR1cw==' . \"\\",
+        "qw(é b) qq{a{$x}} q #c\n %w[x é] %Q|#{y}| %(z) % q",
     ];
     let languages = [
         Language::Python,
@@ -385,5 +386,75 @@ fn a_run_naming_its_program_twice_is_read_from_the_name_too() {
     assert!(
         commands.contains(&"'git' 'commit' '-n'".to_owned()),
         "{commands:?}"
+    );
+}
+
+#[test]
+fn perl_quote_like_operators_are_strings_and_word_lists() {
+    assert_eq!(
+        values("unlink q(/t/a), qq{/t/$n}, q!x!", Language::Perl),
+        ["/t/a", "/t/", "x"]
+    );
+    assert_eq!(
+        values("my $d = q(.git); unlink qq($d/hooks)", Language::Perl),
+        [".git", ".git/hooks"]
+    );
+    let read = strings("system qw(git commit -n -m x)", Language::Perl);
+    assert!(read.runs_programs);
+    assert!(
+        read.lists.contains(
+            &["git", "commit", "-n", "-m", "x"]
+                .map(String::from)
+                .to_vec()
+        ),
+        "{read:?}"
+    );
+    // Brackets nest; a name that is not an operator stays a name.
+    assert_eq!(
+        values("qx{git log --format={x}}", Language::Perl),
+        ["git log --format={x}"]
+    );
+    assert_eq!(
+        values("my %h = (q => 'v', qw => 'w')", Language::Perl),
+        ["v", "w"]
+    );
+    assert!(strings("qx(rm -rf x)", Language::Perl).runs_programs);
+}
+
+#[test]
+fn ruby_percent_literals_are_strings_and_word_lists() {
+    let read = strings("system %w(git commit -n -m x)", Language::Ruby);
+    assert!(
+        read.lists.contains(
+            &["git", "commit", "-n", "-m", "x"]
+                .map(String::from)
+                .to_vec()
+        ),
+        "{read:?}"
+    );
+    assert_eq!(
+        values(
+            "d = '.git'; File.delete %Q[#{d}/hooks/pre-commit]; %x(ls)",
+            Language::Ruby
+        ),
+        [".git", ".git/hooks/pre-commit", "ls"]
+    );
+    assert_eq!(values("x = %(a b)", Language::Ruby), ["a b"]);
+    // Modulo is not a literal.
+    assert_eq!(values("puts 7 %(3)", Language::Ruby), Vec::<String>::new());
+}
+
+#[test]
+fn a_piped_open_is_read_as_its_command() {
+    let commands =
+        |code: &str| -> Vec<String> { strings(code, Language::Perl).commands().collect() };
+    assert!(
+        commands(r#"open(P, "git commit -n -m x |")"#).contains(&"git commit -n -m x".to_owned())
+    );
+    assert!(commands(r#"open(P, "| git commit -n")"#).contains(&"git commit -n".to_owned()));
+    assert!(strings("open P, q(|git commit -n)", Language::Perl).runs_programs);
+    assert!(
+        commands(r#"open(my $p, "-|", "git", "commit", "-n")"#)
+            .contains(&"'git' 'commit' '-n'".to_owned())
     );
 }
