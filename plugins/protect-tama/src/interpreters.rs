@@ -39,6 +39,30 @@ pub fn code(
     Ok(())
 }
 
+/// What `name args…` may print when it is an interpreter whose code prints
+/// (`interpreters::printed`): the code it is given, the script it runs as
+/// the command wrote it or as it lies on disk, or what it reads.
+pub fn printed(
+    walker: &Walker<'_>,
+    name: &str,
+    args: &[String],
+    stdin: Option<&str>,
+) -> Option<String> {
+    let language = Language::of(name)?;
+    let mut printed: Option<String> = None;
+    for source in interpreters::sources(language, args) {
+        let code = match source {
+            Source::Text(code) => Some(code),
+            Source::File(path) => walker.file_text(path),
+            Source::Stdin => stdin,
+        };
+        if let Some(lines) = code.and_then(|code| interpreters::printed(code, language, args)) {
+            printed.get_or_insert_default().push_str(&lines);
+        }
+    }
+    printed
+}
+
 /// Checks `code` together with its strings, joined and decoded as the
 /// language does (`"~/.ta" + "ma"`, `"\x2etama"`, base64); code that runs
 /// programs also has the commands in its strings walked as another process

@@ -18,8 +18,8 @@ use crate::walk::Walker;
 /// reverse or translate their input or a file they name, where `tama` is
 /// found (`which`, `command -v`, `type -P`, `whereis`: the `tama` running
 /// now), paths resolved (`realpath`, `readlink -f`: the paths as given)
-/// and what `find` lists (names it cannot know under its folders); `None`
-/// for anything else.
+/// what `find` lists (names it cannot know under its folders) and what
+/// interpreter code prints (each of its strings); `None` for anything else.
 pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<String> {
     let (name, args) = argv.split_first()?;
     match basename(name) {
@@ -66,6 +66,9 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
                 .any(|a| matches!(a.as_str(), "-f" | "-e" | "-m")) =>
         {
             Some(operands(args))
+        }
+        name if shell_reader::interpreters::Language::of(name).is_some() => {
+            crate::interpreters::printed(walker, name, args, stdin)
         }
         // Some of the lines of its input, or all of them reshaped, taken as
         // all of them; else what a filter makes of it.

@@ -366,7 +366,6 @@ impl Walker {
     pub(super) fn code_run_by(
         &mut self,
         runner: Runner,
-        name: &str,
         argv: &[Field<'_>],
         stdin: Option<&str>,
     ) -> Result<Option<String>> {
@@ -399,10 +398,8 @@ impl Walker {
             Runner::Npm => None,
             Runner::CommandOption => runners::command_option(args).map(str::to_owned),
             Runner::NixShell => after(&["--run", "--command"]),
-            Runner::Interpreter => {
-                self.interpreter(name, args, stdin)?;
-                None
-            }
+            // What the code prints is its output (`Walker::other`).
+            Runner::Interpreter => None,
         })
     }
 }

@@ -16,16 +16,18 @@ use crate::finding::Finding;
 use crate::hook_env;
 
 impl Walker {
-    /// Reads the code `name args…` runs, if `name` is an interpreter.
+    /// Reads the code `name args…` runs, if `name` is an interpreter, and
+    /// returns what it may print (`interpreters::printed`), when it prints.
     pub(super) fn interpreter(
         &mut self,
         name: &str,
         args: &[Field<'_>],
         stdin: Option<&str>,
-    ) -> Result<()> {
+    ) -> Result<Option<String>> {
         let Some(language) = Language::of(name) else {
-            return Ok(());
+            return Ok(None);
         };
+        let mut printed: Option<String> = None;
         let program = format!("{name} {}", args.first().map_or("", |arg| &*arg.text));
         for source in interpreters::sources(language, args) {
             let (code, label) = match source {
@@ -43,9 +45,12 @@ impl Walker {
             };
             if let Some(code) = code {
                 self.code(&program, &label, language, &code, 0)?;
+                if let Some(lines) = interpreters::printed(&code, language, args) {
+                    printed.get_or_insert_default().push_str(&lines);
+                }
             }
         }
-        Ok(())
+        Ok(printed)
     }
 
     /// `program` names the command for the old form of refusal, `label`

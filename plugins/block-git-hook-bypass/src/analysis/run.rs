@@ -8,6 +8,7 @@ use shell_reader::disk;
 use shell_reader::git_config;
 use shell_reader::runners::{self, command_word};
 
+use super::execs::Runner;
 use super::simple::Env;
 use super::{Frame, Result, Walker, commands, committers, files, git_call, wrappers};
 use crate::field::{Field, owned, shown};
@@ -61,8 +62,10 @@ impl Walker {
                 .code_text(path)?
                 .as_deref()
                 .and_then(runners::shebang_program)
+                && let Some(printed) = self.interpreter(interpreter, argv, stdin)?
             {
-                self.interpreter(interpreter, argv, stdin)?;
+                self.scan_arguments(frame, args, env)?;
+                return Ok(Some(printed));
             }
         }
         if let Some(index) = self.aliases.iter().rposition(|(alias, _)| alias == path) {
@@ -283,8 +286,7 @@ impl Walker {
         }
         // `sed -i '…hooksPath…' .git/config`: an edit of git's configuration
         // that spells the setting.
-        let edits_code =
-            known.file_tool.is_some() || known.runner == Some(super::execs::Runner::Interpreter);
+        let edits_code = known.file_tool.is_some() || known.runner == Some(Runner::Interpreter);
         if edits_code
             && args.iter().any(|arg| git_config::is_file(&arg.text))
             && args
@@ -302,8 +304,13 @@ impl Walker {
                 command: shown(argv),
             });
         }
+        if known.runner == Some(Runner::Interpreter) {
+            let printed = self.interpreter(name, args, stdin)?;
+            self.scan_arguments(frame, args, env)?;
+            return Ok(printed);
+        }
         if let Some(runner) = known.runner
-            && let Some(code) = self.code_run_by(runner, name, argv, stdin)?
+            && let Some(code) = self.code_run_by(runner, argv, stdin)?
         {
             return self.child_source(&code, None);
         }

@@ -458,3 +458,32 @@ fn a_piped_open_is_read_as_its_command() {
             .contains(&"'git' 'commit' '-n'".to_owned())
     );
 }
+
+#[test]
+fn what_code_prints_is_each_of_its_strings() {
+    assert_eq!(
+        printed(r#"print("git commit " + "-n")"#, Language::Python, &["-c"]),
+        Some("git commit -n\n".to_owned())
+    );
+    assert_eq!(
+        printed(
+            r#"console.log("-n"); console.log(`x`)"#,
+            Language::JavaScript,
+            &["-e"]
+        ),
+        Some("-n\nx\n".to_owned())
+    );
+    // Code that prints nothing it spells, or prints nothing.
+    assert_eq!(
+        printed(r#""--no-" + "verify""#, Language::JavaScript, &["-p"]),
+        Some("--no-verify\n".to_owned())
+    );
+    assert_eq!(
+        printed("import sys; print(sys.argv[1])", Language::Python, &["-c"]),
+        None
+    );
+    assert_eq!(
+        printed(r#"open("x", "w")"#, Language::Python, &["-c"]),
+        None
+    );
+}
