@@ -224,3 +224,30 @@ fn what_the_command_writes_wins_over_what_lies_on_disk() {
         None
     );
 }
+
+#[test]
+fn ignored_files_removed_or_stashed_are_husky_hooks_only_where_husky_is_installed() {
+    let plain = checkout();
+    let husky = checkout();
+    std::fs::create_dir_all(husky.path().join(".husky/_")).unwrap();
+    std::fs::write(husky.path().join(".husky/_/h"), "#!/usr/bin/env sh\n").unwrap();
+    for command in ["git clean -fdx", "git clean -fX", "git stash --all"] {
+        assert_eq!(refusal(plain.path(), command), None, "{command:?}");
+        let refused = refusal(husky.path(), command).unwrap_or_default();
+        assert!(refused.contains(".husky/_"), "{command:?}: {refused}");
+        // Where git works in another folder, the gate cannot look.
+        let elsewhere = format!("git -C ../other {}", &command[4..]);
+        assert!(refusal(plain.path(), &elsewhere).is_some(), "{elsewhere:?}");
+    }
+}
+
+#[test]
+fn a_scripts_nul_bytes_are_dropped_as_bash_drops_them() {
+    let repo = checkout();
+    std::fs::write(
+        repo.path().join("padded.sh"),
+        "echo x\n\0\0git commit -n -m wip\n",
+    )
+    .unwrap();
+    assert!(refusal(repo.path(), "bash padded.sh").is_some());
+}

@@ -555,7 +555,12 @@ fn arguments_as_commands(walker: &mut Walker<'_>, name: &str, args: &[String]) -
             terminal_input: false,
         };
         walker
-            .in_child(|walker| run_as(walker, &command, true))
+            .in_child(|walker| {
+                let outer = core::mem::replace(&mut walker.guessing_commands, true);
+                let ran = run_as(walker, &command, true);
+                walker.guessing_commands = outer;
+                ran
+            })
             .map_err(may_run)?;
     }
     Ok(())

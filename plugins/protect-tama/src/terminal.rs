@@ -179,7 +179,14 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
         | "racket" | "tclsh" | "wish" => {
             let runs = flag(&["-e", "-E", "-r", "--eval", "-f", "--file"]) || operands() > 0;
             let debugger = name == "perl" && args.iter().any(|arg| arg.starts_with("-d"));
-            (debugger || interactive || flag(&["-a"]) || !runs).then_some(REPL)
+            // Perl's and Ruby's `-i` edits files in place, PHP's prints its
+            // configuration; PHP's prompt is `-a`.
+            let prompt = match name {
+                "perl" | "ruby" => false,
+                "php" => flag(&["-a"]),
+                _ => interactive,
+            };
+            (debugger || prompt || !runs).then_some(REPL)
         }
         "iex" => Some(REPL),
         "irb" | "pry" | "ipython" | "ipython3" | "bpython" | "ptpython" | "utop" | "jshell"

@@ -93,6 +93,11 @@ pub struct Walker<'h> {
     certain_from: usize,
     /// The command just walked was `exit`: the shell goes no further.
     pub(crate) exited: bool,
+    /// An unknown program's arguments are being read as commands it may
+    /// run (`commands::arguments_as_commands`): a file among them that
+    /// holds NUL bytes is data it works on (an archive, an image), not a
+    /// script it runs.
+    pub(crate) guessing_commands: bool,
     /// The host's variables first, then those the command assigns.
     variables: Vec<(String, String)>,
     /// How many of `variables` the host gave.
@@ -196,6 +201,7 @@ impl<'h> Walker<'h> {
             program_sources: Vec::new(),
             certain_from: usize::MAX,
             exited: false,
+            guessing_commands: false,
             host_variables: host_variables.len(),
             scope_start: 0,
             variables: host_variables,
@@ -270,7 +276,9 @@ impl<'h> Walker<'h> {
         match self.disk.text(None, &resolved) {
             Ok(text) => Ok(text
                 .filter(|text| runners::runs_as_shell(text))
-                .map(str::to_owned)),
+                .filter(|text| !(self.guessing_commands && text.contains('\0')))
+                // bash drops a script's NUL bytes as it reads it.
+                .map(|text| text.replace('\0', ""))),
             Err(why) => Err(format!(
                 "the tool call runs the script `{resolved}`, which protect-tama could not read \
                  ({why}), so it cannot tell what the script changes; run its commands one by one"

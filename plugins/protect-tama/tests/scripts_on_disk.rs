@@ -127,3 +127,17 @@ fn a_script_that_cannot_be_read_is_refused_with_the_cause() {
     let refusal = refusal(home.path(), "bash locked.sh").expect("refused");
     assert!(refusal.contains("Permission denied"), "{refusal}");
 }
+
+#[test]
+fn a_file_with_nul_bytes_is_data_to_an_unknown_program_but_a_script_to_a_shell() {
+    let home = home();
+    // An archive whose first line holds no NUL byte, as bash tells scripts.
+    let archive = home.path().join("repo/c.zip");
+    std::fs::write(&archive, "PK\u{3}\u{4}\n\0\0rm -rf ~/.tama\n\0").unwrap();
+    let archive = archive.display();
+    assert_eq!(
+        refusal(home.path(), &format!("zip -qr {archive} ~/.claude")),
+        None
+    );
+    assert!(refusal(home.path(), &format!("bash {archive}")).is_some());
+}

@@ -137,18 +137,23 @@ impl Walker {
                 None => finding,
             });
         }
-        self.git_subcommand(frame, subcommand, rest, env, git_dir)
+        let elsewhere = git_dir.is_some()
+            || args[..index].iter().any(|arg| {
+                matches!(&*arg.text, "-C" | "--work-tree") || arg.text.starts_with("--work-tree=")
+            });
+        self.git_subcommand(frame, subcommand, rest, env, (git_dir, elsewhere))
     }
 
     /// `git <subcommand> <args>`, given `--git-dir` (as written) when it
-    /// names another folder than `.git`.
+    /// names another folder than `.git`, and whether git works in another
+    /// folder than the shell's (`-C`, `--work-tree`, `--git-dir`).
     fn git_subcommand(
         &mut self,
         frame: &mut Frame<'_>,
         subcommand: &str,
         args: &[Field<'_>],
         env: &Env,
-        git_dir: Option<&str>,
+        (git_dir, elsewhere): (Option<&str>, bool),
     ) -> Result<Option<String>> {
         for command in git_commands::option_commands(subcommand, args) {
             self.child_source_if_shell(&command)?;
@@ -201,11 +206,13 @@ impl Walker {
             "http-push" => Err(Finding::Plumbing {
                 subcommand: "http-push",
             }),
-            "clean" if clean_removes_husky(args) => Err(Finding::HookFiles {
-                command: format!("git clean {}", shown(args)),
-                effect: "removes ignored files, husky's .husky/_ among them (`-e .husky` keeps \
+            "clean" if clean_removes_husky(args) && self.husky_installed(elsewhere) => {
+                Err(Finding::HookFiles {
+                    command: format!("git clean {}", shown(args)),
+                    effect: "removes ignored files, husky's .husky/_ among them (`-e .husky` keeps \
                          it), and with them",
-            }),
+                })
+            }
             "stash" if args.first().is_some_and(|arg| arg.text == "create") => {
                 Ok(Some(format!("{}\n", stash::CREATED)))
             }
@@ -216,7 +223,7 @@ impl Walker {
                         || (arg.text.starts_with('-')
                             && !arg.text.starts_with("--")
                             && arg.text.contains('a'))
-                }) =>
+                }) && self.husky_installed(elsewhere) =>
             {
                 Err(Finding::HookFiles {
                     command: format!("git stash {}", shown(args)),
@@ -663,6 +670,21 @@ fn clean_removes_husky(args: &[Field<'_>]) -> bool {
         && !flags.contains('n')
         && !keeps_husky
         && (paths.is_empty() || !paths.iter().all(plain_folder))
+}
+
+impl Walker {
+    /// Whether husky's hooks may be installed in the folder git works in:
+    /// its `.husky/_` holds husky's files there, or the gate cannot look
+    /// (it reads no files, or git works `elsewhere`). Ignored files that
+    /// git removes or stashes are husky's hooks only then.
+    fn husky_installed(&self, elsewhere: bool) -> bool {
+        const HUSKY_FILES: [&str; 3] = [".husky/_/h", ".husky/_/husky.sh", ".husky/_/.gitignore"];
+        !self.reads_disk
+            || elsewhere
+            || HUSKY_FILES
+                .iter()
+                .any(|file| self.file_text(file).is_some())
+    }
 }
 
 /// Whether `git filter-branch` or `git filter-repo` is given a filter or

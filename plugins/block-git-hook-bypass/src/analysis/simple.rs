@@ -385,7 +385,8 @@ impl Walker {
         Ok(self
             .disk_text(path)?
             .filter(|text| runners::runs_as_shell(text))
-            .map(str::to_owned))
+            // bash drops a script's NUL bytes as it reads it.
+            .map(|text| text.replace('\0', "")))
     }
 
     /// What the code file at `path`, which an interpreter runs, holds: what
