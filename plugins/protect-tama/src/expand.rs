@@ -156,9 +156,17 @@ impl Walker<'_> {
                     let path = self.process_substitution_file(output);
                     words.push(&path, true);
                 }
-                Part::Backquoted { source, .. } => {
-                    self.in_child(|walker| walker.source(source))?;
-                    words.push(UNKNOWN_TEXT, true);
+                Part::Backquoted { source, quoted } => {
+                    // As `$(…)`, read from its own text.
+                    let before = self.pipe_input.take();
+                    let read_before = core::mem::replace(&mut self.output_read, true);
+                    let walked = self.in_child(|walker| walker.source(source));
+                    self.output_read = read_before;
+                    walked?;
+                    match core::mem::replace(&mut self.pipe_input, before) {
+                        Some(output) => words.push(output.trim_end_matches('\n'), *quoted),
+                        None => words.push(UNKNOWN_TEXT, true),
+                    }
                 }
                 Part::Opaque { inner, .. } => {
                     if let Some(inner) = inner {

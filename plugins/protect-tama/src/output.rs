@@ -18,6 +18,7 @@ use crate::walk::Walker;
 /// reverse or translate their input or a file they name, where `tama` is
 /// found (`which`, `command -v`, `type -P`, `whereis`: the `tama` running
 /// now), paths resolved (`realpath`, `readlink -f`: the paths as given)
+/// or cut (`dirname`, `basename`)
 /// what `find` lists (names it cannot know under its folders) and what
 /// interpreter code prints (each of its strings); `None` for anything else.
 pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<String> {
@@ -43,6 +44,7 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
         }
         "whereis" => found(walker, args).map(|path| format!("tama: {path}")),
         "realpath" => Some(operands(args)),
+        "dirname" | "basename" => output::path_parts(basename(name), args),
         // What `find` lists under each folder it starts from is unknown.
         "find" => {
             let mut starts: Vec<&str> = args

@@ -314,6 +314,61 @@ fn selects_lines(script: &str) -> bool {
     }
 }
 
+/// What `dirname` or `basename` (`name`) prints for `args`, a line per
+/// path as GNU's print them (`basename -a`, `-s SUFFIX`, `basename PATH
+/// SUFFIX`); `None` for another program, an option it does not know, or a
+/// path the reader cannot know.
+pub fn path_parts<W: AsRef<str>>(name: &str, args: &[W]) -> Option<String> {
+    let mut paths = Vec::new();
+    let (mut suffix, mut many) = (None, name == "dirname");
+    let mut words = args.iter().map(AsRef::as_ref);
+    while let Some(word) = words.next() {
+        match word {
+            "-a" | "--multiple" if name == "basename" => many = true,
+            "-s" if name == "basename" => (suffix, many) = (Some(words.next()?), true),
+            "--" => paths.extend(words.by_ref()),
+            _ if word.starts_with("--suffix=") && name == "basename" => {
+                (suffix, many) = (word.strip_prefix("--suffix="), true);
+            }
+            _ if word.starts_with('-') && word.len() > 1 => return None,
+            _ => paths.push(word),
+        }
+    }
+    if name == "basename" && !many && paths.len() == 2 {
+        suffix = paths.pop();
+    }
+    if paths.is_empty()
+        || paths
+            .iter()
+            .any(|path| path.contains(crate::field::UNKNOWN))
+    {
+        return None;
+    }
+    let mut out = String::new();
+    for path in paths {
+        let trimmed = path.trim_end_matches('/');
+        let part = match (name, trimmed.rsplit_once('/')) {
+            (_, _) if trimmed.is_empty() && !path.is_empty() => "/",
+            ("dirname", None) => ".",
+            ("dirname", Some((parent, _))) => match parent.trim_end_matches('/') {
+                "" => "/",
+                parent => parent,
+            },
+            ("basename", split) => {
+                let base = split.map_or(trimmed, |(_, base)| base);
+                match suffix {
+                    Some(suffix) if base != suffix => base.strip_suffix(suffix).unwrap_or(base),
+                    _ => base,
+                }
+            }
+            _ => return None,
+        };
+        out.push_str(part);
+        out.push('\n');
+    }
+    Some(out)
+}
+
 /// `echo [-neE] args…`.
 pub fn echo<W: AsRef<str>>(args: &[W]) -> String {
     let mut newline = true;
@@ -536,6 +591,37 @@ fn tr_set(set: &str) -> Vec<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dirname_and_basename_print_each_paths_part() {
+        let parts = |name: &str, args: &[&str]| path_parts(name, args);
+        assert_eq!(
+            parts("dirname", &[".git/hooks/pre-commit"]).as_deref(),
+            Some(".git/hooks\n")
+        );
+        assert_eq!(
+            parts("dirname", &["/a//b/", "c", "/"]).as_deref(),
+            Some("/a\n.\n/\n")
+        );
+        assert_eq!(parts("dirname", &["/x"]).as_deref(), Some("/\n"));
+        assert_eq!(
+            parts("basename", &["/a/b.sh", ".sh"]).as_deref(),
+            Some("b\n")
+        );
+        assert_eq!(
+            parts("basename", &["-a", "/a/b/", "c"]).as_deref(),
+            Some("b\nc\n")
+        );
+        assert_eq!(
+            parts("basename", &["-s", ".json", "/a/x.json", "y.json"]).as_deref(),
+            Some("x\ny\n")
+        );
+        assert_eq!(parts("dirname", &["-z", "a/b"]), None);
+        assert_eq!(
+            parts("dirname", &[&format!("a/{}", crate::field::UNKNOWN_TEXT)]),
+            None
+        );
+    }
 
     #[test]
     fn sed_selects_lines_only_when_it_prints_deletes_or_quits() {

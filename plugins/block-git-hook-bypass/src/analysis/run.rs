@@ -116,6 +116,7 @@ impl Walker {
             "echo" | "printf" if unread => Ok(None),
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
+            "dirname" | "basename" if !unread => Ok(output::path_parts(name, args)),
             "cat" if unread => done,
             "cat" => Ok(self.cat(args, stdin)),
             // What a program that selects or reshapes lines prints, as far as
