@@ -220,7 +220,7 @@ impl fmt::Display for Finding {
             Self::Plumbing { subcommand } => {
                 let (does, hooks, instead) = match *subcommand {
                     "send-pack" | "http-push" => ("pushes", "pre-push hook", "git push"),
-                    "fast-import" => (
+                    "fast-import" | "quiltimport" => (
                         "writes commits",
                         "pre-commit and commit-msg hooks",
                         "git commit",

@@ -95,7 +95,8 @@
 //!   core.hooksPath with it, and is refused as deleting hooks is; so is
 //!   `git clean -fdx` (or `-idx`, whose menu cleans what is typed) over the
 //!   whole tree, which removes husky's ignored
-//!   `.husky/_` (`-e .husky` keeps it), and `git stash --all`.
+//!   `.husky/_` (`-e .husky` keeps it), and `git stash --all`, where husky's
+//!   files are there (or the gate cannot look: git run in another folder).
 //! - A no-op put in place of a program in a project's tool folder, where
 //!   the programs hooks run live (`node_modules/.bin/lint-staged`,
 //!   `vendor/bin`, `.venv/bin`), is refused: the hook then checks nothing.
@@ -129,8 +130,9 @@
 //!   Graphite handed `--no-verify`), and their configuration turning them
 //!   off (`commit-hooks=false` in an `.npmrc`, `npm config set`, lerna's
 //!   `"commitHooks": false`, python-semantic-release's `no_git_verify`).
-//! - `git commit-tree` and `git fast-import` are refused on their own: they
-//!   write commits without hooks, and the ref update that publishes them
+//! - `git commit-tree`, `git hash-object -t commit -w`, `git fast-import`
+//!   and `git quiltimport` are refused on their own: they write commits
+//!   without hooks, and the ref update that publishes them
 //!   may come in a later call; so are `git send-pack` and `git http-push`,
 //!   which push without the pre-push hook. History rewritten with changed
 //!   files or messages is refused for the same reason: `git filter-branch`

@@ -45,23 +45,7 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
         "whereis" => found(walker, args).map(|path| format!("tama: {path}")),
         "realpath" => Some(operands(args)),
         "dirname" | "basename" => output::path_parts(basename(name), args),
-        // What `find` lists under each folder it starts from is unknown.
-        "find" => {
-            let mut starts: Vec<&str> = args
-                .iter()
-                .map(String::as_str)
-                .take_while(|arg| !arg.starts_with(['-', '(', '!']))
-                .collect();
-            if starts.is_empty() {
-                starts.push(".");
-            }
-            Some(
-                starts
-                    .iter()
-                    .map(|start| format!("{start}\n{start}/{UNKNOWN_TEXT}\n"))
-                    .collect(),
-            )
-        }
+        "find" | "ls" => output::listed(basename(name), args),
         "readlink"
             if args
                 .iter()

@@ -369,6 +369,79 @@ pub fn path_parts<W: AsRef<str>>(name: &str, args: &[W]) -> Option<String> {
     Some(out)
 }
 
+/// What `find` or `ls` (`name`) prints, as far as the paths in it go: for
+/// `find`, each folder it starts from and a path under it the reader cannot
+/// know (one whose name matches a lone `-name` test's pattern; the folder
+/// itself only where it may match); for `ls`, each operand as given (a file, or a folder with `-d`)
+/// and, without `-d`, a name the reader cannot know (what a folder holds).
+/// `None` for another program.
+pub fn listed<W: AsRef<str>>(name: &str, args: &[W]) -> Option<String> {
+    let unknown = crate::field::UNKNOWN_TEXT;
+    let mut args = args.iter().map(AsRef::as_ref).peekable();
+    let mut out = String::new();
+    match name {
+        "find" => {
+            // Options before the folders: `-L`, `-H`, `-P`, `-D debug`, `-O3`.
+            while let Some(option) = args
+                .next_if(|arg| matches!(*arg, "-H" | "-L" | "-P" | "-D") || arg.starts_with("-O"))
+            {
+                if option == "-D" {
+                    args.next();
+                }
+            }
+            let mut starts: Vec<&str> = Vec::new();
+            while let Some(start) = args.next_if(|arg| !arg.starts_with(['-', '(', '!'])) {
+                starts.push(start);
+            }
+            if starts.is_empty() {
+                starts.push(".");
+            }
+            let tests: Vec<&str> = args.collect();
+            // A lone `-name PATTERN` test: the names found match it, at any depth.
+            let alternatives = tests
+                .iter()
+                .any(|test| matches!(*test, "-o" | "-or" | "!" | "-not" | "(" | ","));
+            let names: Vec<&str> = tests
+                .windows(2)
+                .filter(|pair| matches!(pair[0], "-name" | "-iname"))
+                .map(|pair| pair[1])
+                .collect();
+            // The folder a search starts from is printed too, unless only
+            // files are asked for.
+            let files_only = !alternatives && tests.windows(2).any(|pair| pair == ["-type", "f"]);
+            for start in starts {
+                match names.as_slice() {
+                    [pattern] if !alternatives && !pattern.contains('/') => {
+                        out.push_str(&format!("{start}/{unknown}/{pattern}\n{start}/{pattern}\n"))
+                    }
+                    _ if files_only => out.push_str(&format!("{start}/{unknown}\n")),
+                    _ => out.push_str(&format!("{start}\n{start}/{unknown}\n")),
+                }
+            }
+        }
+        "ls" => {
+            let mut folders_listed = true;
+            let mut operands = 0;
+            for arg in args {
+                if arg.starts_with('-') && arg.len() > 1 {
+                    folders_listed &= !(arg.starts_with("--directory")
+                        || (!arg.starts_with("--") && arg.contains('d')));
+                } else {
+                    operands += 1;
+                    out.push_str(arg);
+                    out.push('\n');
+                }
+            }
+            if folders_listed || operands == 0 {
+                out.push_str(unknown);
+                out.push('\n');
+            }
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
 /// `echo [-neE] args…`.
 pub fn echo<W: AsRef<str>>(args: &[W]) -> String {
     let mut newline = true;
@@ -591,6 +664,29 @@ fn tr_set(set: &str) -> Vec<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_and_ls_print_their_paths_and_names_unknown() {
+        let unknown = crate::field::UNKNOWN_TEXT;
+        assert_eq!(
+            listed("find", &["-L", ".git/hooks", "-type", "f"]),
+            Some(format!(".git/hooks/{unknown}\n"))
+        );
+        assert_eq!(
+            listed("find", &["-name", "x"]),
+            Some(format!("./{unknown}/x\n./x\n"))
+        );
+        assert_eq!(
+            listed("find", &["a", "-name", "x", "-o", "-name", "y"]),
+            Some(format!("a\na/{unknown}\n"))
+        );
+        assert_eq!(listed("ls", &["-d", "a", "b"]).as_deref(), Some("a\nb\n"));
+        assert_eq!(
+            listed("ls", &["-la", "src"]),
+            Some(format!("src\n{unknown}\n"))
+        );
+        assert_eq!(listed("cat", &["x"]), None);
+    }
 
     #[test]
     fn dirname_and_basename_print_each_paths_part() {

@@ -68,6 +68,9 @@ pub fn is_hook_path(path: &str, within: Within) -> bool {
     let mut after_git_dir = false;
     let mut inside_hooks_dir: Option<usize> = None;
     let mut husky_internals = false;
+    // A folder the gate cannot know may be a hooks folder, when a hook's
+    // name follows it (what `find . -name pre-commit` prints).
+    let mut unknown_folder = false;
     for component in path
         .split('/')
         .filter(|part| !part.is_empty() && *part != ".")
@@ -84,6 +87,7 @@ pub fn is_hook_path(path: &str, within: Within) -> bool {
             inside_hooks_dir = Some(0);
         }
         after_git_dir |= may_be(component, ".git") || component.ends_with(".git");
+        unknown_folder |= last.contains(UNKNOWN);
         parent = last;
         last = component;
     }
@@ -92,7 +96,7 @@ pub fn is_hook_path(path: &str, within: Within) -> bool {
         Some(_) => husky_internals || is_active_hook_name(last),
         None => {
             (in_hooks_dir && relative && is_active_hook_name(last))
-                || (parent == "hooks" && HOOK_NAMES.contains(&last))
+                || ((parent == "hooks" || unknown_folder) && HOOK_NAMES.contains(&last))
         }
     }
 }

@@ -197,6 +197,12 @@ impl Walker {
             "fast-import" => Err(Finding::Plumbing {
                 subcommand: "fast-import",
             }),
+            "quiltimport" => Err(Finding::Plumbing {
+                subcommand: "quiltimport",
+            }),
+            "hash-object" if writes_commit_object(args) => Err(Finding::Plumbing {
+                subcommand: "hash-object",
+            }),
             "filter-branch" | "filter-repo" if rewrites_content(args) => Err(Finding::Rewrite {
                 command: format!("git {subcommand} {}", shown(args)),
             }),
@@ -685,6 +691,18 @@ impl Walker {
                 .iter()
                 .any(|file| self.file_text(file).is_some())
     }
+}
+
+/// Whether `git hash-object` writes a commit object (`-t commit -w`), as
+/// `git commit-tree` does, for `git reset --soft` or `update-ref` to put on
+/// a branch.
+fn writes_commit_object(args: &[Field<'_>]) -> bool {
+    let texts: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
+    let typed_commit = texts.windows(2).any(|pair| pair == ["-t", "commit"])
+        || texts
+            .iter()
+            .any(|text| matches!(*text, "-tcommit" | "--type=commit"));
+    typed_commit && texts.contains(&"-w")
 }
 
 /// Whether `git filter-branch` or `git filter-repo` is given a filter or

@@ -117,6 +117,7 @@ impl Walker {
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
             "dirname" | "basename" if !unread => Ok(output::path_parts(name, args)),
+            "ls" if !unread => Ok(output::listed(name, args)),
             "cat" if unread => done,
             "cat" => Ok(self.cat(args, stdin)),
             // What a program that selects or reshapes lines prints, as far as
@@ -216,7 +217,11 @@ impl Walker {
             }
             "env" => self.env_command(frame, args, env, stdin),
             "xargs" => self.xargs(frame, args, env, stdin),
-            "find" => self.find(frame, argv, env),
+            // What `find` prints once what it runs or deletes is checked.
+            "find" => {
+                self.find(frame, argv, env)?;
+                Ok(output::listed(name, args).filter(|_| !unread))
+            }
             "tee" => {
                 self.tee(argv, stdin)?;
                 Ok(stdin.map(str::to_owned))
