@@ -235,9 +235,14 @@ fn ignored_files_removed_or_stashed_are_husky_hooks_only_where_husky_is_installe
         assert_eq!(refusal(plain.path(), command), None, "{command:?}");
         let refused = refusal(husky.path(), command).unwrap_or_default();
         assert!(refused.contains(".husky/_"), "{command:?}: {refused}");
-        // Where git works in another folder, the gate cannot look.
+        // Where git works in another folder, or the command's folder is
+        // unknown, the gate cannot look.
         let elsewhere = format!("git -C ../other {}", &command[4..]);
         assert!(refusal(plain.path(), &elsewhere).is_some(), "{elsewhere:?}");
+        assert!(
+            find_bypass_on_disk(command, || None, read).is_some(),
+            "{command:?}"
+        );
     }
 }
 

@@ -53,14 +53,12 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
         {
             Some(operands(args))
         }
-        name if shell_reader::interpreters::Language::of(name).is_some() => {
-            crate::interpreters::printed(walker, name, args, stdin)
-        }
         // Some of the lines of its input, or all of them reshaped, taken as
-        // all of them; else what a filter makes of it.
+        // all of them; else what a filter makes of it, or interpreter code.
         name => match output::selected_lines_of(name, args) {
             Some(files) => output::input_of(&files, stdin, |file| walker.file_text(file)),
-            None => output::filtered_input(name, args, stdin, |file| walker.file_text(file)),
+            None => output::filtered_input(name, args, stdin, |file| walker.file_text(file))
+                .or_else(|| crate::interpreters::printed(walker, name, args, stdin)),
         },
     }
 }

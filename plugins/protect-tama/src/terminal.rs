@@ -177,7 +177,10 @@ fn reader(name: &str, args: &[String], terminal_input: bool) -> Option<&'static 
         }
         "ruby" | "perl" | "php" | "lua" | "luajit" | "R" | "julia" | "ghci" | "guile" | "sbcl"
         | "racket" | "tclsh" | "wish" => {
-            let runs = flag(&["-e", "-E", "-r", "--eval", "-f", "--file"]) || operands() > 0;
+            // PHP's `-i`, `-m` and `-v` print what it was built with and end.
+            let runs = flag(&["-e", "-E", "-r", "--eval", "-f", "--file"])
+                || operands() > 0
+                || (name == "php" && flag(&["-i", "-m", "-v", "--info", "--modules"]));
             let debugger = name == "perl" && args.iter().any(|arg| arg.starts_with("-d"));
             // Perl's and Ruby's `-i` edits files in place, PHP's prints its
             // configuration; PHP's prompt is `-a`.

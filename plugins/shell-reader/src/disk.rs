@@ -25,6 +25,9 @@ pub struct Disk {
     /// Where each file lies ([`locate`]) and what reading it gave.
     read: Vec<(String, Result<Option<String>, Unreadable>)>,
     wanted: RefCell<Vec<String>>,
+    /// Relative paths wanted while the folder the command starts in was
+    /// unknown: read as no file, though one may lie there.
+    unlocated: Vec<String>,
 }
 
 /// A file the host could not read.
@@ -71,6 +74,13 @@ impl Disk {
             Some(Err(unreadable)) => Err(&unreadable.why),
             None => Ok(None),
         }
+    }
+
+    /// Whether the file at `path`, located from `folder`, was wanted where
+    /// the gate did not know the folder the command starts in: read as no
+    /// file, though one may lie there.
+    pub fn unlocated(&self, folder: Option<&str>, path: &str) -> bool {
+        locate(folder, path).is_some_and(|located| self.unlocated.contains(&located))
     }
 
     /// What a command reading the file at `path` as its input takes in,
@@ -120,6 +130,9 @@ impl Disk {
             } else {
                 start().map(|folder| normal(&format!("{folder}/{located}")))
             };
+            if absolute.is_none() {
+                self.unlocated.push(located.clone());
+            }
             let text = absolute.map_or(Ok(None), |path| read(&path));
             let text = text.map_err(|why| Unreadable {
                 as_input: unread_mark(&located, &why),

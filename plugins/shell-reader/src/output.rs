@@ -420,20 +420,19 @@ pub fn listed<W: AsRef<str>>(name: &str, args: &[W]) -> Option<String> {
             }
         }
         "ls" => {
-            let mut folders_listed = true;
-            let mut operands = 0;
-            for arg in args {
-                if arg.starts_with('-') && arg.len() > 1 {
-                    folders_listed &= !(arg.starts_with("--directory")
-                        || (!arg.starts_with("--") && arg.contains('d')));
-                } else {
-                    operands += 1;
-                    out.push_str(arg);
-                    out.push('\n');
-                }
-            }
-            if folders_listed || operands == 0 {
+            let (options, operands): (Vec<&str>, Vec<&str>) =
+                args.partition(|arg| arg.starts_with('-') && arg.len() > 1);
+            let folders_listed = !options.iter().any(|option| {
+                option.starts_with("--directory")
+                    || (!option.starts_with("--") && option.contains('d'))
+            });
+            // What a folder holds comes first: `ls dir | head -1` is one of its names.
+            if folders_listed || operands.is_empty() {
                 out.push_str(unknown);
+                out.push('\n');
+            }
+            for operand in operands {
+                out.push_str(operand);
                 out.push('\n');
             }
         }
@@ -683,7 +682,7 @@ mod tests {
         assert_eq!(listed("ls", &["-d", "a", "b"]).as_deref(), Some("a\nb\n"));
         assert_eq!(
             listed("ls", &["-la", "src"]),
-            Some(format!("src\n{unknown}\n"))
+            Some(format!("{unknown}\nsrc\n"))
         );
         assert_eq!(listed("cat", &["x"]), None);
     }

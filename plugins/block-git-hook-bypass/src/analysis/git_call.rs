@@ -680,16 +680,17 @@ fn clean_removes_husky(args: &[Field<'_>]) -> bool {
 
 impl Walker {
     /// Whether husky's hooks may be installed in the folder git works in:
-    /// its `.husky/_` holds husky's files there, or the gate cannot look
-    /// (it reads no files, or git works `elsewhere`). Ignored files that
-    /// git removes or stashes are husky's hooks only then.
+    /// `.husky/_` holds one of husky's files there, or the gate cannot look
+    /// (it reads no files, does not know the folder, or git works
+    /// `elsewhere`). Ignored files that git removes or stashes are husky's
+    /// hooks only then.
     fn husky_installed(&self, elsewhere: bool) -> bool {
         const HUSKY_FILES: [&str; 3] = [".husky/_/h", ".husky/_/husky.sh", ".husky/_/.gitignore"];
         !self.reads_disk
             || elsewhere
-            || HUSKY_FILES
-                .iter()
-                .any(|file| self.file_text(file).is_some())
+            || HUSKY_FILES.iter().any(|file| {
+                self.file_text(file).is_some() || self.disk.unlocated(self.folder.as_deref(), file)
+            })
     }
 }
 
