@@ -32,8 +32,21 @@ pub fn code(
             crate::terminal::refuse_typed(&code)?;
             read(walker, language, &code, 0)?;
             // The code may write where its arguments say (`sys.argv[1]`,
-            // awk's `-v f=PATH`): a path among them counts as spelled in it.
-            check(walker, &format!("{code}\n{}", args.join("\n")))?;
+            // awk's `-v f=PATH`), where a variable the command set says
+            // (`os.environ["P"]`), or where its input says: a path among
+            // them counts as spelled in it.
+            let mut given = args.join("\n");
+            if interpreters::reads_environment(&code) {
+                for (_, value) in walker.own_variables() {
+                    given.push('\n');
+                    given.push_str(value);
+                }
+            }
+            if let Some(input) = stdin.filter(|_| interpreters::reads_input(&code)) {
+                given.push('\n');
+                given.push_str(input);
+            }
+            check(walker, &format!("{code}\n{given}"))?;
         }
     }
     Ok(())

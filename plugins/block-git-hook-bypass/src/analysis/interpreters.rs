@@ -10,6 +10,7 @@ use crate::prelude::*;
 
 use shell_reader::interpreters::{self, Language, MAX_CODE_DEPTH, Source, Strings};
 
+use super::simple::Env;
 use super::{Result, Walker, files};
 use crate::field::Field;
 use crate::finding::Finding;
@@ -23,11 +24,24 @@ impl Walker {
         name: &str,
         args: &[Field<'_>],
         stdin: Option<&str>,
+        env: &Env,
     ) -> Result<Option<String>> {
         let Some(language) = Language::of(name) else {
             return Ok(None);
         };
         let mut printed: Option<String> = None;
+        // What code that reads its environment may hand the programs it
+        // runs: each value the command put there, as a word of its own.
+        let mut given = String::new();
+        let values = env.assigned.iter().map(|(_, value)| value.as_str());
+        for value in values.chain(
+            self.variables
+                .iter()
+                .map(|variable| variable.value.as_str()),
+        ) {
+            given.push(' ');
+            given.push_str(&interpreters::quoted(value));
+        }
         let program = format!("{name} {}", args.first().map_or("", |arg| &*arg.text));
         for source in interpreters::sources(language, args) {
             let (code, label) = match source {
@@ -44,7 +58,7 @@ impl Walker {
                 ),
             };
             if let Some(code) = code {
-                self.code(&program, &label, language, &code, 0)?;
+                self.code(&program, &label, language, &code, &given, 0)?;
                 if let Some(lines) = interpreters::printed(&code, language, args) {
                     printed.get_or_insert_default().push_str(&lines);
                 }
@@ -54,14 +68,18 @@ impl Walker {
     }
 
     /// `program` names the command for the old form of refusal, `label`
-    /// the code for a command found in its strings. Strings that are code
-    /// themselves (`exec("…")`) are read again, `depth` levels deep at most.
+    /// the code for a command found in its strings. Code that reads its
+    /// environment has each command in its strings read with the words
+    /// `given` after it (the values the environment holds, which it may
+    /// pass). Strings that are code themselves (`exec("…")`) are read
+    /// again, `depth` levels deep at most.
     fn code(
         &mut self,
         program: &str,
         label: &str,
         language: Language,
         code: &str,
+        given: &str,
         depth: u32,
     ) -> Result<()> {
         if let Some(library) = library_commit(code) {
@@ -84,15 +102,22 @@ impl Walker {
         let environment = strings.exports(|name, value| {
             name.starts_with("GIT_") || hook_env::switched_off_by(name, value).is_some()
         });
+        let given = if interpreters::reads_environment(code) {
+            given
+        } else {
+            ""
+        };
         let outer = core::mem::replace(&mut self.in_code_strings, true);
         let walked = strings.commands().try_for_each(|command| {
-            self.child_source_in(&format!("{environment}{command}"), || label.to_owned())
+            self.child_source_in(&format!("{environment}{command}{given}"), || {
+                label.to_owned()
+            })
         });
         self.in_code_strings = outer;
         walked?;
         if depth < MAX_CODE_DEPTH {
             for nested in strings.nested_code().filter(|nested| *nested != code) {
-                self.code(program, label, language, nested, depth + 1)?;
+                self.code(program, label, language, nested, given, depth + 1)?;
             }
         }
         self.hook_files_in_code(program, code, &strings)

@@ -62,7 +62,7 @@ impl Walker {
                 .code_text(path)?
                 .as_deref()
                 .and_then(runners::shebang_program)
-                && let Some(printed) = self.interpreter(interpreter, argv, stdin)?
+                && let Some(printed) = self.interpreter(interpreter, argv, stdin, env)?
             {
                 self.scan_arguments(frame, args, env)?;
                 return Ok(Some(printed));
@@ -311,7 +311,7 @@ impl Walker {
             });
         }
         if known.runner == Some(Runner::Interpreter) {
-            let printed = self.interpreter(name, args, stdin)?;
+            let printed = self.interpreter(name, args, stdin, env)?;
             self.scan_arguments(frame, args, env)?;
             return Ok(printed);
         }

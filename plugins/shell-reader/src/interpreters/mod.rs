@@ -379,6 +379,40 @@ pub fn runs_programs(code: &str) -> bool {
     CALLS.iter().any(|call| code.contains(call))
 }
 
+/// Whether code reads its environment's variables, by the names the
+/// languages read them with.
+pub fn reads_environment(code: &str) -> bool {
+    const READS: &[&str] = &[
+        "environ",
+        "getenv",
+        "process.env",
+        "$ENV",
+        "ENV[",
+        "ENV.fetch",
+        "ENVIRON",
+        "Sys.getenv",
+    ];
+    READS.iter().any(|read| code.contains(read))
+}
+
+/// Whether code reads its standard input, by the names the languages
+/// read it with.
+pub fn reads_input(code: &str) -> bool {
+    const READS: &[&str] = &[
+        "stdin",
+        "STDIN",
+        "input(",
+        "readline",
+        "gets",
+        "getline",
+        "<>",
+        "readFileSync(0",
+        "io.read",
+        "readLines(",
+    ];
+    READS.iter().any(|read| code.contains(read))
+}
+
 /// What `code`, run with `args`, may print, as a shell reading it gets it: each of its
 /// string values on a line of its own, when the code prints (by the calls
 /// each language prints with) and spells any; `None`, an output the
