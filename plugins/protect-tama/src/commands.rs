@@ -1120,7 +1120,7 @@ fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
         .iter()
         .enumerate()
         .any(|(index, arg)| match arg.as_str() {
-            "-delete" | "-fprint" | "-fprintf" | "-fls" => true,
+            "-delete" => true,
             "-exec" | "-execdir" | "-ok" | "-okdir" => args.get(index + 1).is_some_and(|command| {
                 matches!(
                     basename(command),
@@ -1145,6 +1145,9 @@ fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     if changes {
         each(walker, &starts, Change::Remove, "changes files under")?;
     }
+    // `-fprint FILE` and its kin write what find lists to FILE.
+    let listings = option_values(args, &["-fprint", "-fprint0", "-fprintf", "-fls"]);
+    each(walker, &listings, Change::Write, "writes")?;
     // `-exec COMMAND {} ;`: the command runs, on what is found under the
     // starting points.
     let mut rest = args;

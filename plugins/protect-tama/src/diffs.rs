@@ -12,12 +12,22 @@ use crate::walk::{Result, Walker};
 /// `git apply` and `git am` (`args` after the subcommand): paths lose their
 /// first component (`a/`, `b/`) unless `-p` says otherwise, and land under
 /// `--directory`.
-pub fn git_apply(walker: &Walker<'_>, args: &[String], stdin: Option<&str>) -> Result<()> {
+pub fn git_apply(
+    walker: &Walker<'_>,
+    folder: &str,
+    args: &[String],
+    stdin: Option<&str>,
+) -> Result<()> {
     let strip = option_values(args, &["-p"])
         .last()
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
-    let root = option_values(args, &["--directory"]).pop();
+    // Paths are the work tree's (`git -C DIR`), under `--directory`.
+    let root = match option_values(args, &["--directory"]).pop() {
+        Some(directory) if folder != "." => Some(format!("{folder}/{directory}")),
+        Some(directory) => Some(directory),
+        None => (folder != ".").then(|| folder.to_owned()),
+    };
     let files = operands(args, &["-p", "-C", "--directory", "--exclude", "--include"]);
     let diffs = texts(walker, &files, stdin);
     patches(walker, &diffs, root.as_deref(), |path| {
@@ -50,15 +60,16 @@ pub fn patch(walker: &Walker<'_>, args: &[String], stdin: Option<&str>) -> Resul
         "-D",
         "--ifdef",
     ];
+    // `-o FILE` writes the patched text to FILE in place of the files.
+    let output = option_values(args, &["-o", "--output"]);
+    each(walker, &output, Change::Write, "writes")?;
+    if !output.is_empty() || args.iter().any(|a| a == "--dry-run") {
+        return Ok(());
+    }
     let files = operands(args, VALUED);
     // `patch FILE [PATCHFILE]` patches FILE whatever the headers say.
     if !files.is_empty() {
         return each(walker, &files[..1], Change::Write, "patches");
-    }
-    let elsewhere = !option_values(args, &["-o", "--output"]).is_empty()
-        || args.iter().any(|a| a == "--dry-run");
-    if elsewhere {
-        return Ok(());
     }
     let strip: Option<usize> = option_values(args, &["-p", "--strip"])
         .last()
@@ -89,8 +100,8 @@ fn patches(
     Ok(())
 }
 
-/// The diffs a command reads: the files it names that it wrote itself,
-/// or its standard input when it names none.
+/// The diffs a command reads: the files it names, as it wrote them or as
+/// they lie on disk, or its standard input when it names none.
 fn texts(walker: &Walker<'_>, files: &[String], stdin: Option<&str>) -> Vec<String> {
     let named: Vec<&str> = files
         .iter()
@@ -99,7 +110,7 @@ fn texts(walker: &Walker<'_>, files: &[String], stdin: Option<&str>) -> Vec<Stri
         .collect();
     let mut texts: Vec<String> = named
         .iter()
-        .filter_map(|file| walker.written(file))
+        .filter_map(|file| walker.file_text(file))
         .map(str::to_owned)
         .collect();
     if named.len() < files.len() || named.is_empty() {

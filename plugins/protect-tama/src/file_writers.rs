@@ -210,8 +210,14 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
             written
         }
         // The shell's `history -w FILE` and `-a FILE` write its history,
-        // which `history -s` sets.
-        "history" if args.iter().any(|a| a == "-w" || a == "-a") => operands(args, &[]),
+        // which `history -s` sets; without a FILE, to `$HISTFILE`.
+        "history" if args.iter().any(|a| a == "-w" || a == "-a") => {
+            let files = operands(args, &[]);
+            match files.is_empty() {
+                true => walker.known("HISTFILE").into_iter().collect(),
+                false => files,
+            }
+        }
         "virtualenv" => operands(args, &["-p", "--python", "--prompt"]),
         // `sd FIND REPLACE FILE…` rewrites each file.
         "sd" => operands(args, &["-f", "--flags", "-n", "--max-replacements"])

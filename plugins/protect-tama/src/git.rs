@@ -92,15 +92,26 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
     for command in commands.iter().chain(&todo) {
         walker.child_source_if_shell(command)?;
     }
-    // Paths are git's from the folder `-C` or `--work-tree` puts it in:
-    // `git -C ~/.claude checkout settings.json` rewrites that file there.
-    let work_tree = option_values(args, &["-C", "--work-tree"]);
+    // Paths are git's from the folder `-C` or `--work-tree` (or
+    // `GIT_WORK_TREE`) puts it in: `git -C ~/.claude checkout
+    // settings.json` rewrites that file there.
+    let mut work_tree = option_values(args, &["-C", "--work-tree"]);
+    if walker.assigns_variables() {
+        work_tree.extend(walker.assigned("GIT_WORK_TREE").map(str::to_owned));
+    }
     let folder = work_tree.last().map_or(".", String::as_str);
     let in_folder = |path: &String| match path.starts_with(['/', '~']) {
         true => path.clone(),
         false => format!("{folder}/{path}"),
     };
     let in_folder_all = |paths: &[String]| paths.iter().map(in_folder).collect::<Vec<String>>();
+    let written = written_files(walker, subcommand, subcommand_args);
+    each(
+        walker,
+        &in_folder_all(&written),
+        Change::Write,
+        "has git write",
+    )?;
     if rewrites_work_tree(subcommand, subcommand_args) {
         walker.changes(
             folder,
@@ -112,6 +123,16 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
         [clone, _source, destination, ..] if clone == "clone" => {
             walker.changes(&in_folder(destination), Change::Remove, "clones into")
         }
+        // Without a destination, into a folder named after the source.
+        [clone, source] if clone == "clone" => {
+            let name = source
+                .trim_end_matches('/')
+                .rsplit(['/', ':'])
+                .next()
+                .unwrap_or(source);
+            let name = name.strip_suffix(".git").unwrap_or(name);
+            walker.changes(&in_folder(&name.to_owned()), Change::Remove, "clones into")
+        }
         // `git worktree add PATH` checks the branch's files out into PATH.
         [worktree, add, path, ..] if worktree == "worktree" && add == "add" => {
             walker.changes(&in_folder(path), Change::Remove, "checks files out into")
@@ -122,7 +143,7 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
             walker.changes(&target, Change::Write, "makes a repository in")
         }
         [apply, ..] if matches!(apply.as_str(), "apply" | "am") => {
-            diffs::git_apply(walker, subcommand_args, stdin)
+            diffs::git_apply(walker, folder, subcommand_args, stdin)
         }
         // `git add` copies what it adds into the repository's objects, where
         // a later `git show` prints it without naming it: its pathspecs, or
@@ -183,6 +204,49 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
         }
         _ => Ok(()),
     }
+}
+
+/// The files (or folders) a subcommand writes by its options or operands:
+/// `--output` (`diff`, `log`, `show`, `format-patch`), `archive -o`,
+/// `format-patch -o`, `clone --separate-git-dir`, `checkout-index
+/// --prefix`, `bundle create FILE`, `merge-file`'s first file, and the
+/// configuration file `git config` writes where the command's variables
+/// put it (`GIT_CONFIG`, `GIT_CONFIG_GLOBAL`, `HOME` for `--global`).
+fn written_files(walker: &Walker<'_>, subcommand: &str, args: &[String]) -> Vec<String> {
+    let mut written = option_values(
+        args,
+        &["--output", "--output-directory", "--separate-git-dir"],
+    );
+    match subcommand {
+        "archive" | "format-patch" => written.extend(option_values(args, &["-o"])),
+        "checkout-index" => written.extend(option_values(args, &["--prefix"])),
+        "bundle" => {
+            let operands = operands(args, &[]);
+            if let [create, file, ..] = operands.as_slice()
+                && create == "create"
+            {
+                written.push(file.clone());
+            }
+        }
+        "merge-file" if !args.iter().any(|arg| arg == "-p" || arg == "--stdout") => {
+            written.extend(operands(args, &["-L"]).into_iter().take(1));
+        }
+        "config" if walker.assigns_variables() => {
+            written.extend(walker.assigned("GIT_CONFIG").map(str::to_owned));
+            if args.iter().any(|arg| arg == "--global") {
+                match walker.assigned("GIT_CONFIG_GLOBAL") {
+                    Some(file) => written.push(file.to_owned()),
+                    None => written.extend(
+                        walker
+                            .assigned("HOME")
+                            .map(|home| format!("{home}/.gitconfig")),
+                    ),
+                }
+            }
+        }
+        _ => {}
+    }
+    written
 }
 
 /// The shell text a subcommand's own words have git run: `rebase -x`'s,

@@ -141,3 +141,29 @@ fn a_file_with_nul_bytes_is_data_to_an_unknown_program_but_a_script_to_a_shell()
     );
     assert!(refusal(home.path(), &format!("bash {archive}")).is_some());
 }
+
+#[test]
+fn a_diff_on_disk_is_read_for_the_files_it_patches() {
+    let home = home();
+    let repo = home.path().join("repo");
+    std::fs::write(
+        repo.join("fix.diff"),
+        "--- a/registry.json\n+++ b/registry.json\n@@ -1 +1 @@\n-x\n+y\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("app.diff"),
+        "--- a/src/app.rs\n+++ b/src/app.rs\n@@ -1 +1 @@\n-x\n+y\n",
+    )
+    .unwrap();
+    for command in [
+        "cd ~/.tama && patch -p1 -i ../repo/fix.diff",
+        "git -C ~/.tama apply ../repo/fix.diff",
+        "cd ~ && git apply --directory=.tama repo/fix.diff",
+    ] {
+        assert!(refusal(home.path(), command).is_some(), "{command:?}");
+    }
+    for command in ["patch -p1 -i app.diff", "git apply app.diff"] {
+        assert_eq!(refusal(home.path(), command), None, "{command:?}");
+    }
+}
