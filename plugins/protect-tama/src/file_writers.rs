@@ -454,6 +454,25 @@ pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> 
         Change::Remove,
         "writes",
     )?;
+    // What else each writes: curl's headers, cookies, traces, its error
+    // output and the C source `--libcurl` writes; wget's log.
+    let logs: &[&str] = match name {
+        "curl" => &[
+            "-D",
+            "--dump-header",
+            "-c",
+            "--cookie-jar",
+            "--trace",
+            "--trace-ascii",
+            "--stderr",
+            "--libcurl",
+            "--etag-save",
+            "--hsts",
+            "--alt-svc",
+        ],
+        _ => &["-o", "--output-file", "-a", "--append-output"],
+    };
+    each(walker, &option_values(args, logs), Change::Write, "writes")?;
     let recursive = name == "wget"
         && args.iter().any(|arg| {
             matches!(arg.as_str(), "--recursive" | "--mirror")

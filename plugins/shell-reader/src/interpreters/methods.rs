@@ -114,10 +114,10 @@ fn method_call(
     Some((changed, next))
 }
 
-/// A call at `index` that reverses its one argument, as Python's
-/// `reversed('amat./~')` and Perl's `reverse("…")` do: the value read
-/// backwards, and the index after the call.
-pub(super) fn reversed_call(
+/// The one argument of a call at `index` (Python's `reversed('amat./~')`,
+/// Perl's `reverse("…")`, `b64decode("LW4=")`), and the index after the
+/// call.
+pub(super) fn one_argument(
     tokens: &[Token<'_>],
     index: usize,
     read: ReadValue<'_>,
@@ -126,7 +126,7 @@ pub(super) fn reversed_call(
     let [(None, value)] = args.as_slice() else {
         return None;
     };
-    Some((value.chars().rev().collect(), next))
+    Some((value.clone(), next))
 }
 
 /// The items of the one list or tuple a call at `index` is given.

@@ -137,7 +137,9 @@ fn decoded(value: &str) -> Option<String> {
         GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
     );
     let value = value.trim();
-    if value.len() < 8 || value.contains(char::is_whitespace) {
+    // As short as an option (`LW4=` is `-n`): what decodes to anything but
+    // printable text is let be below.
+    if value.len() < 4 || value.contains(char::is_whitespace) {
         return None;
     }
     let bytes = hex::decode(value)
@@ -692,22 +694,35 @@ fn chain(
                 for part in pieces {
                     match part {
                         Piece::Text(text) => piece.push_str(text),
-                        Piece::Name(name) => {
-                            piece.push_str(lookup(variables, name).unwrap_or_default())
-                        }
+                        Piece::Name(name) => piece.push_str(
+                            lookup(variables, name)
+                                .or_else(|| quoted_literal(name))
+                                .unwrap_or_default(),
+                        ),
                     }
                 }
                 (piece, index + 1)
             }
             Some(Token::Word("reversed" | "reverse")) if depth < MAX_NESTING => {
-                match methods::reversed_call(tokens, index + 1, &read) {
-                    Some(reversed) => {
+                match methods::one_argument(tokens, index + 1, &read) {
+                    Some((value, next)) => {
                         has_literal = true;
-                        reversed
+                        (value.chars().rev().collect(), next)
                     }
                     None => break,
                 }
             }
+            // A value decoded from base64 or hex by a call (`b64decode`, `atob`).
+            Some(Token::Word(
+                "b64decode" | "urlsafe_b64decode" | "decodebytes" | "atob" | "decode_base64"
+                | "decode64" | "unhexlify" | "fromhex",
+            )) if depth < MAX_NESTING => match methods::one_argument(tokens, index + 1, &read) {
+                Some((value, next)) => {
+                    has_literal = true;
+                    (decoded(&value).unwrap_or(value), next)
+                }
+                None => break,
+            },
             Some(Token::Word(name)) if !name.starts_with(|c: char| c.is_ascii_digit()) => (
                 lookup(variables, name).unwrap_or_default().to_owned(),
                 index + 1,
@@ -779,6 +794,16 @@ fn read_value(
             }
         }
         _ => None,
+    })
+}
+
+/// An interpolation that is a quoted literal itself (`${"n"}`, `#{'n'}`):
+/// its text.
+fn quoted_literal(name: &str) -> Option<&str> {
+    ['"', '\'', '`'].iter().find_map(|quote| {
+        name.strip_prefix(*quote)?
+            .strip_suffix(*quote)
+            .filter(|text| !text.contains(*quote))
     })
 }
 

@@ -64,10 +64,12 @@ fn literals_are_joined_and_decoded() {
     assert_eq!(values(r#"'a' "b" '''c'''"#, Language::Python), ["abc"]);
     assert_eq!(values(r#""\x67it" . 'x\n'"#, Language::Perl), ["gitx\\n"]);
     assert_eq!(values(r#"r"\x67""#, Language::Python), [r"\x67"]);
+    // An interpolated literal is its text.
     assert_eq!(
         values("`git ${'x'}` // \"not\"", Language::JavaScript),
-        ["git "]
+        ["git x"]
     );
+    assert!(values(r#"b64decode("LW4=").decode()"#, Language::Python).contains(&"-n".to_owned()));
     assert_eq!(values("print(\"a\") # don't", Language::Python), ["a"]);
 }
 
