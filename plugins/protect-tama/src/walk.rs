@@ -518,6 +518,14 @@ impl<'h> Walker<'h> {
                     } else {
                         value
                     };
+                    // An entry of bash's table of programs found
+                    // (`BASH_CMDS[x]=/bin/rm`) or of aliases
+                    // (`BASH_ALIASES[x]='rm -rf …'`) runs as an alias does.
+                    if let Some(name) = assignment.index
+                        && matches!(assignment.name, "BASH_CMDS" | "BASH_ALIASES")
+                    {
+                        self.set_alias(name, &value);
+                    }
                     self.set(assignment.name, value);
                 }
                 let mut argv = Vec::new();

@@ -465,6 +465,13 @@ pub fn tampering<'c>(
                 _ => None,
             }
         }
+        // A mode copied from another file (`--reference=FILE`) may lack
+        // the execute bit.
+        FileTool::Chmod if args.iter().any(|arg| arg.text.starts_with("--reference")) => args
+            .iter()
+            .filter(|arg| !arg.text.starts_with('-'))
+            .any(hook)
+            .then_some("takes the execute bit off"),
         FileTool::Chmod => {
             let mode = args.iter().find(|arg| is_mode(&arg.text))?;
             (removes_owner_execute(&mode.text)

@@ -105,9 +105,25 @@ impl Walker {
                 _ => value,
             };
             git_call::check_assignment(assignment.name, &value)?;
+            self.hash_or_alias_entry(assignment, &value);
             env.assigned.push((assignment.name.to_owned(), value));
         }
         Ok(env)
+    }
+
+    /// An entry written into bash's table of programs found or of aliases:
+    /// `BASH_CMDS[g]=/usr/bin/git` has `g` run git, as `hash -p` does;
+    /// `BASH_ALIASES[gc]='git commit -n'` defines an alias, as `alias` does.
+    fn hash_or_alias_entry(&mut self, assignment: &Assignment<'_>, value: &str) {
+        let Some(name) = assignment.index else {
+            return;
+        };
+        let text = match assignment.name {
+            "BASH_CMDS" if super::run::basename(value) == "git" => "git",
+            "BASH_ALIASES" => value,
+            _ => return,
+        };
+        self.aliases.push((name.to_owned(), text.to_owned()));
     }
 
     /// What a command reads on standard input, when known.

@@ -153,6 +153,8 @@ impl<'a> Simple<'a> {
 #[derive(Debug)]
 pub struct Assignment<'a> {
     pub name: &'a str,
+    /// `name[index]=value`: the index as written.
+    pub index: Option<&'a str>,
     pub value: AssignedValue<'a>,
     /// `name+=value`.
     pub append: bool,

@@ -654,13 +654,16 @@ impl<'a> Parser<'a> {
             .position(|&byte| !is_name_byte(byte))
             .unwrap_or(rest.len());
         let name = self.slice(start, self.pos);
+        let mut index = None;
         if self.peek() == Some(b'[') {
+            let opened = self.pos + 1;
             while self
                 .peek()
                 .is_some_and(|byte| byte != b']' && !is_meta(byte))
             {
                 self.pos += 1;
             }
+            index = Some(self.slice(opened, self.pos));
             self.pos += 1;
         }
         let append = self.starts_with("+=");
@@ -680,6 +683,7 @@ impl<'a> Parser<'a> {
         };
         Ok(Some(Assignment {
             name,
+            index,
             value,
             append,
         }))
