@@ -71,8 +71,11 @@
 //!   joined, decoded (escapes, base64, hex) and filled in from plain
 //!   assignments, and each run of strings an `exec` takes as arguments, read
 //!   as a command, with the hook switches the code sets in its environment
-//!   set first. Strings that are code themselves (`exec("…")`) are read
-//!   again.
+//!   set first, and, when the code reads its environment, the values the
+//!   command put there after it. Strings that are code themselves
+//!   (`exec("…")`) are read again. What such code prints is taken as each
+//!   string it spells (`python3 -c 'print("…")' | sh`, `git commit
+//!   $(node -p '…')`).
 //! - A child shell (`bash -c`, `$(…)`, `( … )`, a pipeline's commands but
 //!   the last) keeps its `cd` and its assignments to itself.
 //! - A hook manager's switch (`HUSKY=0`, `SKIP=…`, `LEFTHOOK=0`, …) counts
@@ -100,9 +103,11 @@
 //! - A no-op put in place of a program in a project's tool folder, where
 //!   the programs hooks run live (`node_modules/.bin/lint-staged`,
 //!   `vendor/bin`, `.venv/bin`), is refused: the hook then checks nothing.
-//! - Hook files deleted, moved away, emptied, covered by a mount, replaced
-//!   by a no-op (one that exits with success before a command of its own), made
-//!   non-executable or edited in place (`sed -i`, an editor given
+//! - Hook files deleted (found by `find` or `ls` and handed on too, or
+//!   archived away by `tar --remove-files` or `zip -m`), moved away, emptied,
+//!   covered by a mount, replaced by a no-op (one that exits with success
+//!   before a command of its own), made non-executable (`chmod
+//!   --reference` too) or edited in place (`sed -i`, an editor given
 //!   commands) are refused, as is an `exit 0` or a hook manager's switch
 //!   written into the file husky sources before every hook
 //!   (`~/.config/husky/init.sh`, husky 8's `~/.huskyrc`), or a hook
