@@ -599,8 +599,43 @@ pub fn filtered<W: AsRef<str>>(name: &str, args: &[W], stdin: &str) -> Option<St
                 .collect(),
         ),
         "tr" => translated(&args, stdin),
+        "sed" | "gsed" => substituted(&args, stdin),
         _ => None,
     }
+}
+
+/// `sed 's/FROM/TO/'` (or with `g`) on its input, for a FROM and TO of
+/// plain characters; `None` for any other script.
+fn substituted(args: &[&str], stdin: &str) -> Option<String> {
+    const PATTERN_SIGNS: &[char] = &[
+        '\\', '.', '[', ']', '*', '^', '$', '&', '+', '?', '(', ')', '{', '}', '|', '\n',
+    ];
+    let script = match args {
+        [script] if !script.starts_with('-') => *script,
+        ["-e" | "--expression", script] => *script,
+        _ => return None,
+    };
+    let mut chars = script.strip_prefix('s')?.chars();
+    let delimiter = chars.next().filter(|c| !c.is_alphanumeric())?;
+    let mut parts = chars.as_str().split(delimiter);
+    let (from, to, flags) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some()
+        || from.is_empty()
+        || !matches!(flags, "" | "g")
+        || from.contains(PATTERN_SIGNS)
+        || to.contains(PATTERN_SIGNS)
+    {
+        return None;
+    }
+    Some(
+        stdin
+            .split_inclusive('\n')
+            .map(|line| match flags {
+                "g" => line.replace(from, to),
+                _ => line.replacen(from, to, 1),
+            })
+            .collect(),
+    )
 }
 
 /// Whether `base64 args…` encodes its input: no option but a line width.
@@ -685,6 +720,21 @@ mod tests {
             Some(format!("{unknown}\nsrc\n"))
         );
         assert_eq!(listed("cat", &["x"]), None);
+    }
+
+    #[test]
+    fn sed_substitutes_plain_text_on_its_input() {
+        assert_eq!(
+            filtered("sed", &["s/a/n/"], "-a\n").as_deref(),
+            Some("-n\n")
+        );
+        assert_eq!(
+            filtered("sed", &["-e", "s|x|y|g"], "xx\nx").as_deref(),
+            Some("yy\ny")
+        );
+        assert_eq!(filtered("sed", &["s/a.*/n/"], "-a"), None);
+        assert_eq!(filtered("sed", &["s/a/n/;s/b/c/"], "-a"), None);
+        assert_eq!(filtered("sed", &["s/a/n/", "file"], "-a"), None);
     }
 
     #[test]

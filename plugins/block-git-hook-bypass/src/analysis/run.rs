@@ -149,6 +149,14 @@ impl Walker {
             _ if !unread && let Some(files) = output::selected_lines_of(name, args) => {
                 Ok(output::input_of(&files, stdin, |file| self.file_text(file)))
             }
+            // A plain `sed s/…/…/` on its input; any other sed is checked below.
+            "sed" | "gsed"
+                if !unread
+                    && let Some(output) =
+                        output::filtered_input(name, args, stdin, |file| self.file_text(file)) =>
+            {
+                Ok(Some(output))
+            }
             "base64" | "openssl" | "xxd" | "rev" | "tr" if !unread => {
                 Ok(output::filtered_input(name, args, stdin, |file| {
                     self.file_text(file)
