@@ -30,7 +30,21 @@ pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         }
     }
     let folders = match name {
-        "tar" | "bsdtar" if tar_extracts(args) => option_values(args, &["-C", "--directory"]),
+        "tar" | "bsdtar" if tar_extracts(args) => {
+            let mut folders = option_values(args, &["-C", "--directory"]);
+            // `-P` keeps members' absolute names: they land anywhere.
+            let absolute = args.iter().any(|arg| arg == "--absolute-names")
+                || args
+                    .iter()
+                    .any(|arg| short_flags(arg).is_some_and(|f| f.contains('P')))
+                || args
+                    .first()
+                    .is_some_and(|first| !first.starts_with('-') && first.contains('P'));
+            if absolute {
+                folders.push("/".to_owned());
+            }
+            folders
+        }
         // Listing, testing or printing to standard output writes no file.
         "unzip"
             if !args.iter().any(|arg| {
