@@ -712,6 +712,20 @@ fn chain(
                     None => break,
                 }
             }
+            // A value case-changed by a function (Perl's `lc("N")`, `uc`).
+            Some(Token::Word(name @ ("lc" | "uc"))) if depth < MAX_NESTING => {
+                match methods::one_argument(tokens, index + 1, &read) {
+                    Some((value, next)) => {
+                        has_literal = true;
+                        let changed = match *name {
+                            "lc" => value.to_lowercase(),
+                            _ => value.to_uppercase(),
+                        };
+                        (changed, next)
+                    }
+                    None => break,
+                }
+            }
             // A value decoded from base64 or hex by a call (`b64decode`, `atob`).
             Some(Token::Word(
                 "b64decode" | "urlsafe_b64decode" | "decodebytes" | "atob" | "decode_base64"

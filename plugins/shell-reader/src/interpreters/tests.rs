@@ -70,6 +70,10 @@ fn literals_are_joined_and_decoded() {
         ["git x"]
     );
     assert!(values(r#"b64decode("LW4=").decode()"#, Language::Python).contains(&"-n".to_owned()));
+    assert_eq!(
+        values(r#""git commit -".lc("N")." -m x""#, Language::Perl),
+        ["git commit -n -m x"]
+    );
     assert_eq!(values("print(\"a\") # don't", Language::Python), ["a"]);
 }
 
