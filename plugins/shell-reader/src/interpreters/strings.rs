@@ -538,9 +538,21 @@ struct QuoteLike {
 }
 
 impl QuoteLike {
+    const PLAIN: Self = Self {
+        interpolates: false,
+        words: false,
+    };
     const INTERPOLATED: Self = Self {
         interpolates: true,
         words: false,
+    };
+    const WORDS: Self = Self {
+        interpolates: false,
+        words: true,
+    };
+    const INTERPOLATED_WORDS: Self = Self {
+        interpolates: true,
+        words: true,
     };
 
     fn perl(language: Language, word: &str) -> Option<Self> {
@@ -548,34 +560,19 @@ impl QuoteLike {
             return None;
         }
         Some(match word {
-            "q" => Self {
-                interpolates: false,
-                words: false,
-            },
+            "q" => Self::PLAIN,
             "qq" | "qx" => Self::INTERPOLATED,
-            "qw" => Self {
-                interpolates: false,
-                words: true,
-            },
+            "qw" => Self::WORDS,
             _ => return None,
         })
     }
 
     fn ruby(kind: char) -> Option<Self> {
         Some(match kind {
-            'q' => Self {
-                interpolates: false,
-                words: false,
-            },
+            'q' => Self::PLAIN,
             'Q' | 'x' => Self::INTERPOLATED,
-            'w' | 'i' => Self {
-                interpolates: false,
-                words: true,
-            },
-            'W' | 'I' => Self {
-                interpolates: true,
-                words: true,
-            },
+            'w' | 'i' => Self::WORDS,
+            'W' | 'I' => Self::INTERPOLATED_WORDS,
             _ => return None,
         })
     }
@@ -703,40 +700,18 @@ fn chain(
                 }
                 (piece, index + 1)
             }
-            Some(Token::Word("reversed" | "reverse")) if depth < MAX_NESTING => {
+            Some(Token::Word(name))
+                if depth < MAX_NESTING
+                    && let Some(function) = one_argument_function(name) =>
+            {
                 match methods::one_argument(tokens, index + 1, &read) {
                     Some((value, next)) => {
                         has_literal = true;
-                        (value.chars().rev().collect(), next)
+                        (function(value), next)
                     }
                     None => break,
                 }
             }
-            // A value case-changed by a function (Perl's `lc("N")`, `uc`).
-            Some(Token::Word(name @ ("lc" | "uc"))) if depth < MAX_NESTING => {
-                match methods::one_argument(tokens, index + 1, &read) {
-                    Some((value, next)) => {
-                        has_literal = true;
-                        let changed = match *name {
-                            "lc" => value.to_lowercase(),
-                            _ => value.to_uppercase(),
-                        };
-                        (changed, next)
-                    }
-                    None => break,
-                }
-            }
-            // A value decoded from base64 or hex by a call (`b64decode`, `atob`).
-            Some(Token::Word(
-                "b64decode" | "urlsafe_b64decode" | "decodebytes" | "atob" | "decode_base64"
-                | "decode64" | "unhexlify" | "fromhex",
-            )) if depth < MAX_NESTING => match methods::one_argument(tokens, index + 1, &read) {
-                Some((value, next)) => {
-                    has_literal = true;
-                    (decoded(&value).unwrap_or(value), next)
-                }
-                None => break,
-            },
             Some(Token::Word(name)) if !name.starts_with(|c: char| c.is_ascii_digit()) => (
                 lookup(variables, name).unwrap_or_default().to_owned(),
                 index + 1,
@@ -774,6 +749,21 @@ fn chain(
         index -= 1;
     }
     has_literal.then_some((value, index))
+}
+
+/// What a function of one string makes of it: Python's `reversed(…)` and
+/// Perl's `reverse(…)` read it backwards, Perl's `lc` and `uc` change its
+/// case, `b64decode`, `atob` and `unhexlify` decode it (left as it is when
+/// it is no base64 or hex of text).
+fn one_argument_function(name: &str) -> Option<fn(String) -> String> {
+    Some(match name {
+        "reversed" | "reverse" => |value: String| value.chars().rev().collect(),
+        "lc" => |value: String| value.to_lowercase(),
+        "uc" => |value: String| value.to_uppercase(),
+        "b64decode" | "urlsafe_b64decode" | "decodebytes" | "atob" | "decode_base64"
+        | "decode64" | "unhexlify" | "fromhex" => |value: String| decoded(&value).unwrap_or(value),
+        _ => return None,
+    })
 }
 
 /// How deeply values are read inside the arguments of other values.
