@@ -53,7 +53,7 @@ pub fn code(
 }
 
 /// What `name args…` may print when it is an interpreter whose code prints
-/// (`interpreters::printed`): the code it is given, the script it runs as
+/// (`Strings::printed`): the code it is given, the script it runs as
 /// the command wrote it or as it lies on disk, or what it reads.
 pub fn printed(
     walker: &Walker<'_>,
@@ -69,7 +69,10 @@ pub fn printed(
             Source::File(path) => walker.file_text(path),
             Source::Stdin => stdin,
         };
-        if let Some(lines) = code.and_then(|code| interpreters::printed(code, language, args)) {
+        let lines = code
+            .filter(|code| interpreters::prints(code, language, args))
+            .and_then(|code| interpreters::strings(code, language).printed());
+        if let Some(lines) = lines {
             printed.get_or_insert_default().push_str(&lines);
         }
     }

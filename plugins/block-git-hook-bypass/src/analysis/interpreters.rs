@@ -18,7 +18,7 @@ use crate::hook_env;
 
 impl Walker {
     /// Reads the code `name args…` runs, if `name` is an interpreter, and
-    /// returns what it may print (`interpreters::printed`), when it prints.
+    /// returns what it may print (`Strings::printed`), when it prints.
     pub(super) fn interpreter(
         &mut self,
         name: &str,
@@ -58,8 +58,10 @@ impl Walker {
                 ),
             };
             if let Some(code) = code {
-                self.code(&program, &label, language, &code, &given, 0)?;
-                if let Some(lines) = interpreters::printed(&code, language, args) {
+                let strings = self.code(&program, &label, language, &code, &given, 0)?;
+                if interpreters::prints(&code, language, args)
+                    && let Some(lines) = strings.printed()
+                {
                     printed.get_or_insert_default().push_str(&lines);
                 }
             }
@@ -72,7 +74,7 @@ impl Walker {
     /// environment has each command in its strings read with the words
     /// `given` after it (the values the environment holds, which it may
     /// pass). Strings that are code themselves (`exec("…")`) are read
-    /// again, `depth` levels deep at most.
+    /// again, `depth` levels deep at most. Returns the strings read.
     fn code(
         &mut self,
         program: &str,
@@ -81,7 +83,7 @@ impl Walker {
         code: &str,
         given: &str,
         depth: u32,
-    ) -> Result<()> {
+    ) -> Result<Strings> {
         if let Some(library) = library_commit(code) {
             return Err(Finding::CommitsUnverified {
                 command: program.to_owned(),
@@ -91,7 +93,8 @@ impl Walker {
         }
         let strings = interpreters::strings(code, language);
         if !strings.runs_programs {
-            return self.hook_files_in_code(program, code, &strings);
+            self.hook_files_in_code(program, code, &strings)?;
+            return Ok(strings);
         }
         if code.contains("git") && code.contains("--no-verify") {
             return Err(Finding::Embedded {
@@ -120,7 +123,8 @@ impl Walker {
                 self.code(program, label, language, nested, given, depth + 1)?;
             }
         }
-        self.hook_files_in_code(program, code, &strings)
+        self.hook_files_in_code(program, code, &strings)?;
+        Ok(strings)
     }
 
     /// Code that changes files and names a hook file

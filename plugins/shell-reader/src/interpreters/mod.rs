@@ -413,34 +413,17 @@ pub fn reads_input(code: &str) -> bool {
     READS.iter().any(|read| code.contains(read))
 }
 
-/// What `code`, run with `args`, may print, as a shell reading it gets it: each of its
-/// string values on a line of its own, when the code prints (by the calls
-/// each language prints with) and spells any; `None`, an output the
-/// reader cannot know, otherwise. The lines stand for whatever the code
-/// prints, so a gate that reads them as commands or words reads every one
-/// the code spells (`python3 -c 'print("rm -rf x")' | sh`, `git commit
-/// $(node -e 'console.log("-n")')`).
-pub fn printed<W: AsRef<str>>(code: &str, language: Language, args: &[W]) -> Option<String> {
+/// Whether `code`, run with `args`, prints: by the calls each language
+/// prints with, or as `node -p` and `julia -E` print their code's value.
+/// What it may print is then [`Strings::printed`].
+pub fn prints<W: AsRef<str>>(code: &str, language: Language, args: &[W]) -> bool {
     const PRINTS: &[&str] = &[
         "print", "puts", "console.", "stdout", "say", "echo", "write", "cat(", "display",
     ];
-    // `node -p` and `julia -E` print the value of their code.
     let prints_value = args.iter().any(|arg| match language {
         Language::JavaScript => matches!(arg.as_ref(), "-p" | "--print"),
         Language::Julia => matches!(arg.as_ref(), "-E" | "--print"),
         _ => false,
     });
-    if !prints_value && !PRINTS.iter().any(|call| code.contains(call)) {
-        return None;
-    }
-    let values = strings(code, language).values;
-    if values.is_empty() {
-        return None;
-    }
-    let mut lines = String::new();
-    for value in values {
-        lines.push_str(&value);
-        lines.push('\n');
-    }
-    Some(lines)
+    prints_value || PRINTS.iter().any(|call| code.contains(call))
 }

@@ -50,6 +50,24 @@ impl Strings {
         text
     }
 
+    /// What code that prints ([`super::prints`]) may print, as a shell
+    /// reading it gets it: each of its values on a line of its own; `None`,
+    /// an output the reader cannot know, when it spells none. The lines
+    /// stand for whatever the code prints, so a gate that reads them as
+    /// commands or words reads every one the code spells (`python3 -c
+    /// 'print("rm -rf x")' | sh`, `git commit $(node -e 'console.log("-n")')`).
+    pub fn printed(&self) -> Option<String> {
+        if self.values.is_empty() {
+            return None;
+        }
+        let mut lines = String::new();
+        for value in &self.values {
+            lines.push_str(value);
+            lines.push('\n');
+        }
+        Some(lines)
+    }
+
     /// What the code may hand a shell or `exec`, as shell text: each value,
     /// and each argument run with its words quoted. A value that opens a
     /// pipe (Perl's and Ruby's `open("cmd |")`, `open("| cmd")`) is read

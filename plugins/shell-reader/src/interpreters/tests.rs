@@ -467,6 +467,11 @@ fn a_piped_open_is_read_as_its_command() {
 
 #[test]
 fn what_code_prints_is_each_of_its_strings() {
+    let printed = |code: &str, language: Language, args: &[&str]| {
+        prints(code, language, args)
+            .then(|| strings(code, language).printed())
+            .flatten()
+    };
     assert_eq!(
         printed(r#"print("git commit " + "-n")"#, Language::Python, &["-c"]),
         Some("git commit -n\n".to_owned())
@@ -479,11 +484,11 @@ fn what_code_prints_is_each_of_its_strings() {
         ),
         Some("-n\nx\n".to_owned())
     );
-    // Code that prints nothing it spells, or prints nothing.
     assert_eq!(
         printed(r#""--no-" + "verify""#, Language::JavaScript, &["-p"]),
         Some("--no-verify\n".to_owned())
     );
+    // Code that prints nothing it spells, or prints nothing.
     assert_eq!(
         printed("import sys; print(sys.argv[1])", Language::Python, &["-c"]),
         None
