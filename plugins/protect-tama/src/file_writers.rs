@@ -236,21 +236,15 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
 /// What `zip -m` and `tar --remove-files` delete: the files they put in
 /// the archive.
 pub fn archived_away(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    if !shell_reader::runners::archives_away(name, args) {
+        return Ok(());
+    }
     let archived = match name {
-        "zip"
-            if args.iter().any(|arg| {
-                arg == "--move" || short_flags(arg).is_some_and(|flags| flags.contains('m'))
-            }) =>
-        {
-            operands(args, &["-b", "-n", "-t", "-tt", "-x", "-i", "-O", "--out"])
-                .into_iter()
-                .skip(1)
-                .collect()
-        }
-        "tar" | "bsdtar" if args.iter().any(|arg| arg == "--remove-files") => {
-            crate::archives::tar_members(args)
-        }
-        _ => Vec::new(),
+        "zip" => operands(args, &["-b", "-n", "-t", "-tt", "-x", "-i", "-O", "--out"])
+            .into_iter()
+            .skip(1)
+            .collect(),
+        _ => crate::archives::tar_members(args),
     };
     each(walker, &archived, Change::Remove, "moves into an archive")
 }

@@ -28,21 +28,6 @@ fn starts_command(word: &str, next: Option<&str>) -> bool {
         || shell_reader::interpreters::Language::of(name).is_some()
 }
 
-/// Whether an archiver deletes the files it archives: `tar
-/// --remove-files`, `zip -m` (`--move`, or `m` among short options).
-fn archives_away(name: &str, args: &[Field<'_>]) -> bool {
-    match name {
-        "tar" | "bsdtar" | "gtar" => args.iter().any(|arg| arg.text == "--remove-files"),
-        "zip" => args.iter().any(|arg| {
-            arg.text == "--move"
-                || (arg.text.starts_with('-')
-                    && !arg.text.starts_with("--")
-                    && arg.text.contains('m'))
-        }),
-        _ => false,
-    }
-}
-
 /// A command path's file name: `/usr/bin/git` is `git`.
 pub(super) fn basename(path: &str) -> &str {
     match path.bytes().rposition(|byte| byte == b'/' || byte == b'\\') {
@@ -107,7 +92,7 @@ impl Walker {
         if matches!(name, "sort" | "uniq" | "touch") {
             self.writes_by_operand(name, argv, stdin)?;
         }
-        if archives_away(name, args)
+        if runners::archives_away(name, args)
             && args.iter().any(|arg| {
                 !arg.text.starts_with('-') && files::is_hook_path(&arg.text, self.within())
             })

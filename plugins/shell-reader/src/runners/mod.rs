@@ -574,6 +574,22 @@ pub fn inert(name: &str) -> bool {
     )
 }
 
+/// Whether an archiver (`name`) deletes the files it puts in the archive:
+/// `tar --remove-files`, `zip -m` (`--move`, or `m` among short options).
+pub fn archives_away<W: AsRef<str>>(name: &str, args: &[W]) -> bool {
+    let mut args = args.iter().map(AsRef::as_ref);
+    match name {
+        "tar" | "bsdtar" | "gtar" => args.any(|arg| arg == "--remove-files"),
+        "zip" => args.any(|arg| {
+            arg == "--move"
+                || arg
+                    .strip_prefix('-')
+                    .is_some_and(|flags| !flags.starts_with('-') && flags.contains('m'))
+        }),
+        _ => false,
+    }
+}
+
 /// Whether an editor (`vi`, `vim`, `ex`, `ed`, `emacs`) given `args`, and
 /// standard input when `fed`, edits the files it names: it is given
 /// commands (`-c`, `+cmd`, a script, Lisp) or reads them on its input, and
