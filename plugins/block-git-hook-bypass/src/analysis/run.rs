@@ -235,7 +235,11 @@ impl Walker {
             // What `find` prints once what it runs or deletes is checked.
             "find" => {
                 self.find(frame, argv, env)?;
-                Ok(output::listed(name, args).filter(|_| !unread))
+                Ok(if unread {
+                    None
+                } else {
+                    output::listed(name, args)
+                })
             }
             "tee" => {
                 self.tee(argv, stdin)?;

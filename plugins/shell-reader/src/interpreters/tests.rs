@@ -395,6 +395,12 @@ fn a_run_naming_its_program_twice_is_read_from_the_name_too() {
     );
 }
 
+/// `read` holds the argument list `git commit -n -m x`.
+fn assert_lists_git_commit(read: &Strings) {
+    let list = ["git", "commit", "-n", "-m", "x"].map(String::from);
+    assert!(read.lists.contains(&list.to_vec()), "{read:?}");
+}
+
 #[test]
 fn perl_quote_like_operators_are_strings_and_word_lists() {
     assert_eq!(
@@ -407,14 +413,7 @@ fn perl_quote_like_operators_are_strings_and_word_lists() {
     );
     let read = strings("system qw(git commit -n -m x)", Language::Perl);
     assert!(read.runs_programs);
-    assert!(
-        read.lists.contains(
-            &["git", "commit", "-n", "-m", "x"]
-                .map(String::from)
-                .to_vec()
-        ),
-        "{read:?}"
-    );
+    assert_lists_git_commit(&read);
     // Brackets nest; a name that is not an operator stays a name.
     assert_eq!(
         values("qx{git log --format={x}}", Language::Perl),
@@ -429,15 +428,7 @@ fn perl_quote_like_operators_are_strings_and_word_lists() {
 
 #[test]
 fn ruby_percent_literals_are_strings_and_word_lists() {
-    let read = strings("system %w(git commit -n -m x)", Language::Ruby);
-    assert!(
-        read.lists.contains(
-            &["git", "commit", "-n", "-m", "x"]
-                .map(String::from)
-                .to_vec()
-        ),
-        "{read:?}"
-    );
+    assert_lists_git_commit(&strings("system %w(git commit -n -m x)", Language::Ruby));
     assert_eq!(
         values(
             "d = '.git'; File.delete %Q[#{d}/hooks/pre-commit]; %x(ls)",
