@@ -57,6 +57,17 @@ impl Words<'_> {
 }
 
 impl Walker<'_> {
+    /// Walks `walk` in a child shell whose output is read (`$(…)`, `<(…)`,
+    /// backquotes): what it prints, when known.
+    fn output_of(&mut self, walk: impl FnOnce(&mut Self) -> Result<()>) -> Result<Option<String>> {
+        let before = self.pipe_input.take();
+        let read_before = core::mem::replace(&mut self.output_read, true);
+        let walked = self.in_child(walk);
+        self.output_read = read_before;
+        walked?;
+        Ok(core::mem::replace(&mut self.pipe_input, before))
+    }
+
     /// A word's value as one text, as an assignment or a redirection's
     /// target takes it: unknown parts as [`UNKNOWN_TEXT`].
     pub fn expand(&mut self, program: &Program<'_>, word: &Word<'_>) -> Result<String> {
@@ -134,12 +145,8 @@ impl Walker<'_> {
                 Part::Substitution { list, quoted } => {
                     // What the list prints, when known, as the shell puts it
                     // in: trailing newlines dropped (`cp x "$(which tama)"`).
-                    let before = self.pipe_input.take();
-                    let read_before = core::mem::replace(&mut self.output_read, true);
-                    let walked = self.in_child(|walker| walker.walk_nested(program, *list));
-                    self.output_read = read_before;
-                    walked?;
-                    match core::mem::replace(&mut self.pipe_input, before) {
+                    let output = self.output_of(|walker| walker.walk_nested(program, *list))?;
+                    match output {
                         Some(output) => words.push(output.trim_end_matches('\n'), *quoted),
                         None => words.push(UNKNOWN_TEXT, true),
                     }
@@ -147,23 +154,13 @@ impl Walker<'_> {
                 Part::ProcessSubstitution { list } => {
                     // A file that holds what the list prints, when known:
                     // `source <(…)`, `bash <(…)` read it as a script.
-                    let before = self.pipe_input.take();
-                    let read_before = core::mem::replace(&mut self.output_read, true);
-                    let walked = self.in_child(|walker| walker.walk_nested(program, *list));
-                    self.output_read = read_before;
-                    walked?;
-                    let output = core::mem::replace(&mut self.pipe_input, before);
+                    let output = self.output_of(|walker| walker.walk_nested(program, *list))?;
                     let path = self.process_substitution_file(output);
                     words.push(&path, true);
                 }
                 Part::Backquoted { source, quoted } => {
                     // As `$(…)`, read from its own text.
-                    let before = self.pipe_input.take();
-                    let read_before = core::mem::replace(&mut self.output_read, true);
-                    let walked = self.in_child(|walker| walker.source(source));
-                    self.output_read = read_before;
-                    walked?;
-                    match core::mem::replace(&mut self.pipe_input, before) {
+                    match self.output_of(|walker| walker.source(source))? {
                         Some(output) => words.push(output.trim_end_matches('\n'), *quoted),
                         None => words.push(UNKNOWN_TEXT, true),
                     }
