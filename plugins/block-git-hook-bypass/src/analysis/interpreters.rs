@@ -30,18 +30,6 @@ impl Walker {
             return Ok(None);
         };
         let mut printed: Option<String> = None;
-        // What code that reads its environment may hand the programs it
-        // runs: each value the command put there, as a word of its own.
-        let mut given = String::new();
-        let values = env.assigned.iter().map(|(_, value)| value.as_str());
-        for value in values.chain(
-            self.variables
-                .iter()
-                .map(|variable| variable.value.as_str()),
-        ) {
-            given.push(' ');
-            given.push_str(&interpreters::quoted(value));
-        }
         let program = format!("{name} {}", args.first().map_or("", |arg| &*arg.text));
         for source in interpreters::sources(language, args) {
             let (code, label) = match source {
@@ -58,6 +46,11 @@ impl Walker {
                 ),
             };
             if let Some(code) = code {
+                let given = if interpreters::reads_environment(&code) {
+                    self.environment_words(env)
+                } else {
+                    String::new()
+                };
                 let strings = self.code(&program, &label, language, &code, &given, 0)?;
                 if interpreters::prints(&code, language, args)
                     && let Some(lines) = strings.printed()
@@ -67,6 +60,22 @@ impl Walker {
             }
         }
         Ok(printed)
+    }
+
+    /// What code that reads its environment may hand the programs it runs:
+    /// each value the command put there, as a word of its own.
+    fn environment_words(&self, env: &Env) -> String {
+        let assigned = env.assigned.iter().map(|(_, value)| value.as_str());
+        let variables = self
+            .variables
+            .iter()
+            .map(|variable| variable.value.as_str());
+        let mut words = String::new();
+        for value in assigned.chain(variables) {
+            words.push(' ');
+            words.push_str(&interpreters::quoted(value));
+        }
+        words
     }
 
     /// `program` names the command for the old form of refusal, `label`
