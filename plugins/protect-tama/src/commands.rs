@@ -1106,11 +1106,7 @@ fn operands_after_script(args: &[String], script_options: &[&str]) -> Vec<String
 
 /// `find … -delete` or `-exec rm …`: everything under its starting points.
 fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
-    let starts: Vec<String> = args
-        .iter()
-        .take_while(|a| !a.starts_with('-') && *a != "(" && *a != "!")
-        .cloned()
-        .collect();
+    let starts = args[runners::find_folders(args)].to_vec();
     let starts = if starts.is_empty() {
         vec![".".to_owned()]
     } else {

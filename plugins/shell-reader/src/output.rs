@@ -377,26 +377,16 @@ pub fn path_parts<W: AsRef<str>>(name: &str, args: &[W]) -> Option<String> {
 /// `None` for another program.
 pub fn listed<W: AsRef<str>>(name: &str, args: &[W]) -> Option<String> {
     let unknown = crate::field::UNKNOWN_TEXT;
-    let mut args = args.iter().map(AsRef::as_ref).peekable();
+    let args: Vec<&str> = args.iter().map(AsRef::as_ref).collect();
     let mut out = String::new();
     match name {
         "find" => {
-            // Options before the folders: `-L`, `-H`, `-P`, `-D debug`, `-O3`.
-            while let Some(option) = args
-                .next_if(|arg| matches!(*arg, "-H" | "-L" | "-P" | "-D") || arg.starts_with("-O"))
-            {
-                if option == "-D" {
-                    args.next();
-                }
-            }
-            let mut starts: Vec<&str> = Vec::new();
-            while let Some(start) = args.next_if(|arg| !arg.starts_with(['-', '(', '!'])) {
-                starts.push(start);
-            }
+            let folders = crate::runners::find_folders(&args);
+            let mut starts: Vec<&str> = args[folders.clone()].to_vec();
             if starts.is_empty() {
                 starts.push(".");
             }
-            let tests: Vec<&str> = args.collect();
+            let tests = &args[folders.end..];
             // A lone `-name PATTERN` test: the names found match it, at any depth.
             let alternatives = tests
                 .iter()
@@ -420,8 +410,9 @@ pub fn listed<W: AsRef<str>>(name: &str, args: &[W]) -> Option<String> {
             }
         }
         "ls" => {
-            let (options, operands): (Vec<&str>, Vec<&str>) =
-                args.partition(|arg| arg.starts_with('-') && arg.len() > 1);
+            let (options, operands): (Vec<&str>, Vec<&str>) = args
+                .iter()
+                .partition(|arg| arg.starts_with('-') && arg.len() > 1);
             let folders_listed = !options.iter().any(|option| {
                 option.starts_with("--directory")
                     || (!option.starts_with("--") && option.contains('d'))

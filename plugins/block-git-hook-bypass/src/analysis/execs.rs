@@ -231,11 +231,8 @@ impl Walker {
         env: &Env,
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
-        let starts = args
-            .iter()
-            .take_while(|arg| !arg.text.starts_with('-') && arg.text != "(" && arg.text != "!")
-            .count();
-        let (paths, expression) = args.split_at(starts);
+        let folders = runners::find_folders(args);
+        let (paths, expression) = (&args[folders.clone()], &args[folders.end..]);
         // `find . -name .git`: what the expression names may be the git folder.
         let names_git_dir = expression.windows(2).any(|pair| {
             matches!(&*pair[0].text, "-name" | "-iname" | "-path" | "-ipath")

@@ -574,6 +574,27 @@ pub fn inert(name: &str) -> bool {
     )
 }
 
+/// Where `find`'s folders to search stand among its arguments: after its
+/// own options (`-H`, `-L`, `-P`, `-D debug`, `-O3`), before the first
+/// test or action (or `(`, `!`). The expression follows them.
+pub fn find_folders<W: AsRef<str>>(args: &[W]) -> core::ops::Range<usize> {
+    let mut index = 0;
+    while let Some(option) = args.get(index).map(AsRef::as_ref) {
+        match option {
+            "-H" | "-L" | "-P" => index += 1,
+            "-D" => index += 2,
+            _ if option.starts_with("-O") => index += 1,
+            _ => break,
+        }
+    }
+    let start = index.min(args.len());
+    let count = args[start..]
+        .iter()
+        .take_while(|arg| !arg.as_ref().starts_with(['-', '(', '!']))
+        .count();
+    start..start + count
+}
+
 /// Whether an archiver (`name`) deletes the files it puts in the archive:
 /// `tar --remove-files`, `zip -m` (`--move`, or `m` among short options).
 pub fn archives_away<W: AsRef<str>>(name: &str, args: &[W]) -> bool {
