@@ -385,7 +385,7 @@ fn unmodelled(
         written?;
     }
     if !runners::inert(name) {
-        file_writers::output_options(walker, args)?;
+        file_writers::output_options(walker, name, args)?;
     }
     if probing || runners::inert(name) {
         return Ok(());

@@ -91,11 +91,19 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
             .take(1)
             .collect(),
         // `mktemp -p DIR`, `mktemp DIR/name.XXXX`: a new file in DIR.
+        // Without a template, with `-t` or with `--tmpdir` alone, in `$TMPDIR`.
         "mktemp" => {
-            let template = operands(args, &["-p", "--tmpdir", "--suffix"]);
-            let template = template.first().map_or("tmp.*", String::as_str);
+            let given = operands(args, &["-p", "--tmpdir", "--suffix"]);
+            let template = given.first().map_or("tmp.*", String::as_str);
             let template = template.trim_end_matches('X');
-            match option_values(args, &["-p", "--tmpdir"]).first() {
+            let in_tmpdir = given.is_empty()
+                || args.iter().any(|arg| {
+                    arg == "--tmpdir" || short_flags(arg).is_some_and(|flags| flags.contains('t'))
+                });
+            let folder = option_values(args, &["-p", "--tmpdir"])
+                .pop()
+                .or_else(|| walker.known("TMPDIR").filter(|_| in_tmpdir));
+            match folder {
                 Some(folder) => vec![format!("{folder}/{template}*")],
                 None if template.contains('/') => vec![format!("{template}*")],
                 None => Vec::new(),
@@ -132,23 +140,48 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
         }
         // Package installers put packages under the folder they are given,
         // and `pip download`, `pip wheel` and `npm pack` their archives.
-        "npm" | "pnpm" | "yarn" | "bun" => option_values(
-            args,
-            &["--prefix", "--modules-folder", "--pack-destination"],
-        ),
-        "pip" | "pip3" | "uv" => option_values(
-            args,
-            &[
-                "-t",
-                "--target",
-                "--prefix",
-                "--root",
-                "-d",
-                "--dest",
-                "-w",
-                "--wheel-dir",
-            ],
-        ),
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            let mut written = option_values(
+                args,
+                &["--prefix", "--modules-folder", "--pack-destination"],
+            );
+            written.extend(package_configuration(walker, name, args));
+            written
+        }
+        "pip" | "pip3" | "uv" | "conda" | "mamba" => {
+            let mut written = option_values(
+                args,
+                &[
+                    "-t",
+                    "--target",
+                    "--prefix",
+                    "--root",
+                    "-d",
+                    "--dest",
+                    "-w",
+                    "--wheel-dir",
+                ],
+            );
+            written.extend(package_configuration(walker, name, args));
+            written
+        }
+        // Java's and its kin's compilers write classes under `-d DIR`, and
+        // javac its sources and headers under `-s` and `-h`.
+        "javac" | "kotlinc" | "scalac" | "groovyc" => option_values(args, &["-d", "-s", "-h"])
+            .into_iter()
+            .map(|folder| format!("{folder}/*"))
+            .collect(),
+        // Debian's `tempfile -d DIR` makes a file in DIR.
+        "tempfile" => option_values(args, &["-d", "--directory"])
+            .into_iter()
+            .map(|folder| format!("{folder}/*"))
+            .collect(),
+        // gpg keeps its keyring and trust database in its home.
+        "gpg" | "gpg2" | "gpg-agent" | "gpgconf" => option_values(args, &["--homedir"])
+            .into_iter()
+            .chain(walker.known("GNUPGHOME"))
+            .map(|folder| format!("{folder}/*"))
+            .collect(),
         // `ssh-keygen -f FILE` writes the key and FILE.pub, unless it only
         // reads one (`-l`, `-y`, `-e`, `-B`, `-F`).
         "ssh-keygen"
@@ -259,7 +292,7 @@ fn moved_away(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
     let (removed, written): (&[String], &[String]) = match name {
         // The expression, or util-linux's two strings, come first; a string
         // read as a path here protects nothing.
-        "rename" | "prename" | "file-rename" | "perl-rename" => {
+        "rename" | "rename.ul" | "prename" | "file-rename" | "perl-rename" => {
             files = read();
             (files.get(1..)?, &[])
         }
@@ -287,17 +320,103 @@ fn moved_away(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
     )
 }
 
-/// Each output option's value (see [`OUTPUT_OPTIONS`]).
-pub fn output_options(walker: &Walker<'_>, args: &[String]) -> Result<()> {
-    if !args.iter().any(|arg| arg.starts_with('-')) {
-        return Ok(());
+/// Each output option's value (see [`OUTPUT_OPTIONS`]), the files in each
+/// output folder's value (see [`OUTPUT_FOLDERS`]), and the operands of a
+/// program that rewrites the files it is given (see [`rewrites_operands`]).
+pub fn output_options(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let mut written = Vec::new();
+    if rewrites_operands(name, args) {
+        written.extend(operands(args, &[]));
     }
-    each(
-        walker,
-        &option_values(args, OUTPUT_OPTIONS),
-        Change::Write,
-        "writes",
-    )
+    if args.iter().any(|arg| arg.starts_with('-')) {
+        written.extend(option_values(args, OUTPUT_OPTIONS));
+        written.extend(
+            option_values(args, OUTPUT_FOLDERS)
+                .into_iter()
+                .map(|folder| format!("{folder}/*")),
+        );
+    }
+    each(walker, &written, Change::Write, "writes")
+}
+
+/// Whether a program rewrites the files it is given: any program told so by
+/// `--in-place`, `--write` or `--fix` (`prettier --write`, `eslint --fix`),
+/// the editors and formatters whose `-i` or `-w` means it (`tomlq -i`,
+/// `clang-format -i`, `gofmt -w`), and the formatters that always do
+/// (`black`, `rustfmt`, `taplo fmt`). A short flag means other things to
+/// other programs (`sort -i`, `fold -w`), so it counts only for those.
+fn rewrites_operands(name: &str, args: &[String]) -> bool {
+    let flagged = |flags: &[&str]| args.iter().any(|arg| flags.contains(&arg.as_str()));
+    let verb = |verbs: &[&str]| {
+        operands(args, &[])
+            .first()
+            .is_some_and(|word| verbs.contains(&word.as_str()))
+    };
+    flagged(&["--in-place", "--inplace", "--write", "--fix"])
+        || match name {
+            "tomlq" | "xq" | "jaq" | "jsonlint" | "clang-format" | "autopep8" | "yapf"
+            | "autoflake" => flagged(&["-i"]),
+            "gofmt" | "goimports" | "gofumpt" | "shfmt" | "prettier" => flagged(&["-w"]),
+            "xmlstarlet" | "xml" => flagged(&["-L"]),
+            "black" | "rustfmt" | "isort" | "stylua" | "nixfmt" | "alejandra" | "yamlfix" => {
+                !flagged(&["--check", "--diff"])
+            }
+            "taplo" | "deno" | "terraform" | "tofu" | "zig" | "dprint" => {
+                verb(&["fmt", "format"]) && !flagged(&["--check"])
+            }
+            "ruff" => verb(&["format"]) && !flagged(&["--check", "--diff"]),
+            _ => false,
+        }
+}
+
+/// The options by which builders and bundlers name the folder they write
+/// into (`tsc --outDir`, `esbuild --outdir`, `babel --out-dir`).
+const OUTPUT_FOLDERS: &[&str] = &[
+    "--outdir",
+    "--outDir",
+    "--out-dir",
+    "--output-dir",
+    "--output-path",
+];
+
+/// The configuration file a package manager's command sets a value in: npm's
+/// `config set|delete|edit`, `login` and `logout` write `--userconfig`
+/// (`npm_config_userconfig`) or `--globalconfig`; pip's `config set|unset|edit`
+/// writes `PIP_CONFIG_FILE`; conda's `config --set|--add|--remove…` writes
+/// `--file` (`CONDARC`).
+fn package_configuration(walker: &Walker<'_>, name: &str, args: &[String]) -> Vec<String> {
+    let words = operands(args, &["--userconfig", "--globalconfig", "--file"]);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let from_environment = |names: &[&str]| -> Vec<String> {
+        names.iter().filter_map(|name| walker.known(name)).collect()
+    };
+    match name {
+        "npm" | "pnpm" | "yarn" | "bun"
+            if matches!(
+                words.as_slice(),
+                ["config" | "c", "set" | "delete" | "rm" | "edit" | "fix", ..]
+                    | ["set" | "login" | "logout" | "adduser" | "add-user", ..]
+            ) =>
+        {
+            let mut files = option_values(args, &["--userconfig", "--globalconfig"]);
+            files.extend(from_environment(&[
+                "npm_config_userconfig",
+                "NPM_CONFIG_USERCONFIG",
+                "npm_config_globalconfig",
+                "NPM_CONFIG_GLOBALCONFIG",
+            ]));
+            files
+        }
+        "pip" | "pip3" if words.first() == Some(&"config") => {
+            from_environment(&["PIP_CONFIG_FILE"])
+        }
+        "conda" | "mamba" if words.first() == Some(&"config") => {
+            let mut files = option_values(args, &["--file"]);
+            files.extend(from_environment(&["CONDARC"]));
+            files
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Copies from a remote into a local folder or file: `rclone copy`, `sync`,

@@ -598,6 +598,30 @@ pub fn copy_operands<'f>(
     Some((operands, Some(Destination::Operand(last))))
 }
 
+/// Whether `name args` makes links to the files it is given: `ln`, `link`,
+/// and `cp -l` or `-s`.
+pub fn makes_links(name: &str, args: &[Field<'_>]) -> bool {
+    match name {
+        "ln" | "link" => true,
+        "cp" => args.iter().any(|arg| {
+            matches!(&*arg.text, "--link" | "--symbolic-link")
+                || (arg.text.starts_with('-')
+                    && !arg.text.starts_with("--")
+                    && arg.text.contains(['l', 's']))
+        }),
+        _ => false,
+    }
+}
+
+/// What `ln`, `link` or `cp -s` links to: every operand but the link's
+/// name, or the one operand of `ln TARGET`, which names its link after it.
+pub fn link_targets<'f>(args: &'f [Field<'f>]) -> Vec<&'f Field<'f>> {
+    match copy_operands(args) {
+        Some((targets, _)) if !targets.is_empty() => targets,
+        _ => operands(args, COPY_OPTIONS_WITH_VALUE).collect(),
+    }
+}
+
 /// Options of `mv`, `cp`, `install` and `ln` that take the next word.
 const COPY_OPTIONS_WITH_VALUE: &[&str] = &[
     "-t",

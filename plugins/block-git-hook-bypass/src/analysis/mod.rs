@@ -501,6 +501,32 @@ impl Walker {
         }
     }
 
+    /// The folders `cd DIR` may enter: DIR, and for a name that does not
+    /// start with `/`, `.` or `..`, DIR under each of `CDPATH`'s folders
+    /// (`cdpath` when the command sets it), which `cd` tries first.
+    fn folders_entered<'d>(
+        &self,
+        dir: &'d str,
+        cdpath: Option<&str>,
+    ) -> impl Iterator<Item = String> + 'd {
+        let searched = !dir.starts_with(['/', '~'])
+            && !matches!(dir, "." | "..")
+            && !dir.starts_with("./")
+            && !dir.starts_with("../");
+        let cdpath = cdpath
+            .or_else(|| self.variable("CDPATH"))
+            .filter(|_| searched)
+            .unwrap_or_default();
+        let under_cdpath: Vec<String> = cdpath
+            .split(':')
+            .filter(|folder| !folder.is_empty())
+            .map(|folder| format!("{}/{dir}", folder.trim_end_matches('/')))
+            .collect();
+        under_cdpath
+            .into_iter()
+            .chain(core::iter::once(dir.to_owned()))
+    }
+
     fn within(&self) -> files::Within {
         match &self.dir {
             Some(Dir { git: true, .. }) => files::Within::GitDir,

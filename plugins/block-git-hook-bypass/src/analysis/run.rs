@@ -11,10 +11,13 @@ use shell_reader::runners::{self, command_word};
 use super::execs::Runner;
 use super::simple::Env;
 use super::{Frame, Result, Walker, commands, committers, files, git_call, wrappers};
-use crate::field::{Field, owned, shown};
+use crate::field::{Field, UNKNOWN, owned, shown};
 use crate::finding::Finding;
 use crate::output;
 use shell_reader::runners::is_shell;
+
+/// The effect of a link to hooks, said in a refusal.
+const LINKS: &str = "links a second name, through which later commands may change them, to";
 
 /// Whether `word`, followed by `next`, starts a command the gate reads in
 /// the arguments of a program it does not model: git, a shell given `-c`,
@@ -102,6 +105,15 @@ impl Walker {
         if matches!(name, "cp" | "ln" | "install" | "hash") {
             self.git_by_another_name(name, args);
         }
+        // `ln -s .git/hooks h && rm h/pre-commit`: what is done through a
+        // link to the hooks is done to them.
+        if files::makes_links(name, args)
+            && files::link_targets(args).iter().any(|target| {
+                files::is_hook_path(&target.text, self.within()) || files::holds_hooks(&target.text)
+            })
+        {
+            return Err(self.hook_files(shown(argv), LINKS));
+        }
         let done = Ok(Some(String::new()));
         match name {
             "git" | "hub" => self.git(frame, args, env),
@@ -182,13 +194,23 @@ impl Walker {
                         .and_then(|folder| disk::locate(self.folder.as_deref(), folder)),
                 };
                 let entered = directory.and_then(|directory| {
-                    let git = if files::is_hook_path(&directory.text, self.within()) {
-                        false
-                    } else if files::is_git_dir(&directory.text) {
-                        true
-                    } else {
-                        return None;
-                    };
+                    let cdpath = env
+                        .assigned
+                        .iter()
+                        .rfind(|(name, _)| name == "CDPATH")
+                        .map(|(_, value)| value.as_str());
+                    let git = self
+                        .folders_entered(&directory.text, cdpath)
+                        .find_map(|folder| {
+                            if files::is_hook_path(&folder, self.within()) {
+                                Some(false)
+                            } else if files::is_git_dir(&folder) {
+                                Some(true)
+                            } else {
+                                // A folder the gate cannot know may be a hooks folder.
+                                folder.contains(UNKNOWN).then_some(false)
+                            }
+                        })?;
                     Some(super::Dir {
                         shown: directory.shown(),
                         git,
