@@ -4,6 +4,7 @@
 
 use crate::prelude::*;
 
+use super::find_selects::{self, Selection};
 use super::simple::Env;
 use super::wrappers::{skip_options, split_assignment};
 use super::{Frame, Result, Walker, files, git_call};
@@ -233,23 +234,13 @@ impl Walker {
         let args = argv.get(1..).unwrap_or_default();
         let folders = runners::find_folders(args);
         let (paths, expression) = (&args[folders.clone()], &args[folders.end..]);
-        // `find . -name .git`: what the expression names may be the git folder.
-        let names_git_dir = expression.windows(2).any(|pair| {
-            matches!(&*pair[0].text, "-name" | "-iname" | "-path" | "-ipath")
-                && files::holds_hooks(&pair[1].text)
-        });
-        let hooks = names_git_dir
-            || paths
-                .iter()
-                .any(|path| files::is_hook_path(&path.text, self.within()))
-            || (paths
-                .iter()
-                .any(|path| path.text.contains(".git") || path.text.contains(".husky"))
-                && expression.iter().any(|arg| names_hooks(&arg.text)));
-        let found = if hooks {
-            ".git/hooks/pre-commit"
-        } else {
-            paths.first().map_or(".", |path| &*path.text)
+        let selection = find_selects::selection(paths, expression, self.within());
+        // What `{}` stands for in `-exec`: a hook, the folder walked, or
+        // a file that is no hook, left as `{}`.
+        let found = match selection {
+            Selection::Hooks => ".git/hooks/pre-commit",
+            Selection::Everything => paths.first().map_or(".", |path| &*path.text),
+            Selection::NoHooks => "{}",
         };
         let as_find = |finding: Finding| match finding {
             Finding::HookFiles { effect, .. } => Finding::HookFiles {
@@ -262,7 +253,7 @@ impl Walker {
         while let Some(arg) = expression.get(index) {
             index += 1;
             match &*arg.text {
-                "-delete" if hooks => {
+                "-delete" if selection != Selection::NoHooks => {
                     return Err(self.hook_files(shown(argv), "deletes"));
                 }
                 "-exec" | "-execdir" | "-ok" | "-okdir" => {
@@ -399,10 +390,6 @@ impl Walker {
             Runner::Interpreter => None,
         })
     }
-}
-
-fn names_hooks(pattern: &str) -> bool {
-    pattern.contains("hook") || pattern.starts_with("pre-") || pattern.contains("commit-msg")
 }
 
 impl Env {

@@ -6,7 +6,7 @@ use crate::prelude::*;
 use crate::field::{Field, UNKNOWN};
 
 /// Client-side hooks git runs, by file name.
-const HOOK_NAMES: &[&str] = &[
+pub const HOOK_NAMES: &[&str] = &[
     "pre-commit",
     "prepare-commit-msg",
     "commit-msg",

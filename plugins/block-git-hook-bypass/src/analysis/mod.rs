@@ -10,6 +10,7 @@ mod committers;
 mod execs;
 mod expand;
 pub(crate) mod files;
+mod find_selects;
 mod git_call;
 mod interpreters;
 mod run;
