@@ -369,7 +369,7 @@ fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
             walker.written(&walker.resolve(&settings))
         };
         match text {
-            Some(text) if !text.to_ascii_lowercase().contains("disableallhooks") => {}
+            Some(text) if !turns_hooks_off(text) => {}
             Some(_) => return Some("its `--settings` turn every hook off".to_owned()),
             None => {
                 return Some(format!(
@@ -388,6 +388,17 @@ fn claude(walker: &Walker<'_>, args: &[String]) -> Option<String> {
                 shown(&sources)
             )
         })
+}
+
+/// Whether Claude Code settings text names `disableAllHooks`, as written or
+/// once JSON's escapes are read (`"disable\u0041llHooks"`).
+fn turns_hooks_off(text: &str) -> bool {
+    let names = |text: &str| text.to_ascii_lowercase().contains("disableallhooks");
+    names(text)
+        || serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .and_then(|value| serde_json::to_string(&value).ok())
+            .is_some_and(|read| names(&read))
 }
 
 /// Codex: `--disable hooks`, `-c features.hooks=false` (or the older

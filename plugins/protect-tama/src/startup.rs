@@ -49,7 +49,18 @@ pub fn is_startup_file(path: &str) -> bool {
 /// (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `alias claude='claude --bare'`).
 pub fn affects_tama(text: &str) -> bool {
     let letters = letters(text);
-    letters.contains("tama") || crate::harnesses::names_off_switch(&letters)
+    names_tama(&letters) || crate::harnesses::names_off_switch(&letters)
+}
+
+/// Whether lower-cased `text` holds `tama` as a word or a word's start
+/// before `_` or `-` (`tama`, `TAMA_HOME`, `tama-dev`), not inside another
+/// word (`Tamara`, `tamagotchi`, `catamaran`).
+fn names_tama(text: &str) -> bool {
+    text.match_indices("tama").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + 4..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphabetic)
+    })
 }
 
 /// `text` lower-cased, with quotes and backslashes taken out, as a shell
