@@ -526,11 +526,18 @@ impl<'h> Walker<'h> {
                     {
                         self.set_alias(name, &value);
                     }
+                    self.held_substitutions(&value)?;
                     self.set(assignment.name, value);
                 }
                 let mut argv = Vec::new();
                 for word in program.words(simple.words) {
                     self.expand_words(program, word, &mut argv)?;
+                }
+                let evaluated = argv
+                    .first()
+                    .is_some_and(|name| shell_reader::values::evaluates_arguments(name));
+                for word in argv.iter().filter(|_| evaluated) {
+                    self.held_substitutions(word)?;
                 }
                 self.program_sources.clear();
                 self.program_sources.extend(
@@ -788,6 +795,19 @@ impl<'h> Walker<'h> {
 
     /// The command's text (a write tool's input), the home folder taken
     /// out (see [`Walker::without_home`]).
+    /// `x='a[$(rm -rf ~/.tama)]'; (( x ))`: a substitution held in a
+    /// variable, or in what a builtin evaluates again, runs there
+    /// ([`shell_reader::values::substitutions`]).
+    fn held_substitutions(&mut self, text: &str) -> Result<()> {
+        if !text.contains(['`', '$']) {
+            return Ok(());
+        }
+        for command in shell_reader::values::substitutions(text) {
+            self.source(command)?;
+        }
+        Ok(())
+    }
+
     pub fn command_text(&self) -> String {
         self.without_home(self.command)
     }

@@ -407,9 +407,86 @@ pub fn slice_bounds(
     Some((usize::try_from(start).ok()?, usize::try_from(end).ok()?))
 }
 
+/// Whether a builtin evaluates its arguments again, as variable names with
+/// subscripts or as arithmetic (`printf -v`, `read`, `declare`, `let`,
+/// `unset`, `test -v`), so the substitutions they hold run
+/// ([`substitutions`]).
+pub fn evaluates_arguments(builtin: &str) -> bool {
+    matches!(
+        builtin,
+        "printf"
+            | "read"
+            | "declare"
+            | "typeset"
+            | "local"
+            | "export"
+            | "readonly"
+            | "let"
+            | "unset"
+            | "mapfile"
+            | "readarray"
+            | "test"
+            | "["
+            | "wait"
+            | "getopts"
+    )
+}
+
+/// The commands a text held as data spells in `$(…)` or backquotes, which
+/// bash runs where it evaluates the text again: as an arithmetic
+/// expression (`x='a[$(cmd)]'; (( x ))`, `[[ $x -eq 0 ]]`, `printf -v "$x"`,
+/// `[[ -v $x ]]`), as a prompt (`${x@P}`, `PS4` under `set -x`), or through
+/// `eval`. Brackets inside are matched by count, quotes not told apart.
+pub fn substitutions(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'`' => {
+                let Some(end) = text[at + 1..].find('`') else {
+                    break;
+                };
+                found.push(&text[at + 1..at + 1 + end]);
+                at += end + 2;
+            }
+            // `$((` opens arithmetic, whose substitutions are read as it is scanned.
+            b'$' if bytes.get(at + 1) == Some(&b'(') && bytes.get(at + 2) != Some(&b'(') => {
+                let start = at + 2;
+                let mut depth = 1;
+                let mut end = start;
+                while end < bytes.len() {
+                    match bytes[end] {
+                        b'(' => depth += 1,
+                        b')' if depth == 1 => break,
+                        b')' => depth -= 1,
+                        _ => {}
+                    }
+                    end += 1;
+                }
+                found.push(&text[start..end]);
+                at = end + 1;
+            }
+            _ => at += 1,
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn substitutions_held_as_data_are_found() {
+        assert_eq!(substitutions("a[$(rm -rf x)]"), ["rm -rf x"]);
+        assert_eq!(
+            substitutions("`id` and $(echo $(date))"),
+            ["id", "echo $(date)"]
+        );
+        assert_eq!(substitutions("$(( 1 + $(cat n) ))"), ["cat n"]);
+        assert!(substitutions("$HOME and ${x} and $((1+2))").is_empty());
+    }
 
     fn fields(ifs: Option<&str>, text: &str) -> Vec<String> {
         let mut splitter = FieldSplitter::new(ifs.map(str::to_owned));

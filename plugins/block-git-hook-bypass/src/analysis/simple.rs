@@ -46,6 +46,18 @@ impl Walker {
         for word in words {
             self.expand_into(frame, word, &mut argv)?;
         }
+        // `x='a[$(git commit -n)]'; (( x ))`: a substitution held in a
+        // variable, or in what a builtin evaluates again, runs there.
+        let evaluated = argv
+            .first()
+            .is_some_and(|name| shell_reader::values::evaluates_arguments(&name.text));
+        let held = argv.iter().filter(|_| evaluated).map(|arg| &*arg.text);
+        let held = held.chain(env.assigned.iter().map(|(_, value)| value.as_str()));
+        for text in held.filter(|text| text.contains(['`', '$'])) {
+            for command in shell_reader::values::substitutions(text) {
+                self.source(command)?;
+            }
+        }
         if let Some((name, value)) = powershell_assignment(words, &argv) {
             git_call::check_assignment(name, value)?;
             self.set_variable(name, value.to_owned());
