@@ -55,6 +55,13 @@ pub fn of(walker: &Walker<'_>, argv: &[String], stdin: Option<&str>) -> Option<S
         }
         // Some of the lines of its input, or all of them reshaped, taken as
         // all of them; else what a filter makes of it, or interpreter code.
+        // `cut -c2- <<< xtama`: the columns it keeps, when known.
+        "cut"
+            if let Some(output) =
+                output::filtered_input(name, args, stdin, |file| walker.file_text(file)) =>
+        {
+            Some(output)
+        }
         name => match output::selected_lines_of(name, args) {
             Some(files) => output::input_of(&files, stdin, |file| walker.file_text(file)),
             None => output::filtered_input(name, args, stdin, |file| walker.file_text(file))

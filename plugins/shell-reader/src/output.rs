@@ -591,8 +591,90 @@ pub fn filtered<W: AsRef<str>>(name: &str, args: &[W], stdin: &str) -> Option<St
         ),
         "tr" => translated(&args, stdin),
         "sed" | "gsed" => substituted(&args, stdin),
+        "cut" => cut(&args, stdin),
         _ => None,
     }
+}
+
+/// `cut -c LIST`, `-b LIST` (read as characters) or `-f LIST [-d DELIM]
+/// [-s]` on its input, with `--complement` and `--output-delimiter`; `None`
+/// for a file operand or another option.
+fn cut(args: &[&str], stdin: &str) -> Option<String> {
+    let mut list = None;
+    let mut fields = false;
+    let mut delimiter = '\t';
+    let mut output_delimiter = None;
+    let mut only_delimited = false;
+    let mut complement = false;
+    let mut words = args.iter();
+    while let Some(&word) = words.next() {
+        let (option, value) = match word.split_once('=') {
+            Some((option, value)) if option.starts_with("--") => (option, Some(value)),
+            _ if word.len() > 2 && !word.starts_with("--") && word.starts_with('-') => {
+                (&word[..2], Some(&word[2..]))
+            }
+            _ => (word, None),
+        };
+        let attached = value.is_some();
+        let mut value = || value.or_else(|| words.next().copied());
+        match option {
+            // A flag with letters after it (`-sd:`) is not read.
+            "-s" | "--only-delimited" | "--complement" | "-n" if attached => return None,
+            "-c" | "-b" | "--characters" | "--bytes" => list = Some(value()?),
+            "-f" | "--fields" => {
+                list = Some(value()?);
+                fields = true;
+            }
+            "-d" | "--delimiter" => delimiter = value()?.chars().next()?,
+            "--output-delimiter" => output_delimiter = Some(value()?),
+            "-s" | "--only-delimited" => only_delimited = true,
+            "--complement" => complement = true,
+            "-n" => {}
+            _ => return None,
+        }
+    }
+    let ranges = cut_ranges(list?)?;
+    let picked = |index: usize| ranges.iter().any(|range| range.contains(&index)) != complement;
+    let mut out = String::new();
+    for line in stdin.lines() {
+        if !fields {
+            out.extend(
+                line.chars()
+                    .enumerate()
+                    .filter(|(at, _)| picked(at + 1))
+                    .map(|(_, c)| c),
+            );
+        } else if line.contains(delimiter) {
+            let joiner = output_delimiter.map_or_else(|| delimiter.to_string(), str::to_owned);
+            let kept: Vec<&str> = line
+                .split(delimiter)
+                .enumerate()
+                .filter(|(at, _)| picked(at + 1))
+                .map(|(_, field)| field)
+                .collect();
+            out.push_str(&kept.join(&joiner));
+        } else if only_delimited {
+            continue;
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// A `cut` list (`2`, `2-`, `-3`, `1,4-6`) as ranges of positions from 1.
+fn cut_ranges(list: &str) -> Option<Vec<core::ops::RangeInclusive<usize>>> {
+    let number = |text: &str| text.parse::<usize>().ok().filter(|&n| n > 0);
+    list.split(',')
+        .map(|part| match part.split_once('-') {
+            None => number(part).map(|n| n..=n),
+            Some(("", "")) => None,
+            Some(("", end)) => number(end).map(|end| 1..=end),
+            Some((start, "")) => number(start).map(|start| start..=usize::MAX),
+            Some((start, end)) => Some(number(start)?..=number(end)?),
+        })
+        .collect()
 }
 
 /// `sed 's/FROM/TO/'` (or with `g`) on its input, for a FROM and TO of
@@ -610,8 +692,16 @@ fn substituted(args: &[&str], stdin: &str) -> Option<String> {
     let delimiter = chars.next().filter(|c| !c.is_alphanumeric())?;
     let mut parts = chars.as_str().split(delimiter);
     let (from, to, flags) = (parts.next()?, parts.next()?, parts.next()?);
+    // `^` and `$` anchor FROM to the line's start or end (`s/^/--no-/`).
+    let (from, at_start) = from
+        .strip_prefix('^')
+        .map_or((from, false), |rest| (rest, true));
+    let (from, at_end) = from
+        .strip_suffix('$')
+        .map_or((from, false), |rest| (rest, true));
     if parts.next().is_some()
-        || from.is_empty()
+        || (from.is_empty() && !(at_start || at_end))
+        || (at_start && at_end)
         || !matches!(flags, "" | "g")
         || from.contains(PATTERN_SIGNS)
         || to.contains(PATTERN_SIGNS)
@@ -621,9 +711,22 @@ fn substituted(args: &[&str], stdin: &str) -> Option<String> {
     Some(
         stdin
             .split_inclusive('\n')
-            .map(|line| match flags {
-                "g" => line.replace(from, to),
-                _ => line.replacen(from, to, 1),
+            .map(|line| {
+                let (text, end) = line
+                    .strip_suffix('\n')
+                    .map_or((line, ""), |text| (text, "\n"));
+                let replaced = if at_start {
+                    text.strip_prefix(from)
+                        .map_or_else(|| text.to_owned(), |rest| format!("{to}{rest}"))
+                } else if at_end {
+                    text.strip_suffix(from)
+                        .map_or_else(|| text.to_owned(), |rest| format!("{rest}{to}"))
+                } else if flags == "g" {
+                    text.replace(from, to)
+                } else {
+                    text.replacen(from, to, 1)
+                };
+                replaced + end
             })
             .collect(),
     )
@@ -711,6 +814,30 @@ mod tests {
             Some(format!("{unknown}\nsrc\n"))
         );
         assert_eq!(listed("cat", &["x"]), None);
+    }
+
+    #[test]
+    fn sed_anchors_and_cut_columns_are_worked_out() {
+        assert_eq!(
+            filtered("sed", &["s/^/--no-/"], "verify\n").as_deref(),
+            Some("--no-verify\n")
+        );
+        assert_eq!(filtered("sed", &["s/y$/z/"], "yy").as_deref(), Some("yz"));
+        assert_eq!(filtered("sed", &["s/^$/x/"], ""), None);
+        assert_eq!(
+            filtered("cut", &["-c2-"], "xtama\n").as_deref(),
+            Some("tama\n")
+        );
+        assert_eq!(
+            filtered("cut", &["-d", ":", "-f", "2,3"], "a:b:c:d\nplain\n").as_deref(),
+            Some("b:c\nplain\n")
+        );
+        assert_eq!(
+            filtered("cut", &["--complement", "-c", "1,3"], "abcd").as_deref(),
+            Some("bd\n")
+        );
+        assert_eq!(filtered("cut", &["-c2", "file.txt"], ""), None);
+        assert_eq!(filtered("cut", &["-sd:", "-f1"], ""), None);
     }
 
     #[test]

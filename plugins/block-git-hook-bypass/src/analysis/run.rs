@@ -143,6 +143,14 @@ impl Walker {
             // a shell reading it goes: all the lines of its input. Only while
             // it writes no file (`sort -o`, `sed -i`), which the checks below
             // read.
+            // `cut -c2- <<< x--no-verify`: the columns it keeps, when known.
+            "cut"
+                if !unread
+                    && let Some(output) =
+                        output::filtered_input(name, args, stdin, |file| self.file_text(file)) =>
+            {
+                Ok(Some(output))
+            }
             _ if !unread && let Some(files) = output::selected_lines_of(name, args) => {
                 Ok(output::input_of(&files, stdin, |file| self.file_text(file)))
             }
