@@ -956,13 +956,50 @@ fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: b
                     && short_flags(arg).is_some_and(|flags| flags.contains(&option[1..]))
             })
     });
+    // `cp -b -S .json x ~/.claude/settings`: a file replaced is kept under
+    // its name and the suffix, which may be a protected name.
+    let backups = args.iter().any(|arg| {
+        arg == "-b"
+            || arg.starts_with("--backup")
+            || arg.starts_with("--suffix")
+            || short_flags(arg).is_some_and(|flags| flags.contains(['b', 'S']))
+    });
+    let suffix = option_values(args, &["-S", "--suffix"])
+        .pop()
+        .unwrap_or_else(|| "~".to_owned());
+    // `cp --parents .tama/registry.json ~` writes `~/.tama/registry.json`.
+    let parents = args.iter().any(|arg| {
+        arg == "--parents"
+            || arg == "--relative"
+            || (core::ptr::eq(syntax, &RSYNC) && short_flags(arg).is_some_and(|f| f.contains('R')))
+    });
     for destination in &destinations {
+        if backups {
+            walker.changes(
+                &format!("{destination}{suffix}"),
+                Change::Write,
+                "renames a file it replaces onto",
+            )?;
+        }
         if is_copy_itself {
             walker.changes(destination, Change::Remove, "replaces")?;
             continue;
         }
         walker.changes(destination, Change::Write, "writes")?;
         for source in &files {
+            if parents {
+                let folder = destination.trim_end_matches('/');
+                let path = source.trim_start_matches("./");
+                walker.changes(&format!("{folder}/{path}"), Change::Remove, "writes")?;
+            }
+            if backups {
+                let folder = destination.trim_end_matches('/');
+                let landed = format!(
+                    "{folder}/{}{suffix}",
+                    basename(source.trim_end_matches('/'))
+                );
+                walker.changes(&landed, Change::Write, "renames a file it replaces onto")?;
+            }
             // A source lands under its own name and replaces that whole tree;
             // one that lands its contents replaces the destination's.
             let trimmed = source.trim_end_matches('/');

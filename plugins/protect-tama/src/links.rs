@@ -15,11 +15,39 @@ use crate::walk::{Result, Walker};
 pub fn link(walker: &Walker<'_>, args: &[String]) -> Result<()> {
     let files = operands(args, &["-S", "--suffix", "-t", "--target-directory"]);
     let into_folder = !option_values(args, &["-t", "--target-directory"]).is_empty();
-    let targets = match files.split_last() {
-        Some((_, targets)) if !into_folder && !targets.is_empty() => targets,
-        _ => &files[..],
+    let (targets, link) = match files.split_last() {
+        Some((link, targets)) if !into_folder && !targets.is_empty() => (targets, Some(link)),
+        _ => (&files[..], None),
     };
-    each(walker, targets, Change::Remove, "links to")
+    each(walker, targets, Change::Remove, "links to")?;
+    // A symbolic link's relative target is read from the link's folder:
+    // `ln -s ../../home sub/h` links to `home` two folders above `sub`.
+    let symbolic = args.iter().any(|arg| {
+        arg == "--symbolic" || crate::commands::short_flags(arg).is_some_and(|f| f.contains('s'))
+    });
+    if !symbolic {
+        return Ok(());
+    }
+    let folders: Vec<String> = match link {
+        // The link's folder, or the link itself when it names a folder.
+        Some(link) => {
+            let link = link.trim_end_matches('/');
+            let parent = link.rsplit_once('/').map_or(".", |(parent, _)| parent);
+            vec![parent.to_owned(), link.to_owned()]
+        }
+        None => option_values(args, &["-t", "--target-directory"]),
+    };
+    let relative = targets
+        .iter()
+        .filter(|target| !target.starts_with(['/', '~']));
+    let read: Vec<String> = relative
+        .flat_map(|target| {
+            folders
+                .iter()
+                .map(move |folder| format!("{folder}/{target}"))
+        })
+        .collect();
+    each(walker, &read, Change::Remove, "links to")
 }
 
 /// `mount … SOURCE TARGET`: what is mounted over a protected path replaces
