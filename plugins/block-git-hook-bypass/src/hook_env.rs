@@ -70,6 +70,8 @@ pub fn changes_hook_programs(name: &str, value: &str) -> Option<&'static str> {
     match name {
         "PATH" => names_a_folder().then_some("the programs its hooks find on `PATH`"),
         "BASH_ENV" => Some("what bash runs before a hook written in bash"),
+        // `SHELLOPTS=noexec`: bash reads a hook and runs none of it.
+        "SHELLOPTS" | "BASHOPTS" => Some("the options bash runs a hook written in bash with"),
         "LEFTHOOK_BIN" => Some("the program lefthook's hooks run in lefthook's place"),
         _ if loaders::LOADERS.contains(&name) => {
             Some("the code loaded into git and every program its hooks run")

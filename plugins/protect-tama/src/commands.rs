@@ -106,6 +106,13 @@ fn decide(
     if matches!(name, "read" | "mapfile" | "readarray") {
         set_from_input(walker, name, args, call);
     }
+    // `mapfile -C f`: the callback runs with each line it reads.
+    if matches!(name, "mapfile" | "readarray") {
+        let input = call.stdin.filter(|_| !call.terminal_input);
+        for callback in builtins::mapfile_callbacks(args, input) {
+            walker.source(&callback)?;
+        }
+    }
     crate::signals::check(walker, name, args, fed)?;
     file_writers::carry_written(walker, name, args, call.stdin);
     run_written(walker, call, args)?;

@@ -79,6 +79,40 @@ pub fn read<W: AsRef<str>>(
     assigned
 }
 
+/// The calls `mapfile -C CALLBACK` makes, as shell text: CALLBACK with the
+/// index and each line it reads (`f(){ eval "$2"; }; mapfile -C f`), or
+/// with a line the gate cannot know when `input` is unknown; none without
+/// `-C`.
+pub fn mapfile_callbacks<W: AsRef<str>>(args: &[W], input: Option<&str>) -> Vec<String> {
+    let mut words = args.iter().map(AsRef::as_ref);
+    let mut callback = None;
+    while let Some(word) = words.next() {
+        match word {
+            "-C" => callback = words.next(),
+            "-d" | "-n" | "-O" | "-s" | "-u" | "-c" => {
+                words.next();
+            }
+            _ => {
+                if let Some(attached) = word.strip_prefix("-C").filter(|rest| !rest.is_empty()) {
+                    callback = Some(attached);
+                }
+            }
+        }
+    }
+    let Some(callback) = callback else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = match input {
+        Some(input) => input.lines().collect(),
+        None => vec![UNKNOWN_TEXT],
+    };
+    lines
+        .iter()
+        .enumerate()
+        .map(|(index, line)| format!("{callback} {index} '{}'", line.replace('\'', "'\\''")))
+        .collect()
+}
+
 /// The array `mapfile [-t] [-d DELIM] [ARRAY]` sets from `input` (none:
 /// input the gate cannot know, an unknown value): its lines, up to `-d`'s
 /// delimiter, joined by `separator`; `MAPFILE` when unnamed.

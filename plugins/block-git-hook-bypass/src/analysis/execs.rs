@@ -280,6 +280,9 @@ impl Walker {
             .any(|arg| arg.text == "-a" || arg.text == "--append");
         let files = argv.iter().skip(1).filter(|arg| !arg.text.starts_with('-'));
         for file in files {
+            if !append && stdin.is_none() && files::is_hook_path(&file.text, self.within()) {
+                return Err(self.hook_files(shown(argv), super::simple::UNREAD_OUTPUT));
+            }
             self.write_file(&file.text, || shown(argv), append, stdin)?;
         }
         Ok(())

@@ -200,6 +200,10 @@ impl Walker {
             "quiltimport" => Err(Finding::Plumbing {
                 subcommand: "quiltimport",
             }),
+            // `git replace --edit HEAD`: a commit object written by hand.
+            "replace" if replace_writes(args) => Err(Finding::Plumbing {
+                subcommand: "replace",
+            }),
             "hash-object" if writes_commit_object(args) => Err(Finding::Plumbing {
                 subcommand: "hash-object",
             }),
@@ -692,6 +696,25 @@ impl Walker {
                 self.file_text(file).is_some() || self.disk.unlocated(self.folder.as_deref(), file)
             })
     }
+}
+
+/// Whether `git replace args` writes a replacement object: `--edit`,
+/// `--graft`, `--convert-graft-file`, or an object and its replacement
+/// (not `--list`, `--delete`, or no operands, which list).
+fn replace_writes(args: &[Field<'_>]) -> bool {
+    let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
+    if words
+        .iter()
+        .any(|word| matches!(*word, "-d" | "--delete" | "-l" | "--list"))
+    {
+        return false;
+    }
+    words.iter().any(|word| {
+        matches!(
+            *word,
+            "-e" | "--edit" | "-g" | "--graft" | "--convert-graft-file"
+        )
+    }) || words.iter().filter(|word| !word.starts_with('-')).count() >= 2
 }
 
 /// Whether `git hash-object` writes a commit object (`-t commit -w`), as

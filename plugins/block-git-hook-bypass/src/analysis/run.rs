@@ -129,6 +129,9 @@ impl Walker {
             "mapfile" | "readarray" => {
                 let stdin = stdin.map(str::to_owned).or_else(|| self.group_stdin.take());
                 self.mapfile_builtin(args, stdin.as_deref());
+                for call in builtins::mapfile_callbacks(args, stdin.as_deref()) {
+                    self.source(&call)?;
+                }
                 done
             }
             // What nothing reads need not be worked out.
@@ -503,7 +506,8 @@ impl Walker {
     /// A name that runs git from then on: a copy or link of git's program
     /// (`cp /usr/bin/git gg; ./gg commit -n`), or a name `hash -p` gives it
     /// (`hash -p /usr/bin/git g; g commit -n`). It is kept as an alias of
-    /// `git` under each way the command may spell it.
+    /// `git` under each way the command may spell it; a name `hash -p` gives
+    /// another program runs that program (`hash -p /tmp/g git`).
     fn git_by_another_name(&mut self, name: &str, args: &[Field<'_>]) {
         let (program, names): (&str, Vec<&str>) = if name == "hash" {
             match args {
@@ -524,7 +528,14 @@ impl Walker {
                 _ => return,
             }
         };
+        // `hash -p /tmp/g git`: the name runs that program from then on.
         if basename(program) != "git" {
+            if name == "hash" {
+                for spelled in names {
+                    let quoted = format!("'{}'", program.replace('\'', "'\\''"));
+                    self.aliases.push((spelled.to_owned(), quoted));
+                }
+            }
             return;
         }
         for spelled in names {

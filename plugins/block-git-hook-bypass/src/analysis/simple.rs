@@ -25,6 +25,9 @@ static NO_ASSIGNMENTS: Env = Env {
     cleared: false,
 };
 
+/// The effect of a hook overwritten with output the gate cannot read.
+pub(super) const UNREAD_OUTPUT: &str = "overwrites, with output the gate cannot read,";
+
 impl Walker {
     pub(super) fn simple<'p>(
         &mut self,
@@ -212,6 +215,20 @@ impl Walker {
                     .trim()
                     .to_owned()
             };
+            // `git rev-parse … > .git/hooks/pre-commit`: a hook replaced by
+            // what a program prints, which may be nothing or `true`. A
+            // download (`curl … > .git/hooks/commit-msg`) installs one.
+            let downloads = argv.first().is_some_and(|program| {
+                matches!(super::run::basename(&program.text), "curl" | "wget")
+            });
+            if !append
+                && output.is_none()
+                && !argv.is_empty()
+                && !downloads
+                && files::is_hook_path(&target.text, self.within())
+            {
+                return Err(self.hook_files(command(), UNREAD_OUTPUT));
+            }
             self.write_file(&target.text, command, append, output)?;
         }
         Ok(())
