@@ -114,7 +114,7 @@ fn decide(
         }
     }
     crate::signals::check(walker, name, args, fed)?;
-    file_writers::carry_written(walker, name, args, call.stdin);
+    file_writers::carry_written(walker, name, args, call.stdin)?;
     run_written(walker, call, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;
     match name {

@@ -621,19 +621,25 @@ pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> 
 /// /dev/stdin` too), a file this command wrote, or one on disk. A script
 /// copied under another name and then run is read as it runs (`echo … > a
 /// && cp a b.go && go run b.go`).
-pub fn carry_written(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&str>) {
+pub fn carry_written(
+    walker: &mut Walker<'_>,
+    name: &str,
+    args: &[String],
+    stdin: Option<&str>,
+) -> Result<()> {
     let known = |walker: &Walker<'_>, source: &str| match source {
         "/dev/stdin" | "-" => stdin.map(str::to_owned),
         _ => walker.file_text(source).map(str::to_owned),
     };
     match name {
         "tee" => {
-            let Some(text) = stdin else { return };
+            let Some(text) = stdin else { return Ok(()) };
             let append = args
                 .iter()
                 .any(|arg| arg == "--append" || short_flags(arg).is_some_and(|f| f.contains('a')));
             for file in operands(args, &["--output-error"]) {
                 let path = walker.resolve(&file);
+                walker.check_run_later(&path, text)?;
                 walker.record_written(path, text, append);
             }
         }
@@ -644,7 +650,7 @@ pub fn carry_written(walker: &mut Walker<'_>, name: &str, args: &[String], stdin
                 &crate::commands::GNU_COPY
             };
             let Some((files, destinations)) = crate::commands::copied(args, syntax) else {
-                return;
+                return Ok(());
             };
             for (source, target) in files
                 .iter()
@@ -659,10 +665,12 @@ pub fn carry_written(walker: &mut Walker<'_>, name: &str, args: &[String], stdin
                 // The target is a file, or a folder the source goes into.
                 for path in [target.clone(), format!("{target}/{base}")] {
                     let path = walker.resolve(&path);
+                    walker.check_run_later(&path, &text)?;
                     walker.record_written(path, &text, false);
                 }
             }
         }
         _ => {}
     }
+    Ok(())
 }

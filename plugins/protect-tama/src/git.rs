@@ -26,16 +26,20 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
     } else {
         Vec::new()
     };
-    for setting in settings {
-        let Some((key, value)) = setting.split_once('=') else {
-            continue;
-        };
-        commands.extend(git_config::runs(key, value));
-    }
+    let mut settings: Vec<(String, String)> = settings
+        .iter()
+        .filter_map(|setting| setting.split_once('='))
+        .map(|(key, value)| (key.to_owned(), value.to_owned()))
+        .collect();
     if walker.assigns_variables() {
         for name in git_commands::VARIABLES {
             commands.extend(walker.known(name));
         }
+        settings.extend(environment_settings(walker));
+    }
+    for (key, value) in &settings {
+        commands.extend(git_config::runs(key, value));
+        work_tree_setting(walker, key, value)?;
     }
     let valued = [
         "-C",
@@ -79,6 +83,7 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
                 &subcommand_args[key],
                 &subcommand_args[value],
             ));
+            work_tree_setting(walker, &subcommand_args[key], &subcommand_args[value])?;
         }
         // `git config --file FILE key value` writes FILE, whatever it is.
         let files = option_values(subcommand_args, &["-f", "--file"]);
@@ -295,4 +300,36 @@ fn rewrites_work_tree(subcommand: &str, args: &[String]) -> bool {
         ),
         _ => false,
     }
+}
+
+/// The settings git takes from its environment when the command set them:
+/// `GIT_CONFIG_KEY_<n>` with `GIT_CONFIG_VALUE_<n>` from 0 on, and
+/// `GIT_CONFIG_PARAMETERS` (`'alias.x'='!…'`).
+fn environment_settings(walker: &Walker<'_>) -> Vec<(String, String)> {
+    /// Settings read from `GIT_CONFIG_KEY_<n>`, at most.
+    const MOST_KEYS: usize = 64;
+    let mut settings: Vec<(String, String)> = (0..MOST_KEYS)
+        .map_while(|n| {
+            let key = walker.known(&format!("GIT_CONFIG_KEY_{n}"))?;
+            let value = walker.known(&format!("GIT_CONFIG_VALUE_{n}"));
+            Some((key, value.unwrap_or_default()))
+        })
+        .collect();
+    if let Some(parameters) = walker.known("GIT_CONFIG_PARAMETERS") {
+        settings.extend(git_config::parameters(&parameters));
+    }
+    settings
+}
+
+/// `core.worktree` set to a folder that holds a protected path (`git config
+/// core.worktree ~`): git's checkouts and resets write there from then on.
+fn work_tree_setting(walker: &Walker<'_>, key: &str, value: &str) -> Result<()> {
+    if !key.eq_ignore_ascii_case("core.worktree") {
+        return Ok(());
+    }
+    walker.changes(
+        value,
+        Change::Remove,
+        "makes git's work tree, where checkouts write,",
+    )
 }

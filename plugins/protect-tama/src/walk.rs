@@ -618,18 +618,9 @@ impl<'h> Walker<'h> {
                             crate::harnesses::renamed(&source, target, tama)?;
                         }
                     }
-                    // A script written for a later call to run is read now.
-                    for (target, _) in &targets {
-                        let later = output.as_deref().map(|text| run_later(target, text));
-                        for (written, script) in later.unwrap_or_default() {
-                            self.as_program_input(|walker| walker.child_source_if_shell(&script))
-                                .map_err(|why| {
-                                    format!(
-                                        "{} `{}` would, when run: {why}",
-                                        written,
-                                        shown(target)
-                                    )
-                                })?;
+                    if let Some(text) = output.as_deref() {
+                        for (target, _) in &targets {
+                            self.check_run_later(target, text)?;
                         }
                     }
                     let text = output.unwrap_or_else(|| UNKNOWN_TEXT.to_owned());
@@ -795,6 +786,16 @@ impl<'h> Walker<'h> {
 
     /// The command's text (a write tool's input), the home folder taken
     /// out (see [`Walker::without_home`]).
+    /// A script written for a later call to run (a Makefile, a git hook,
+    /// a crontab) is read now, as what `target` would run.
+    pub fn check_run_later(&mut self, target: &str, text: &str) -> Result<()> {
+        for (written, script) in run_later(target, text) {
+            self.as_program_input(|walker| walker.child_source_if_shell(&script))
+                .map_err(|why| format!("{written} `{}` would, when run: {why}", shown(target)))?;
+        }
+        Ok(())
+    }
+
     /// `x='a[$(rm -rf ~/.tama)]'; (( x ))`: a substitution held in a
     /// variable, or in what a builtin evaluates again, runs there
     /// ([`shell_reader::values::substitutions`]).
