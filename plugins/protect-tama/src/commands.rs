@@ -1367,12 +1367,24 @@ fn unknown_command(
 }
 
 /// `tama` run by the agent: everything but the operator's commands passes.
-fn tama(walker: &Walker<'_>, args: &[String]) -> Result<()> {
+fn tama(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     let words: Vec<&str> = args
         .iter()
         .map(String::as_str)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    // `tama registry seal FILE` rewrites FILE's checksum.
+    if let ["registry", "seal", files @ ..] = words.as_slice() {
+        let files: Vec<String> = files.iter().map(|file| (*file).to_owned()).collect();
+        each(walker, &files, Change::Write, "seals")?;
+    }
+    // `tama doctor --codex PROGRAM` runs PROGRAM to ask it about trust.
+    if words.first() == Some(&"doctor") {
+        for codex in option_values(args, &["--codex"]) {
+            let quoted = format!("'{}' app-server", codex.replace('\'', "'\\''"));
+            walker.child_source_if_shell(&quoted)?;
+        }
+    }
     // `tama setup` with a registry of the agent's choosing installs hook
     // entries for that registry's events alone, and takes the others out.
     let operator = match words.as_slice() {

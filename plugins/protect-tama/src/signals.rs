@@ -87,6 +87,11 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String], fed: bool) -> Res
             .map(|why| format!("`pkill {}` {why}", shown(&args.join(" ")))),
         "killall" => killall_selects_tama(args)
             .map(|why| format!("`killall {}` {why}", shown(&args.join(" ")))),
+        // `fuser -k /bin/sh`: every process running the file is killed.
+        "fuser" if fuser_kills_hooks(args, tama) => Some(format!(
+            "`fuser {}` kills the processes running a shell or `tama`",
+            shown(&args.join(" "))
+        )),
         "prlimit" if sets_another_process(args) => {
             return Err(format!(
                 "the tool call sets the resource limits of a running process (`prlimit {}`): a harness's hooks start under its limits, and Tama, unable to run under them, fails where the harness goes on without it",
@@ -131,9 +136,40 @@ fn kill(walker: &Walker<'_>, args: &[String], fed: bool) -> Option<String> {
             .iter()
             .any(|id| !is_number(id.trim_start_matches('-')) && !id.starts_with('%'));
     let text = walker.command_text();
-    (unknown && lists_processes(&text) && names_tama_processes(&text)).then(|| {
-        "`kill` is handed process ids the gate cannot know, picked out by a command that names `tama`".to_owned()
+    (unknown && lists_processes(&text) && (names_tama_processes(&text) || names_shell(&text))).then(|| {
+        "`kill` is handed process ids the gate cannot know, picked out by a command that names `tama` or a shell hooks run through".to_owned()
     })
+}
+
+/// Whether `text` names a shell as a word of its own (`awk '$2=="sh"'`,
+/// `[ "$(cat $p/comm)" = bash ]`), not a script's extension (`server.sh`)
+/// or part of a longer name.
+fn names_shell(text: &str) -> bool {
+    let part_of_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    SHELLS.iter().any(|shell| {
+        text.match_indices(shell).any(|(at, _)| {
+            !text[..at].chars().next_back().is_some_and(part_of_name)
+                && !text[at + shell.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(part_of_name)
+        })
+    })
+}
+
+/// Whether `fuser -k` (or `--kill`) kills the processes using a shell's
+/// program or `tama`'s.
+fn fuser_kills_hooks(args: &[String], tama: &str) -> bool {
+    let kills = args.iter().any(|arg| {
+        arg == "--kill" || (arg.starts_with('-') && !arg.starts_with("--") && arg.contains('k'))
+    });
+    kills
+        && args.iter().filter(|arg| !arg.starts_with('-')).any(|file| {
+            let name = basename(file);
+            process_names().any(|process| process == name)
+                || (!tama.is_empty() && file == tama)
+                || file.contains(UNKNOWN_TEXT)
+        })
 }
 
 /// Whether shell text lists processes, from which ids may be picked: `ps`,
@@ -188,6 +224,13 @@ pub fn listed(name: &str, args: &[String], tama: &str) -> Option<String> {
             let name = basename(arg);
             process_names().any(|process| process == name) || arg.contains(UNKNOWN_TEXT)
         }),
+        // `ps -C sh -o pid=`: the processes of the commands it names.
+        "ps" => crate::commands::option_values(args, &["-C"])
+            .iter()
+            .flat_map(|names| names.split(','))
+            .any(|name| {
+                process_names().any(|process| process == name) || name.contains(UNKNOWN_TEXT)
+            }),
         _ => false,
     };
     lists_tama.then(|| format!("{TAMA_PIDS}\n"))
