@@ -1149,6 +1149,35 @@ fn operands_after_script(args: &[String], script_options: &[&str]) -> Vec<String
 }
 
 /// `find … -delete` or `-exec rm …`: everything under its starting points.
+/// Extensions of files a harness keeps as data, never its settings or code:
+/// what `find -name '*.EXT' -delete` may clean out of its folder.
+const DATA_EXTENSIONS: &[&str] = &[
+    "jsonl", "log", "txt", "tmp", "bak", "old", "orig", "swp", "md", "csv", "pid",
+];
+
+/// A file `find` selects under `start`, when it selects only data files in
+/// a harness's folder ([`DATA_EXTENSIONS`], [`in_harness_folder`]): a name
+/// of the first pattern's kind (`~/.claude/found.jsonl`).
+fn data_found(walker: &Walker<'_>, args: &[String], start: &str) -> Option<String> {
+    let patterns = crate::key_reads::name_patterns(args)?;
+    let data_only = patterns.iter().all(|pattern| {
+        pattern
+            .strip_prefix("*.")
+            .is_some_and(|extension| DATA_EXTENSIONS.contains(&extension))
+    });
+    (data_only && in_harness_folder(&walker.resolve(start))).then(|| {
+        let name = patterns[0].replace('*', "found");
+        format!("{}/{name}", start.trim_end_matches('/'))
+    })
+}
+
+/// Whether `path` lies in Claude Code's or Codex's own folder (`~/.claude`,
+/// `~/.codex`, or a folder in one), where Tama's entries are settings files.
+fn in_harness_folder(path: &str) -> bool {
+    let mut parts = path.split('/');
+    parts.any(|part| part == ".claude" || part == ".codex")
+}
+
 fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     let starts = args[runners::find_folders(args)].to_vec();
     let starts = if starts.is_empty() {
@@ -1183,7 +1212,14 @@ fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
             _ => false,
         });
     if changes {
-        each(walker, &starts, Change::Remove, "changes files under")?;
+        // `find ~/.claude -name '*.jsonl' -delete`: transcripts and logs in a
+        // harness's folder, none of them its settings or code.
+        let changed: Vec<String> = starts
+            .iter()
+            .filter(|start| data_found(walker, args, start).is_none())
+            .cloned()
+            .collect();
+        each(walker, &changed, Change::Remove, "changes files under")?;
     }
     // `-fprint FILE` and its kin write what find lists to FILE.
     let listings = option_values(args, &["-fprint", "-fprint0", "-fprintf", "-fls"]);
@@ -1201,7 +1237,8 @@ fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
             .collect();
         rest = &rest[at + 1 + command.len()..];
         for start in &starts {
-            let argv: Vec<String> = command.iter().map(|a| a.replace("{}", start)).collect();
+            let found = data_found(walker, args, start).unwrap_or_else(|| start.clone());
+            let argv: Vec<String> = command.iter().map(|a| a.replace("{}", &found)).collect();
             run(
                 walker,
                 // `-exec` commands read find's own input.

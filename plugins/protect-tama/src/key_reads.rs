@@ -5,7 +5,7 @@
 
 use crate::prelude::*;
 
-use crate::commands::{operands, short_flags};
+use crate::commands::{operands, option_values, short_flags};
 use crate::walk::{Result, Walker, shown};
 
 /// Refuses `name args…` when it reads the files under a folder that holds
@@ -168,17 +168,58 @@ fn reads_recursively(name: &str, args: &[String]) -> Option<bool> {
         "tar" | "bsdtar" => crate::archives::tar_writes_archive(args),
         "grep" | "egrep" | "fgrep" => {
             let recursive = flag(&['r', 'R'], &["--recursive", "--dereference-recursive"]);
-            return recursive.then_some(true);
+            return (recursive && !skips_key(&option_values(args, &["--include"]), false))
+                .then_some(true);
         }
         // ripgrep and ag skip hidden folders such as `.tama` unless told not to.
         "rg" | "ag" => {
             let hidden = flag(&['.'], &["--hidden", "-uu", "-uuu", "--unrestricted"]);
             return hidden.then_some(true);
         }
-        "find" => args
-            .iter()
-            .any(|arg| matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")),
+        "find" => {
+            args.iter()
+                .any(|arg| matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
+                && !find_skips_key(args)
+        }
         _ => false,
     };
     recursive.then_some(false)
+}
+
+/// Whether `find`'s expression picks only names the key's cannot be: each
+/// of its base-name tests (`-name '*.py'`) is matched against the key
+/// file's name, when it has any, none is negated and no `-o` joins them.
+fn find_skips_key(args: &[String]) -> bool {
+    let fold = args.iter().any(|arg| arg == "-iname");
+    name_patterns(args).is_some_and(|patterns| skips_key(&patterns, fold))
+}
+
+/// The base-name patterns of `find`'s expression (`-name`, `-iname`), when
+/// each file it selects must match one: there is one at least, none is
+/// negated and no `-o` joins them.
+pub fn name_patterns(args: &[String]) -> Option<Vec<String>> {
+    let mut patterns = Vec::new();
+    for (at, arg) in args.iter().enumerate() {
+        match arg.as_str() {
+            "-o" | "-or" | "!" | "-not" => return None,
+            "-name" | "-iname" => patterns.extend(args.get(at + 1).cloned()),
+            _ => {}
+        }
+    }
+    (!patterns.is_empty()).then_some(patterns)
+}
+
+/// Whether file-name globs given to pick files (`grep --include`, `find
+/// -name`) are there and none matches the key file's name.
+fn skips_key(patterns: &[String], fold: bool) -> bool {
+    let key = crate::protected::KEY_FILE;
+    !patterns.is_empty()
+        && !patterns.iter().any(|pattern| {
+            let pattern = match fold {
+                true => pattern.to_ascii_lowercase(),
+                false => pattern.clone(),
+            };
+            pattern.contains(shell_reader::field::UNKNOWN)
+                || shell_reader::values::glob_matches(pattern.as_bytes(), key.as_bytes())
+        })
 }
