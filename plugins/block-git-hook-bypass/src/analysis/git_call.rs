@@ -216,6 +216,26 @@ impl Walker {
             "http-push" => Err(Finding::Plumbing {
                 subcommand: "http-push",
             }),
+            // `git clone . /tmp/x`: a clone gets none of the hooks, so what
+            // is committed there and pulled back skipped them.
+            "clone" if clones_this_repository(args) => Err(Finding::CommitsUnverified {
+                command: format!("git clone {}", shown(args)),
+                how: "copies this repository without its hooks, for commits made in the copy to \
+                      be brought back"
+                    .to_owned(),
+                fix: "Commit in this repository, where the hooks run",
+            }),
+            // `git -C ../remote.git fetch "$PWD" main:main`: the remote takes
+            // the branch itself, and no pre-push hook runs here.
+            "fetch" | "pull" if elsewhere && pulls_from_a_folder(subcommand, args) => {
+                Err(Finding::CommitsUnverified {
+                    command: format!("git {subcommand} {}", shown(args)),
+                    how: "has another repository take a branch from a folder on this machine, \
+                          a push without the pre-push hook"
+                        .to_owned(),
+                    fix: "Push with `git push` and fix what the hooks report",
+                })
+            }
             "clean" if clean_removes_husky(args) && self.husky_installed(elsewhere) => {
                 Err(Finding::HookFiles {
                     command: format!("git clean {}", shown(args)),
@@ -696,6 +716,71 @@ impl Walker {
                 self.file_text(file).is_some() || self.disk.unlocated(self.folder.as_deref(), file)
             })
     }
+}
+
+/// Whether `git fetch` or `git pull`, run in another repository, takes
+/// from a folder on this machine (a path, `file://`, or one the gate cannot
+/// know, as `"$PWD"`) into a branch: `pull` always, `fetch` for a refspec
+/// with a destination outside `refs/remotes/` and `refs/tags/`.
+fn pulls_from_a_folder(subcommand: &str, args: &[Field<'_>]) -> bool {
+    let mut operands = args
+        .iter()
+        .map(|arg| &*arg.text)
+        .filter(|word| !word.starts_with('-'));
+    let Some(source) = operands.next() else {
+        return false;
+    };
+    let local = source.starts_with(['/', '.', '~'])
+        || source.starts_with("file://")
+        || source.contains(UNKNOWN);
+    local
+        && (subcommand == "pull"
+            || operands.any(|refspec| {
+                refspec.split_once(':').is_some_and(|(from, to)| {
+                    !from.is_empty()
+                        && !to.is_empty()
+                        && !to.starts_with("refs/remotes/")
+                        && !to.starts_with("refs/tags/")
+                })
+            }))
+}
+
+/// Whether `git clone`'s source is the repository it runs in (`.`, `./.git`,
+/// `file://.`).
+fn clones_this_repository(args: &[Field<'_>]) -> bool {
+    const VALUED: &[&str] = &[
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "-c",
+        "--config",
+        "--depth",
+        "--template",
+        "--reference",
+        "--separate-git-dir",
+        "-u",
+        "--upload-pack",
+        "-j",
+        "--jobs",
+        "--filter",
+        "--shallow-since",
+        "--shallow-exclude",
+        "--server-option",
+        "--bundle-uri",
+    ];
+    let mut words = args.iter().map(|arg| &*arg.text);
+    while let Some(word) = words.next() {
+        if VALUED.contains(&word) {
+            words.next();
+        } else if !word.starts_with('-') {
+            let source = word.strip_prefix("file://").unwrap_or(word);
+            let source = source.trim_end_matches('/');
+            let source = source.strip_suffix("/.git").unwrap_or(source);
+            return matches!(source, "." | "" | ".git" | "./.git");
+        }
+    }
+    false
 }
 
 /// Whether `git replace args` writes a replacement object: `--edit`,
