@@ -24,7 +24,9 @@ pub(super) fn apply(
 ) -> (String, usize) {
     loop {
         let applied = match tokens.get(index) {
-            Some(Token::Operator("[::-1]")) => Some((value.chars().rev().collect(), index + 1)),
+            Some(Token::Operator(slice)) if slice.starts_with('[') && slice.len() > 1 => {
+                sliced(&value, slice).map(|value| (value, index + 1))
+            }
             Some(Token::Operator("%")) => percent_arguments(tokens, index + 1, read)
                 .map(|(args, next)| (fill_percent(&value, &args), next)),
             Some(Token::Operator(".")) => match tokens.get(index + 1) {
@@ -38,6 +40,91 @@ pub(super) fn apply(
             None => return (value, index),
         }
     }
+}
+
+/// The length of a Python slice of literal numbers at the start of `rest`
+/// (`[::-1]`, `[1::2]`, `[2:-1]`), if one is there.
+pub(super) fn slice_length(rest: &str) -> Option<usize> {
+    let inner = rest.strip_prefix('[')?;
+    let end = inner.find(']')?;
+    let parts: Vec<&str> = inner[..end].split(':').collect();
+    let numbers = parts.iter().all(|part| {
+        let digits = part.trim().strip_prefix('-').unwrap_or(part.trim());
+        digits.bytes().all(|b| b.is_ascii_digit())
+    });
+    (matches!(parts.len(), 2 | 3) && numbers).then_some(end + 2)
+}
+
+/// `value[start:stop:step]` as Python takes it, over characters.
+fn sliced(value: &str, slice: &str) -> Option<String> {
+    let chars: Vec<char> = value.chars().collect();
+    let length = i64::try_from(chars.len()).ok()?;
+    let parts: Vec<Option<i64>> = slice
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split(':')
+        .map(|part| part.trim().parse::<i64>().ok())
+        .collect();
+    let step = parts.get(2).copied().flatten().unwrap_or(1);
+    if step == 0 {
+        return None;
+    }
+    // A bound counts from the end when negative, and is clamped as Python clamps it.
+    let bound = |given: Option<i64>, default: i64, low: i64, high: i64| {
+        given
+            .map(|at| if at < 0 { at + length } else { at })
+            .map_or(default, |at| at.clamp(low, high))
+    };
+    let (low, high) = if step > 0 {
+        (0, length)
+    } else {
+        (-1, length - 1)
+    };
+    let (start_default, stop_default) = if step > 0 {
+        (0, length)
+    } else {
+        (length - 1, -1)
+    };
+    let mut at = bound(parts.first().copied().flatten(), start_default, low, high);
+    let stop = bound(parts.get(1).copied().flatten(), stop_default, low, high);
+    let mut out = String::new();
+    while (step > 0 && at < stop) || (step < 0 && at > stop) {
+        out.extend(usize::try_from(at).ok().and_then(|at| chars.get(at)));
+        at += step;
+    }
+    Some(out)
+}
+
+/// `codecs.decode(TEXT, "rot13")` or `codecs.encode(…)` at `index` (after
+/// the module's name): TEXT with its letters turned by thirteen, and the
+/// index after the call.
+pub(super) fn codecs_call(
+    tokens: &[Token<'_>],
+    index: usize,
+    read: ReadValue<'_>,
+) -> Option<(String, usize)> {
+    let [Token::Operator("."), Token::Word("decode" | "encode"), ..] = tokens.get(index..)? else {
+        return None;
+    };
+    let (args, next) = arguments(tokens, index + 2, read)?;
+    let [(None, text), (_, codec)] = args.as_slice() else {
+        return None;
+    };
+    if !matches!(
+        codec.to_ascii_lowercase().as_str(),
+        "rot13" | "rot_13" | "rot-13"
+    ) {
+        return None;
+    }
+    let turned = text
+        .chars()
+        .map(|c| match c {
+            'a'..='z' => char::from(b'a' + (c as u8 - b'a' + 13) % 26),
+            'A'..='Z' => char::from(b'A' + (c as u8 - b'A' + 13) % 26),
+            _ => c,
+        })
+        .collect();
+    Some((turned, next))
 }
 
 /// A list of values (`['t', 'a']`) at `index` joined by a `.join(sep)`

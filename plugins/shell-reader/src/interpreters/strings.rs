@@ -245,10 +245,12 @@ impl<'a> Lexer<'a> {
             } else if let Some((kind, open, length)) = self.ruby_percent(&tokens) {
                 self.advance(length);
                 self.quote_like(kind, open, &mut tokens);
-            } else if self.language == Language::Python && self.rest.starts_with("[::-1]") {
-                // A value read backwards: `"amat./~"[::-1]`.
-                tokens.push(Token::Operator("[::-1]"));
-                self.advance("[::-1]".len());
+            } else if self.language == Language::Python
+                && let Some(length) = methods::slice_length(self.rest)
+            {
+                // A slice of a value: `"amat./~"[::-1]`, `"xtxaxmxa"[1::2]`.
+                tokens.push(Token::Operator(&self.rest[..length]));
+                self.advance(length);
             } else {
                 let length = ["==", "=>", "=~", "!=", "+=", ".=", "<=", ">=", ".."]
                     .iter()
@@ -726,6 +728,16 @@ fn chain(
                     Some((value, next)) => {
                         has_literal = true;
                         (function(value), next)
+                    }
+                    None => break,
+                }
+            }
+            // `codecs.decode("…", "rot13")`.
+            Some(Token::Word("codecs")) if depth < MAX_NESTING => {
+                match methods::codecs_call(tokens, index + 1, &read) {
+                    Some(decoded) => {
+                        has_literal = true;
+                        decoded
                     }
                     None => break,
                 }

@@ -232,6 +232,20 @@ fn lua_r_julia_and_applescript_strings_are_read() {
 }
 
 #[test]
+fn slices_and_rot13_are_read() {
+    let python = |code: &str| values(code, Language::Python);
+    assert_eq!(python("rmtree('~/.' + 'xtxaxmxa'[1::2])"), ["~/.tama"]);
+    assert_eq!(python("p = 'amatx'[3::-1]"), ["tama"]);
+    assert_eq!(python("p = 'hello'[1:-1]"), ["ell"]);
+    assert_eq!(python("p = 'hello'[-2:]"), ["lo"]);
+    assert_eq!(
+        python("codecs.decode('--ab-irevsl', 'rot13')"),
+        ["--no-verify"]
+    );
+    assert_eq!(python("codecs.encode('.gnzn', 'rot_13')"), [".tama"]);
+}
+
+#[test]
 fn characters_given_by_code_and_reversed_literals_are_read() {
     assert_eq!(
         values(
