@@ -203,13 +203,17 @@ pub fn other_tool_refusal(
     if !CHANGING_TOOL_WORDS.iter().any(|word| name.contains(word)) {
         return None;
     }
-    let paths: Vec<String> = tool_inputs::input_strings(tool_input)?
+    let mut paths: Vec<String> = tool_inputs::input_strings(tool_input)?
         .into_iter()
         .filter_map(|text| {
             let path = text.strip_prefix("file://").unwrap_or(&text);
             (path.starts_with(['/', '~']) && !path.contains('\n')).then(|| path.to_owned())
         })
         .collect();
+    // Relative paths under the keys that name files (Serena's
+    // `relative_path`), and a folder and a file given apart.
+    let value: serde_json::Value = serde_json::from_str(tool_input).ok()?;
+    tool_inputs::named_paths(&value, &mut paths);
     let walker = walk::Walker::new(protected, cwd, "", Vec::new());
     paths
         .iter()

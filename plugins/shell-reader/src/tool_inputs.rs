@@ -41,6 +41,42 @@ pub fn strings(value: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// The paths a tool's input names under keys that name files or folders
+/// (`path`, `relative_path`, `file`, `target_dir`, …), relative ones
+/// included, and each folder joined to the file given beside it (`{"dir":
+/// "~/.claude", "file": "settings.json"}`).
+pub fn named_paths(value: &Value, out: &mut Vec<String>) {
+    const FOLDER_KEYS: &[&str] = &["dir", "directory", "folder", "path", "root", "cwd"];
+    const FILE_KEYS: &[&str] = &["file", "filename", "file_name", "name", "relative_path"];
+    let names_path = |key: &str| {
+        let key = key.to_ascii_lowercase();
+        ["path", "file", "dir", "folder", "target", "dest", "source"]
+            .iter()
+            .any(|part| key.contains(part))
+    };
+    let path_like = |text: &str| !text.is_empty() && !text.contains(['\n', ' ']);
+    match value {
+        Value::Array(items) => items.iter().for_each(|item| named_paths(item, out)),
+        Value::Object(map) => {
+            for (key, item) in map {
+                match item.as_str() {
+                    Some(text) if names_path(key) && path_like(text) => out.push(text.to_owned()),
+                    Some(_) => {}
+                    None => named_paths(item, out),
+                }
+            }
+            let text_of = |keys: &[&str]| keys.iter().find_map(|key| map.get(*key)?.as_str());
+            if let (Some(folder), Some(file)) = (text_of(FOLDER_KEYS), text_of(FILE_KEYS))
+                && path_like(folder)
+                && path_like(file)
+            {
+                out.push(format!("{}/{file}", folder.trim_end_matches('/')));
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Each list of strings in `value` as a command line, its words quoted,
 /// and a program given apart from its arguments (`{"program": "rm",
 /// "args": […]}`) put before them.
