@@ -303,6 +303,7 @@ impl Walker {
                 path => self.file_text(path),
             };
             let Some(text) = text.map(str::to_owned) else {
+                self.carry_folder(argv, &source.text, &destination)?;
                 continue;
             };
             let base = source.text.rsplit('/').next().unwrap_or_default();
@@ -315,6 +316,42 @@ impl Walker {
             };
             for target in targets {
                 self.write_file(&target, || shown(argv), false, Some(&text))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The files this command wrote under a folder `cp -r` copies (`cp -r
+    /// /tmp/noop/. .git/hooks/`), each carried to where it lands: under the
+    /// destination by its path below the folder, or below the folder's own
+    /// name there.
+    fn carry_folder(
+        &mut self,
+        argv: &[Field<'_>],
+        source: &str,
+        destination: &files::Destination<'_>,
+    ) -> Result<()> {
+        let folder = source.trim_end_matches("/.").trim_end_matches('/');
+        let folder = files::normalize(folder);
+        let under: Vec<(String, String)> = self
+            .written_files
+            .iter()
+            .filter_map(|(path, content)| {
+                let relative = path.strip_prefix(folder)?.strip_prefix('/')?;
+                Some((relative.to_owned(), content.clone()))
+            })
+            .collect();
+        let target = match destination {
+            files::Destination::Operand(target) => target.text.trim_end_matches('/'),
+            files::Destination::Folder(folder) => folder.trim_end_matches('/'),
+        };
+        let base = folder.rsplit('/').next().unwrap_or(folder);
+        for (relative, content) in under {
+            for landed in [
+                format!("{target}/{relative}"),
+                format!("{target}/{base}/{relative}"),
+            ] {
+                self.write_file(&landed, || shown(argv), false, Some(&content))?;
             }
         }
         Ok(())
