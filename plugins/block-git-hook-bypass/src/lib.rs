@@ -104,7 +104,12 @@
 //!   the programs hooks run live (`node_modules/.bin/lint-staged`,
 //!   `vendor/bin`, `.venv/bin`), is refused: the hook then checks nothing.
 //! - Hook files deleted (found by `find` or `ls` and handed on too, or
-//!   archived away by `tar --remove-files` or `zip -m`), moved away, emptied,
+//!   archived away by `tar --remove-files` or `zip -m`; `find`'s name, path
+//!   and regex tests are read for what they select, the git folder pruned
+//!   or negated left out, `-name '*.sample'` selecting no hook), moved away,
+//!   given a second name by a link (`ln -s .git/hooks h`, a hard link),
+//!   overwritten with a program's output the gate cannot read (a download
+//!   still installs one), copied over by a folder of no-ops, emptied,
 //!   covered by a mount, replaced by a no-op (one that exits with success
 //!   before a command of its own), made non-executable (`chmod
 //!   --reference` too) or edited in place (`sed -i`, an editor given
@@ -119,7 +124,8 @@
 //!   hooks, samples and backups pass.
 //! - What a hook runs, changed by the command for a git command that runs
 //!   hooks (`hook_env::changes_hook_programs`): `PATH` set (a folder put on
-//!   it may hold a no-op `npx` or `lint-staged`), `BASH_ENV` (but a file the
+//!   it may hold a no-op `npx` or `lint-staged`), `SHELLOPTS` and
+//!   `BASHOPTS` (`noexec`), `BASH_ENV` (but a file the
 //!   command wrote that can neither end a hook nor stand in for what it
 //!   runs), `LD_PRELOAD` and the loader's other variables, a function
 //!   exported to bash (`export -f`, `declare -fx`), node's loading options,
@@ -135,11 +141,15 @@
 //!   Graphite handed `--no-verify`), and their configuration turning them
 //!   off (`commit-hooks=false` in an `.npmrc`, `npm config set`, lerna's
 //!   `"commitHooks": false`, python-semantic-release's `no_git_verify`).
-//! - `git commit-tree`, `git hash-object -t commit -w`, `git fast-import`
+//! - `git commit-tree`, `git hash-object -t commit -w`, `git replace` that
+//!   writes an object, `git fast-import`
 //!   and `git quiltimport` are refused on their own: they write commits
 //!   without hooks, and the ref update that publishes them
 //!   may come in a later call; so are `git send-pack` and `git http-push`,
-//!   which push without the pre-push hook. History rewritten with changed
+//!   which push without the pre-push hook, as is a fetch run in another
+//!   repository that takes a branch from a folder here (`git -C
+//!   ../remote.git fetch "$PWD" main:main`), and a clone of this repository
+//!   (`git clone . DIR`), which gets none of its hooks. History rewritten with changed
 //!   files or messages is refused for the same reason: `git filter-branch`
 //!   with a tree, index, message, commit or parent filter, `git
 //!   filter-repo` with a content callback or text replacement.
@@ -155,7 +165,12 @@
 //!   as git. A command holding such values is read a second time with them
 //!   empty, as an unset variable expands: `--no-verify$x` is refused.
 //! - A variable is followed through `${!name}` and through names declared
-//!   with `declare -n`, `typeset -n` or `local -n`.
+//!   with `declare -n`, `typeset -n` or `local -n`. The substitutions a
+//!   variable's value holds are walked, as bash runs them where it evaluates
+//!   the text again (`x='a[$(…)]'; (( x ))`, `${x@P}`, `PS4`), and those in
+//!   what `printf -v`, `read`, `declare`, `let` and `test` evaluate; so is
+//!   `mapfile -C`'s callback. `cd` follows `CDPATH`, and in a folder it
+//!   cannot know takes a hook's name for a hook.
 //! - Unquoted expansions split on IFS: blank, tab and newline, which shells
 //!   set at start-up, or what the command assigns it.
 //! - Text that never runs passes: messages, `echo` arguments, comments,
