@@ -35,7 +35,7 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
         for name in git_commands::VARIABLES {
             commands.extend(walker.known(name));
         }
-        settings.extend(environment_settings(walker));
+        settings.extend(git_config::environment_settings(|name| walker.known(name)));
     }
     for (key, value) in &settings {
         commands.extend(git_config::runs(key, value));
@@ -300,25 +300,6 @@ fn rewrites_work_tree(subcommand: &str, args: &[String]) -> bool {
         ),
         _ => false,
     }
-}
-
-/// The settings git takes from its environment when the command set them:
-/// `GIT_CONFIG_KEY_<n>` with `GIT_CONFIG_VALUE_<n>` from 0 on, and
-/// `GIT_CONFIG_PARAMETERS` (`'alias.x'='!…'`).
-fn environment_settings(walker: &Walker<'_>) -> Vec<(String, String)> {
-    /// Settings read from `GIT_CONFIG_KEY_<n>`, at most.
-    const MOST_KEYS: usize = 64;
-    let mut settings: Vec<(String, String)> = (0..MOST_KEYS)
-        .map_while(|n| {
-            let key = walker.known(&format!("GIT_CONFIG_KEY_{n}"))?;
-            let value = walker.known(&format!("GIT_CONFIG_VALUE_{n}"));
-            Some((key, value.unwrap_or_default()))
-        })
-        .collect();
-    if let Some(parameters) = walker.known("GIT_CONFIG_PARAMETERS") {
-        settings.extend(git_config::parameters(&parameters));
-    }
-    settings
 }
 
 /// `core.worktree` set to a folder that holds a protected path (`git config

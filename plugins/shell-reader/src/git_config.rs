@@ -113,6 +113,26 @@ pub fn setting_commands(settings: &[(String, String)]) -> String {
     commands
 }
 
+/// The settings git takes from its environment, `value` giving each
+/// variable: `GIT_CONFIG_KEY_<n>` with `GIT_CONFIG_VALUE_<n>` from 0 on (git
+/// reads `GIT_CONFIG_COUNT` of them, each there), and
+/// `GIT_CONFIG_PARAMETERS` ([`parameters`]).
+pub fn environment_settings(value: impl Fn(&str) -> Option<String>) -> Vec<(String, String)> {
+    /// Settings read from `GIT_CONFIG_KEY_<n>`, at most.
+    const MOST_KEYS: usize = 64;
+    let mut settings: Vec<(String, String)> = (0..MOST_KEYS)
+        .map_while(|n| {
+            let key = value(&format!("GIT_CONFIG_KEY_{n}"))?;
+            let setting = value(&format!("GIT_CONFIG_VALUE_{n}"));
+            Some((key, setting.unwrap_or_default()))
+        })
+        .collect();
+    if let Some(parameters) = value("GIT_CONFIG_PARAMETERS") {
+        settings.extend(self::parameters(&parameters));
+    }
+    settings
+}
+
 /// The settings of `GIT_CONFIG_PARAMETERS`, which git fills from `-c` for
 /// the programs it runs: single-quoted keys and values (`'alias.ci'='commit
 /// -n'`, a quote inside written `'\''`), or single-quoted `key=value`.

@@ -495,23 +495,10 @@ impl Walker {
         Ok(())
     }
 
-    /// The settings git takes from its environment: `GIT_CONFIG_KEY_<n>`
-    /// and `GIT_CONFIG_VALUE_<n>` from 0 on (git reads `GIT_CONFIG_COUNT`
-    /// of them, each there), and `GIT_CONFIG_PARAMETERS`.
+    /// The settings git takes from the command's environment
+    /// ([`git_config::environment_settings`]).
     fn environment_config(&self, env: &Env) -> Vec<(String, String)> {
-        /// Settings read from `GIT_CONFIG_KEY_<n>`, at most.
-        const MOST_KEYS: usize = 64;
-        let mut settings: Vec<(String, String)> = (0..MOST_KEYS)
-            .map_while(|n| {
-                let key = self.environment_value(env, &format!("GIT_CONFIG_KEY_{n}"))?;
-                let value = self.environment_value(env, &format!("GIT_CONFIG_VALUE_{n}"));
-                Some((key, value.unwrap_or_default()))
-            })
-            .collect();
-        if let Some(parameters) = self.environment_value(env, "GIT_CONFIG_PARAMETERS") {
-            settings.extend(git_config::parameters(&parameters));
-        }
-        settings
+        git_config::environment_settings(|name| self.environment_value(env, name))
     }
 
     /// A variable as git sees it: assigned for this command, else set earlier.
