@@ -176,6 +176,9 @@ struct Walker {
     /// Start-up files being read as the git commands of later shells see
     /// them, which set `PATH` and the like for every later program by design.
     in_startup_file: u32,
+    /// A `umask` set earlier takes the execute bit off the files made after
+    /// it (`umask 777`): a hook copied or moved into place then does not run.
+    umask_strips_execute: bool,
 }
 
 /// Shell state a subshell gets a copy of and the parent keeps.

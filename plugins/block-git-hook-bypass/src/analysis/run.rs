@@ -16,6 +16,34 @@ use crate::finding::Finding;
 use crate::output;
 use shell_reader::runners::is_shell;
 
+/// The effect of a file put in place of a hook under a `umask` that takes
+/// the execute bit off.
+pub(super) const UMASKED: &str =
+    "puts a file made without the execute bit (by the `umask` set before) in place of";
+
+/// Whether `umask args…` takes the owner's execute bit off new files: an
+/// octal mask with it (`777`, `0100`), a symbolic one without `x` for the
+/// owner (`u=rw`, `a-x`), or a mask the gate cannot know.
+fn umask_strips_execute(args: &[Field<'_>]) -> bool {
+    let Some(mask) = args.iter().find(|arg| !arg.text.starts_with('-')) else {
+        return false;
+    };
+    let mask = &*mask.text;
+    if mask.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        let value = u32::from_str_radix(mask, 8).unwrap_or(0);
+        return value & 0o100 != 0;
+    }
+    if mask.contains(UNKNOWN) {
+        return true;
+    }
+    mask.split(',').any(|clause| {
+        let owner = clause.starts_with(['u', 'a']) || clause.starts_with(['=', '-']);
+        owner
+            && ((clause.contains('=') && !clause.contains('x'))
+                || (clause.contains('-') && clause.contains('x')))
+    })
+}
+
 /// The effect of a link to hooks, said in a refusal.
 const LINKS: &str = "links a second name, through which later commands may change them, to";
 
@@ -195,6 +223,10 @@ impl Walker {
                 self.set_builtin(args)?;
                 done
             }
+            "umask" => {
+                self.umask_strips_execute |= umask_strips_execute(args);
+                done
+            }
             "cd" | "pushd" => {
                 let directory = args.iter().find(|arg| !arg.text.starts_with('-'));
                 self.folder = match directory {
@@ -332,6 +364,18 @@ impl Walker {
         if let Some(tool) = known.file_tool {
             if let Some(effect) = files::tampering(tool, args, self.within(), content_of) {
                 return Err(self.hook_files(shown(argv), effect));
+            }
+            let lands_on_hook = || match files::copy_operands(args) {
+                Some((_, Some(files::Destination::Operand(target)))) => {
+                    files::is_hook_path(&target.text, self.within())
+                }
+                _ => false,
+            };
+            if self.umask_strips_execute
+                && matches!(tool, files::FileTool::Moves | files::FileTool::Copies)
+                && lands_on_hook()
+            {
+                return Err(self.hook_files(shown(argv), UMASKED));
             }
             if let Some(effect) =
                 files::config_tampering(tool, args, |path| self.is_config_file(path))

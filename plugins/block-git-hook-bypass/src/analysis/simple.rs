@@ -229,6 +229,9 @@ impl Walker {
             {
                 return Err(self.hook_files(command(), UNREAD_OUTPUT));
             }
+            if self.umask_strips_execute && files::is_hook_path(&target.text, self.within()) {
+                return Err(self.hook_files(command(), super::run::UMASKED));
+            }
             self.write_file(&target.text, command, append, output)?;
         }
         Ok(())
