@@ -112,7 +112,8 @@
 //!   still installs one), copied over by a folder of no-ops, emptied,
 //!   covered by a mount, replaced by a no-op (one that exits with success
 //!   before a command of its own), made non-executable (`chmod
-//!   --reference` too) or edited in place (`sed -i`, an editor given
+//!   --reference` too, or put in place under a `umask` without the
+//!   execute bit) or edited in place (`sed -i`, an editor given
 //!   commands) are refused, as is an `exit 0` or a hook manager's switch
 //!   written into the file husky sources before every hook
 //!   (`~/.config/husky/init.sh`, husky 8's `~/.huskyrc`), or a hook
