@@ -191,10 +191,18 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                                 .or_else(|| line.strip_prefix('|'))
                                 .and_then(|rest| rest.split_once('|'))
                                 .map(|(_, shell)| shell);
+                            // `python CODE` (or `py`, `pi`) runs Python code.
+                            let python = ["python ", "py ", "pi "]
+                                .iter()
+                                .find_map(|command| line.strip_prefix(command))
+                                .map(|code| {
+                                    format!("python3 -c {}", crate::interpreters::quoted(code))
+                                });
                             line.strip_prefix("shell ")
                                 .or_else(|| line.strip_prefix('!'))
                                 .or(piped)
                                 .map(str::to_owned)
+                                .or(python)
                         })
                         .collect::<Vec<_>>()
                 })
