@@ -1148,7 +1148,6 @@ fn operands_after_script(args: &[String], script_options: &[&str]) -> Vec<String
     }
 }
 
-/// `find … -delete` or `-exec rm …`: everything under its starting points.
 /// Extensions of files a harness keeps as data, never its settings or code:
 /// what `find -name '*.EXT' -delete` may clean out of its folder.
 const DATA_EXTENSIONS: &[&str] = &[
@@ -1178,6 +1177,7 @@ fn in_harness_folder(path: &str) -> bool {
     parts.any(|part| part == ".claude" || part == ".codex")
 }
 
+/// `find … -delete` or `-exec rm …`: everything under its starting points.
 fn find(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     let starts = args[runners::find_folders(args)].to_vec();
     let starts = if starts.is_empty() {
