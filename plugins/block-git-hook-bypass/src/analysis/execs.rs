@@ -257,15 +257,30 @@ impl Walker {
                     return Err(self.hook_files(shown(argv), "deletes"));
                 }
                 "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                    let mut command = Vec::new();
+                    let mut words = Vec::new();
                     while let Some(word) = expression.get(index) {
                         index += 1;
                         if matches!(&*word.text, ";" | "+") {
                             break;
                         }
-                        command.push(Field::new(word.text.replace("{}", found)));
+                        words.push(&*word.text);
                     }
-                    self.run(frame, &command, env, None).map_err(as_find)?;
+                    // Every file under a folder that holds the repository's
+                    // hooks, handed to a program that deletes, moves or
+                    // re-modes them (`find . -type f -exec chmod 644 {} +`),
+                    // reaches the hooks too.
+                    let takes_hooks = selection == Selection::Everything
+                        && words.first().is_some_and(|program| {
+                            files::takes_files_away(super::run::basename(program))
+                        });
+                    let stand_ins = [Some(found), takes_hooks.then_some(".git/hooks/pre-commit")];
+                    for stand_in in stand_ins.into_iter().flatten() {
+                        let command: Vec<Field<'_>> = words
+                            .iter()
+                            .map(|word| Field::new(word.replace("{}", stand_in)))
+                            .collect();
+                        self.run(frame, &command, env, None).map_err(as_find)?;
+                    }
                 }
                 _ => {}
             }

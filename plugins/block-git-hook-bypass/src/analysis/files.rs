@@ -598,6 +598,25 @@ pub fn copy_operands<'f>(
     Some((operands, Some(Destination::Operand(last))))
 }
 
+/// Whether a program deletes, moves, empties, links or re-modes the files
+/// it is handed (`find -exec rm`, `xargs chmod`): what it does to a hook
+/// among them takes the hook away.
+pub fn takes_files_away(program: &str) -> bool {
+    matches!(
+        program,
+        "rm" | "unlink"
+            | "shred"
+            | "mv"
+            | "chmod"
+            | "chattr"
+            | "setfacl"
+            | "truncate"
+            | "ln"
+            | "cp"
+            | "install"
+    )
+}
+
 /// Whether `name args` makes links to the files it is given: `ln`, `link`,
 /// and `cp -l` or `-s`.
 pub fn makes_links(name: &str, args: &[Field<'_>]) -> bool {
