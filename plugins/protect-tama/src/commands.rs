@@ -5,7 +5,7 @@ use crate::prelude::*;
 
 use shell_reader::builtins;
 use shell_reader::field::{UNKNOWN, UNKNOWN_TEXT};
-use shell_reader::interpreters::{Language, Source};
+use shell_reader::interpreters::{Language, Source, quoted};
 use shell_reader::runners::{self, Runs};
 
 use crate::archives;
@@ -1418,8 +1418,7 @@ fn tama(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
     // `tama doctor --codex PROGRAM` runs PROGRAM to ask it about trust.
     if words.first() == Some(&"doctor") {
         for codex in option_values(args, &["--codex"]) {
-            let quoted = format!("'{}' app-server", codex.replace('\'', "'\\''"));
-            walker.child_source_if_shell(&quoted)?;
+            walker.child_source_if_shell(&format!("{} app-server", quoted(&codex)))?;
         }
     }
     // `tama setup` with a registry of the agent's choosing installs hook

@@ -800,9 +800,6 @@ impl<'h> Walker<'h> {
     /// variable, or in what a builtin evaluates again, runs there
     /// ([`shell_reader::values::substitutions`]).
     fn held_substitutions(&mut self, text: &str) -> Result<()> {
-        if !text.contains(['`', '$']) {
-            return Ok(());
-        }
         for command in shell_reader::values::substitutions(text) {
             self.source(command)?;
         }

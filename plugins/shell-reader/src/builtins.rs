@@ -4,6 +4,7 @@
 use crate::prelude::*;
 
 use crate::field::UNKNOWN_TEXT;
+use crate::interpreters::quoted;
 
 /// The variables `read args…` sets from `input` (none: input the gate
 /// cannot know), each with its value: the first line (up to `-d`'s
@@ -109,7 +110,7 @@ pub fn mapfile_callbacks<W: AsRef<str>>(args: &[W], input: Option<&str>) -> Vec<
     lines
         .iter()
         .enumerate()
-        .map(|(index, line)| format!("{callback} {index} '{}'", line.replace('\'', "'\\''")))
+        .map(|(index, line)| format!("{callback} {index} {}", quoted(line)))
         .collect()
 }
 

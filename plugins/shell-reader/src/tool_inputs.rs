@@ -120,7 +120,8 @@ pub fn notebook_shell_lines(text: &str) -> impl Iterator<Item = &str> {
 pub fn quoted_line(words: &[&str]) -> String {
     words
         .iter()
-        .map(|word| format!("'{}'", word.replace('\'', "'\\''")))
+        .copied()
+        .map(crate::interpreters::quoted)
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -438,6 +438,9 @@ pub fn evaluates_arguments(builtin: &str) -> bool {
 /// `[[ -v $x ]]`), as a prompt (`${x@P}`, `PS4` under `set -x`), or through
 /// `eval`. Brackets inside are matched by count, quotes not told apart.
 pub fn substitutions(text: &str) -> Vec<&str> {
+    if !text.contains(['`', '$']) {
+        return Vec::new();
+    }
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut at = 0;

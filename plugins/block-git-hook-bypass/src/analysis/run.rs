@@ -6,6 +6,7 @@ use crate::prelude::*;
 use shell_reader::builtins;
 use shell_reader::disk;
 use shell_reader::git_config;
+use shell_reader::interpreters::quoted;
 use shell_reader::runners::{self, command_word};
 
 use super::execs::Runner;
@@ -576,8 +577,7 @@ impl Walker {
         if basename(program) != "git" {
             if name == "hash" {
                 for spelled in names {
-                    let quoted = format!("'{}'", program.replace('\'', "'\\''"));
-                    self.aliases.push((spelled.to_owned(), quoted));
+                    self.aliases.push((spelled.to_owned(), quoted(program)));
                 }
             }
             return;
@@ -594,9 +594,8 @@ impl Walker {
         let (name, value) = self.aliases.remove(index);
         let mut text = value.clone();
         for arg in args {
-            text.push_str(" '");
-            text.push_str(&arg.text.replace('\'', "'\\''"));
-            text.push('\'');
+            text.push(' ');
+            text.push_str(&quoted(&arg.text));
         }
         let output = self.source(&text);
         self.aliases.insert(index, (name, value));

@@ -56,7 +56,7 @@ impl Walker {
             .is_some_and(|name| shell_reader::values::evaluates_arguments(&name.text));
         let held = argv.iter().filter(|_| evaluated).map(|arg| &*arg.text);
         let held = held.chain(env.assigned.iter().map(|(_, value)| value.as_str()));
-        for text in held.filter(|text| text.contains(['`', '$'])) {
+        for text in held {
             for command in shell_reader::values::substitutions(text) {
                 self.source(command)?;
             }
