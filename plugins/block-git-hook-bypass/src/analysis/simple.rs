@@ -216,13 +216,17 @@ impl Walker {
                     .to_owned()
             };
             // `git rev-parse … > .git/hooks/pre-commit`: a hook replaced by
-            // what a program prints, which may be nothing or `true`. A
-            // download (`curl … > .git/hooks/commit-msg`) installs one.
-            let downloads = argv.first().is_some_and(|program| {
-                matches!(super::run::basename(&program.text), "curl" | "wget")
-            });
+            // what a program prints, which may be nothing or `true`; a
+            // listing prints nothing of paths that are not there
+            // (`ls /nonexistent`). A download (`curl … > .git/hooks/commit-msg`)
+            // installs one.
+            let program = argv
+                .first()
+                .map(|program| super::run::basename(&program.text));
+            let downloads = matches!(program, Some("curl" | "wget"));
+            let lists = matches!(program, Some("ls" | "find"));
             if !append
-                && output.is_none()
+                && (output.is_none() || lists)
                 && !argv.is_empty()
                 && !downloads
                 && files::is_hook_path(&target.text, self.within())
