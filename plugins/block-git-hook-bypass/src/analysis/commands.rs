@@ -125,6 +125,10 @@ pub(super) fn known(name: &str) -> Option<Known> {
             ..NOTHING
         },
         b"dd" => file_tool(FileTool::Dd),
+        b"gzip" | b"pigz" | b"bzip2" | b"pbzip2" | b"xz" | b"lzma" | b"lzip" | b"compress" => {
+            file_tool(FileTool::Compresses { keeps_input: false })
+        }
+        b"zstd" | b"lz4" | b"brotli" => file_tool(FileTool::Compresses { keeps_input: true }),
         b"perl" => Known {
             file_tool: Some(FileTool::EditsInPlace),
             runner: Some(Runner::Interpreter),

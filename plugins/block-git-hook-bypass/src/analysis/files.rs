@@ -396,6 +396,12 @@ pub enum FileTool {
     /// `sed`, `perl`: with `-i`, rewrites the files it names.
     EditsInPlace,
     Dd,
+    /// `gzip`, `xz`, `zstd --rm` and kin: each file compressed is replaced
+    /// by one under another name, unless it is kept or written to output.
+    Compresses {
+        /// `zstd`, `lz4` and `brotli` keep their input unless told `--rm`.
+        keeps_input: bool,
+    },
     /// `vim`, `ed`, `ex`, `emacs`: edits the files it names when given
     /// commands (`runners::editor_edits`); `ed` and `ex` read them on
     /// their input.
@@ -474,10 +480,20 @@ pub fn tampering<'c>(
             .then_some("takes the execute bit off"),
         FileTool::Chmod => {
             let mode = args.iter().find(|arg| is_mode(&arg.text))?;
+            // `chmod -R 644 .`: every file under a folder that may hold the
+            // repository, its hooks among them.
+            let recursive = args.iter().any(|arg| {
+                arg.text == "--recursive"
+                    || (arg.text.starts_with('-')
+                        && !arg.text.starts_with("--")
+                        && arg.text.contains('R'))
+            });
+            let reached =
+                |arg: &Field<'_>| hook(arg) || (recursive && may_hold_repository(&arg.text));
             (removes_owner_execute(&mode.text)
-                && args
-                    .iter()
-                    .any(|arg| !core::ptr::eq(arg, mode) && hook(arg)))
+                && args.iter().any(|arg| {
+                    !core::ptr::eq(arg, mode) && !arg.text.starts_with('-') && reached(arg)
+                }))
             .then_some("takes the execute bit off")
         }
         FileTool::Truncate => operands(args, &["-s", "--size", "-r", "--reference"])
@@ -496,7 +512,28 @@ pub fn tampering<'c>(
             .any(|path| is_hook_path(path, within))
             .then_some("rewrites"),
         FileTool::Mount => mount_target(args).is_some_and(hook).then_some("covers"),
+        FileTool::Compresses { keeps_input } => (removes_input(args, keeps_input)
+            && operands(args, &["-S", "--suffix", "-o", "-T", "--threads"]).any(hook))
+        .then_some("compresses away"),
     }
+}
+
+/// Whether a compressor given `args` deletes the files it compresses: not
+/// when it writes to its output (`-c`), keeps them (`-k`), only tests or
+/// lists them, or (`keeps_input`) is not told `--rm`.
+fn removes_input(args: &[Field<'_>], keeps_input: bool) -> bool {
+    let mut removes = !keeps_input;
+    for arg in args.iter().map(|arg| &*arg.text) {
+        match arg {
+            "--" => break,
+            "--rm" => removes = true,
+            "--keep" | "--stdout" | "--to-stdout" | "--test" | "--list" => return false,
+            _ if arg.starts_with("--") => {}
+            _ if arg.starts_with('-') && arg.contains(['k', 'c', 't', 'l']) => return false,
+            _ => {}
+        }
+    }
+    removes
 }
 
 /// Where `mount` mounts: its last operand, past the values of its options.
@@ -567,6 +604,10 @@ pub fn config_tampering(
         FileTool::Mount => mount_target(args)
             .filter(|target| is_config(&target.text))
             .map(|_| "covers"),
+        FileTool::Compresses { keeps_input } => (removes_input(args, keeps_input)
+            && operands(args, &["-S", "--suffix", "-o", "-T", "--threads"])
+                .any(|arg| config(&arg)))
+        .then_some("compresses away"),
         FileTool::Chmod => None,
     }
 }
@@ -596,6 +637,17 @@ pub fn copy_operands<'f>(
     }
     let last = operands.pop()?;
     Some((operands, Some(Destination::Operand(last))))
+}
+
+/// Whether a folder a command names may hold the repository it runs in:
+/// the folder it runs in, one above it, or one named from the root or the
+/// home folder, or by a part the gate cannot know.
+fn may_hold_repository(folder: &str) -> bool {
+    folder.starts_with(['/', '~'])
+        || folder.contains(UNKNOWN)
+        || folder
+            .split('/')
+            .all(|part| matches!(part, "" | "." | ".."))
 }
 
 /// Whether a program deletes, moves, empties, links or re-modes the files

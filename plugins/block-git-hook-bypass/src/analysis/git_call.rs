@@ -227,7 +227,9 @@ impl Walker {
             }),
             // `git -C ../remote.git fetch "$PWD" main:main`: the remote takes
             // the branch itself, and no pre-push hook runs here.
-            "fetch" | "pull" if elsewhere && pulls_from_a_folder(subcommand, args) => {
+            "fetch" | "pull"
+                if (elsewhere || self.moved_out()) && pulls_from_a_folder(subcommand, args) =>
+            {
                 Err(Finding::CommitsUnverified {
                     command: format!("git {subcommand} {}", shown(args)),
                     how: "has another repository take a branch from a folder on this machine, \
@@ -702,6 +704,15 @@ impl Walker {
             || HUSKY_FILES.iter().any(|file| {
                 self.file_text(file).is_some() || self.disk.unlocated(self.folder.as_deref(), file)
             })
+    }
+
+    /// Whether a `cd` took the shell out of the folder the command started
+    /// in, or somewhere the gate cannot tell (`cd ../remote.git`): a
+    /// repository there is another one.
+    fn moved_out(&self) -> bool {
+        self.folder
+            .as_deref()
+            .is_none_or(|folder| folder.starts_with(['/', '~']) || folder.starts_with(".."))
     }
 }
 
