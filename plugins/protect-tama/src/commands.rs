@@ -658,9 +658,11 @@ fn unwrap<'a>(walker: &mut Walker<'_>, argv: &'a [String]) -> Result<Unwrapped<'
             "pkexec" => runners::after_options(args, &["--user"]),
             "setpriv" => runners::after_options(args, &["--reuid", "--regid", "--groups"]),
             "xargs" => runners::Xargs::parse(args).command,
-            "nohup" | "command" | "builtin" | "exec" | "time" | "busybox" | "toybox" | "setsid"
-            // `exec -a NAME`, `time -f FORMAT -o FILE`.
-            | "unbuffer" => runners::after_options(args, &["-a", "-f", "-o", "--format", "--output"]),
+            "nohup" | "command" | "builtin" | "busybox" | "toybox" | "setsid" | "unbuffer" => {
+                runners::after_options(args, &[])
+            }
+            "exec" => runners::after_options(args, &["-a"]),
+            "time" => runners::after_options(args, &["-f", "-o", "--format", "--output"]),
             "nice" | "ionice" | "stdbuf" | "chrt" | "taskset" => {
                 runners::after_options(args, &["-n", "-c", "-o", "-e", "-i"])
             }
@@ -687,10 +689,16 @@ fn unwrap<'a>(walker: &mut Walker<'_>, argv: &'a [String]) -> Result<Unwrapped<'
                     "-S", "-t", "-w", "-z",
                 ],
             ),
-            "strace" | "ltrace" => runners::after_options(
+            "strace" => runners::after_options(
                 args,
                 &[
-                    "-o", "-e", "-p", "-s", "-u", "-a", "-E", "-P", "-O", "-S", "-X",
+                    "-o", "-e", "-p", "-s", "-u", "-a", "-E", "-P", "-O", "-S", "-X", "-b", "-I",
+                ],
+            ),
+            "ltrace" => runners::after_options(
+                args,
+                &[
+                    "-o", "-e", "-p", "-s", "-u", "-a", "-A", "-D", "-F", "-l", "-n", "-w", "-x",
                 ],
             ),
             // `flock [options] FILE COMMAND…` (its `-c` is read above).
