@@ -214,6 +214,44 @@ fn tama_hook_refuses_a_change_to_tamas_home_and_passes_a_read() {
     assert_eq!(key.status.code(), Some(2), "{}", support::text(&key.stderr));
 }
 
+/// Links on disk are followed both ways: a link in the project to a
+/// protected folder reaches it, and a protected file kept as a link into a
+/// dotfiles folder is protected where it lies.
+#[test]
+fn links_on_disk_lead_to_what_they_point_at() {
+    let home = home();
+    let at = |path: &str| home.path().join(path);
+    std::fs::create_dir_all(at(".claude")).unwrap();
+    std::fs::create_dir_all(at("dotfiles/claude")).unwrap();
+    std::fs::write(at("dotfiles/claude/settings.json"), "{}").unwrap();
+    std::os::unix::fs::symlink(
+        "../dotfiles/claude/settings.json",
+        at(".claude/settings.json"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../.tama", at("project/state")).unwrap();
+    std::fs::write(at(".tama/control.key"), "secret").unwrap();
+    let decide = |command: &str| {
+        let run = support::run_tama(
+            home.path(),
+            &["hook", "protect-tama"],
+            &bash(home.path(), command),
+        );
+        (run.status.code(), support::text(&run.stdout))
+    };
+    for refused in [
+        "echo '{}' > state/override.json",
+        "cat state/control.key",
+        "echo '{\"disableAllHooks\": true}' > ~/dotfiles/claude/settings.json",
+    ] {
+        let (code, said) = decide(refused);
+        assert_eq!(code, Some(2), "{refused}: {said}");
+        assert!(said.starts_with("protect-tama: "), "{said}");
+    }
+    let (code, said) = decide("ls state; echo notes > ~/dotfiles/notes.txt");
+    assert_eq!(code, Some(0), "{said}");
+}
+
 #[test]
 fn run_hook_refuses_in_every_harness_and_lets_ordinary_work_through() {
     let home = home();

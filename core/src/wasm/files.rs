@@ -69,6 +69,29 @@ pub fn read(path: &str, home: &Path) -> Result<Option<String>, String> {
     Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
+/// `path` (absolute, or `~/…` under `home`) with the symbolic links along
+/// it followed, as far as it exists; the parts that do not exist yet are
+/// joined on as written. None when nothing changes or `path` is relative.
+pub fn follow(path: &str, home: &Path) -> Option<String> {
+    let path = absolute(path, home)?;
+    let mut existing = path.as_path();
+    let mut missing = Vec::new();
+    let resolved = loop {
+        match std::fs::canonicalize(existing) {
+            Ok(resolved) => break resolved,
+            Err(_) => {
+                missing.push(existing.file_name()?);
+                existing = existing.parent()?;
+            }
+        }
+    };
+    let followed = missing
+        .iter()
+        .rev()
+        .fold(resolved, |path, part| path.join(part));
+    (followed != path).then(|| followed.to_string_lossy().into_owned())
+}
+
 /// `path` made absolute, when it is absolute or under the home folder.
 fn absolute(path: &str, home: &Path) -> Option<PathBuf> {
     match path.strip_prefix("~/") {
@@ -106,8 +129,31 @@ fn is_program(bytes: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{MOST_BYTES, read};
+    use super::{MOST_BYTES, follow, read};
     use std::path::Path;
+
+    #[test]
+    fn links_along_a_path_are_followed_as_far_as_it_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir(home.join("project")).unwrap();
+        std::os::unix::fs::symlink("../.claude", home.join("project/cfg")).unwrap();
+        let shown = |path: &std::path::Path| path.to_str().unwrap().to_owned();
+        let settings = shown(&home.join(".claude/settings.json"));
+        assert_eq!(follow("~/project/cfg/settings.json", &home), Some(settings));
+        assert_eq!(
+            follow("~/project/cfg/new/x", &home),
+            Some(shown(&home.join(".claude/new/x")))
+        );
+        for unchanged in [
+            "~/project/notes.txt",
+            "~/.claude/settings.json",
+            "project/cfg",
+        ] {
+            assert_eq!(follow(unchanged, &home), None, "{unchanged}");
+        }
+    }
 
     #[test]
     fn a_script_reads_as_its_text_and_what_is_no_script_as_absent() {

@@ -441,6 +441,13 @@ impl files::Host for Sandboxed<GateContext> {
         }
         Ok(super::files::read(&path, &self.host.paths.paths().home))
     }
+
+    fn follow(&mut self, path: String) -> wasmtime::Result<Option<String>> {
+        if !self.host.reads_files {
+            return Ok(None);
+        }
+        Ok(super::files::follow(&path, &self.host.paths.paths().home))
+    }
 }
 
 impl types::Host for Sandboxed<GateContext> {}

@@ -381,6 +381,7 @@ fn host_protected() -> Protected {
         tama_binary: host.tama_binary,
         oko_home: host.oko_home,
     })
+    .following_links(tama::gate::files::follow)
 }
 
 /// The protected paths, built on the instance's first evaluation: the host

@@ -2,6 +2,8 @@
 
 use crate::prelude::*;
 
+use core::cell::OnceCell;
+
 use crate::paths::{has_upper, meet, normalize};
 
 /// The file whose key authenticates operator records: refused even to read.
@@ -35,6 +37,19 @@ pub struct Protected {
     pub tama_home: String,
     pub key: String,
     pub tama_binary: String,
+    /// Follows the symbolic links on disk along an absolute path
+    /// (`tama:gate/files.follow`); none where nothing is followed.
+    follow: fn(&str) -> Option<String>,
+    /// Where those of the paths above that are links lead, and the key's
+    /// path with its links followed: found when first asked for.
+    linked: OnceCell<Linked>,
+}
+
+/// Protected paths as their links on disk lead: `~/.claude/settings.json`
+/// kept as a link into a dotfiles repository is changed there too.
+struct Linked {
+    entries: Vec<Entry>,
+    key: Option<String>,
 }
 
 /// The host's paths, as `tama:gate/host-paths` gives them.
@@ -106,7 +121,42 @@ impl Protected {
             home,
             tama_home,
             tama_binary: clean(&host.tama_binary),
+            follow: |_| None,
+            linked: OnceCell::new(),
         }
+    }
+
+    /// These paths, checked also where the links on disk along a path
+    /// lead (`follow`): a link made by an earlier call (`ln -s ~/.claude
+    /// cfg`, a link checked out or unpacked) reaches what it points at.
+    pub fn following_links(self, follow: fn(&str) -> Option<String>) -> Self {
+        Protected {
+            follow,
+            linked: OnceCell::new(),
+            ..self
+        }
+    }
+
+    /// Where the links on disk along the absolute `path` lead, when
+    /// anywhere else.
+    pub fn followed(&self, path: &str) -> Option<String> {
+        if !path.starts_with('/') || path.contains(shell_reader::field::UNKNOWN) {
+            return None;
+        }
+        (self.follow)(path).map(|followed| clean(&followed))
+    }
+
+    fn linked(&self) -> &Linked {
+        self.linked.get_or_init(|| Linked {
+            entries: self
+                .entries
+                .iter()
+                .filter_map(|protected| {
+                    Some(entry(self.followed(&protected.path)?, protected.what))
+                })
+                .collect(),
+            key: self.followed(&self.key),
+        })
     }
 
     /// What `path` (resolved) would change of Tama's, if anything.
@@ -119,7 +169,7 @@ impl Protected {
         } else {
             path
         };
-        for entry in &self.entries {
+        for entry in self.entries.iter().chain(&self.linked().entries) {
             let meeting = meet(path, &entry.path);
             if meeting.inside || (change == Change::Remove && meeting.ancestor) {
                 return Some(format!("{} at {}", entry.what, entry.path));
@@ -180,21 +230,30 @@ impl Protected {
     /// Whether `path` (resolved, perhaps a glob) names a folder that holds
     /// the key file.
     pub fn holds_key(&self, path: &str) -> bool {
-        !self.tama_home.is_empty() && meet(path, &self.key).ancestor
+        !self.tama_home.is_empty()
+            && (meet(path, &self.key).ancestor
+                || (self.linked().key.as_deref()).is_some_and(|key| meet(path, key).ancestor))
     }
 
     /// Whether `path` (resolved, perhaps a glob or with parts the gate
     /// cannot know) names the key file. What follows the last open part
     /// must end the key's path: `~/$(whoami).txt` is no key.
     pub fn names_key(&self, path: &str) -> bool {
+        if self.tama_home.is_empty() {
+            return false;
+        }
         let known_end = path
             .rsplit([shell_reader::field::UNKNOWN, '*', '?', ']'])
             .next()
             .unwrap_or(path);
-        let key = self.key.as_bytes();
-        let ends_key = key.len() >= known_end.len()
-            && key[key.len() - known_end.len()..].eq_ignore_ascii_case(known_end.as_bytes());
-        !self.tama_home.is_empty() && ends_key && meet(path, &self.key).inside
+        let names = |key: &str| {
+            let key_bytes = key.as_bytes();
+            key_bytes.len() >= known_end.len()
+                && key_bytes[key_bytes.len() - known_end.len()..]
+                    .eq_ignore_ascii_case(known_end.as_bytes())
+                && meet(path, key).inside
+        };
+        names(&self.key) || self.linked().key.as_deref().is_some_and(names)
     }
 }
 

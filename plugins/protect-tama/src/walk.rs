@@ -1029,6 +1029,24 @@ impl<'h> Walker<'h> {
         change: Change,
         verb: &str,
     ) -> Result<()> {
+        self.changes_exactly(path, resolved, change, verb)?;
+        match self.protected.followed(resolved) {
+            Some(followed) => {
+                let shown_as = format!("{} (a link to {followed})", shown(path));
+                self.changes_exactly(&shown_as, &followed, change, verb)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// [`Walker::changes_resolved`] for `resolved` as it is spelled.
+    fn changes_exactly(
+        &self,
+        path: &str,
+        resolved: &str,
+        change: Change,
+        verb: &str,
+    ) -> Result<()> {
         if self.protected.names_key(resolved) {
             return Err(key_refusal(path));
         }
@@ -1063,9 +1081,13 @@ impl<'h> Walker<'h> {
                 let relative = path
                     .starts_with(UNKNOWN)
                     .then(|| format!("{}/{path}", self.cwd()));
-                self.resolutions(path)
-                    .chain(relative)
-                    .any(|resolved| self.protected.names_key(&resolved))
+                self.resolutions(path).chain(relative).any(|resolved| {
+                    self.protected.names_key(&resolved)
+                        || self
+                            .protected
+                            .followed(&resolved)
+                            .is_some_and(|followed| self.protected.names_key(&followed))
+                })
             };
             if paths.any(names_key) {
                 return Err(key_refusal(word));
