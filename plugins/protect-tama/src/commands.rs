@@ -166,7 +166,7 @@ fn decide(
                     if reference {
                         walker.refer(key, value);
                     } else {
-                        walker.set(key, value.to_owned());
+                        walker.assign(key, value.to_owned())?;
                     }
                 }
             }
@@ -645,7 +645,7 @@ fn unwrap<'a>(walker: &mut Walker<'_>, argv: &'a [String]) -> Result<Unwrapped<'
                 }
                 while let Some(assignment) = args.get(index).filter(|a| a.contains('=')) {
                     if let Some((key, value)) = assignment.split_once('=') {
-                        walker.set(key, value.to_owned());
+                        walker.assign(key, value.to_owned())?;
                     }
                     index += 1;
                 }

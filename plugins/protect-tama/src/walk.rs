@@ -527,7 +527,7 @@ impl<'h> Walker<'h> {
                         self.set_alias(name, &value);
                     }
                     self.held_substitutions(&value)?;
-                    self.set(assignment.name, value);
+                    self.assign(assignment.name, value)?;
                 }
                 let mut argv = Vec::new();
                 for word in program.words(simple.words) {
@@ -917,6 +917,17 @@ impl<'h> Walker<'h> {
 
     fn variable(&self, name: &str) -> String {
         self.known(name).unwrap_or_else(|| UNKNOWN_TEXT.to_owned())
+    }
+
+    /// Sets `name` to `value`, walking the value first when programs run
+    /// it as a command (`PAGER='rm -rf ~/.tama' man ls`).
+    pub fn assign(&mut self, name: &str, value: String) -> Result<()> {
+        if let Some(command) = runners::command_in_variable(name, &value) {
+            self.probe_text(command)
+                .map_err(|why| format!("`{name}` holds a command programs run, and {why}"))?;
+        }
+        self.set(name, value);
+        Ok(())
     }
 
     pub fn set(&mut self, name: &str, value: String) {

@@ -7,7 +7,7 @@ use crate::prelude::*;
 use super::find_selects::{self, Selection};
 use super::simple::Env;
 use super::wrappers::{skip_options, split_assignment};
-use super::{Frame, Result, Walker, files, git_call};
+use super::{Frame, Result, Walker, files};
 use crate::field::{Field, UNKNOWN_TEXT, shown};
 use crate::finding::Finding;
 use shell_reader::output;
@@ -81,7 +81,7 @@ impl Walker {
                 _ if text.starts_with('-') => {}
                 _ => match split_assignment(text) {
                     Some((name, value)) => {
-                        git_call::check_assignment(name, value)?;
+                        self.check_assignment(name, value)?;
                         env.assigned.push((name.to_owned(), value.to_owned()));
                     }
                     None => {

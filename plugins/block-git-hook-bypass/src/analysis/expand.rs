@@ -218,7 +218,7 @@ impl Walker {
                     }
                     ParameterOperator::Assign(word) if !set => {
                         let value = self.expand_joined(frame, word)?.text.into_owned();
-                        super::git_call::check_assignment(name, &value)?;
+                        self.check_assignment(name, &value)?;
                         self.set_variable(name, value.clone());
                         value
                     }

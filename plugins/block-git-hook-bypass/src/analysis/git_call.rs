@@ -692,6 +692,16 @@ fn clean_removes_husky(args: &[Field<'_>]) -> bool {
 }
 
 impl Walker {
+    /// Checks an assignment: [`check_assignment`], and the command its
+    /// value holds when programs run it (`PAGER='git commit -n' man ls`).
+    pub(super) fn check_assignment(&mut self, name: &str, value: &str) -> Result<()> {
+        check_assignment(name, value)?;
+        match shell_reader::runners::command_in_variable(name, value) {
+            Some(command) => self.child_source_in(command, || format!("`{name}`")),
+            None => Ok(()),
+        }
+    }
+
     /// Whether husky's hooks may be installed in the folder git works in:
     /// `.husky/_` holds one of husky's files there, or the gate cannot look
     /// (it reads no files, does not know the folder, or git works

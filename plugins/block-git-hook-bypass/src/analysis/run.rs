@@ -11,7 +11,7 @@ use shell_reader::runners::{self, command_word};
 
 use super::execs::Runner;
 use super::simple::Env;
-use super::{Frame, Result, Walker, commands, committers, files, git_call, wrappers};
+use super::{Frame, Result, Walker, commands, committers, files, wrappers};
 use crate::field::{Field, UNKNOWN, owned, shown};
 use crate::finding::Finding;
 use crate::output;
@@ -358,7 +358,7 @@ impl Walker {
                 let script = inner.get(1).map_or("", |arg| &*arg.text);
                 return self.child_source(script, None);
             }
-            let (env, inner) = leading_assignments(env, inner)?;
+            let (env, inner) = leading_assignments(self, env, inner)?;
             return self.run(frame, inner, &env, stdin);
         }
         let content_of = |path: &str| self.file_content(path);
@@ -489,7 +489,7 @@ impl Walker {
         match args {
             [first, rest @ ..] if first.text == "--" => self.positional = Some(owned(rest)),
             [flags, name, value, ..] if flags.text.starts_with('-') && flags.text.contains('x') => {
-                git_call::check_assignment(&name.text, &value.text)?;
+                self.check_assignment(&name.text, &value.text)?;
                 self.set_variable(&name.text, value.text.to_string());
             }
             _ => self.declare("set", args)?,
@@ -517,7 +517,7 @@ impl Walker {
                     self.variables.refer(name, value);
                     continue;
                 }
-                git_call::check_assignment(name, value)?;
+                self.check_assignment(name, value)?;
                 self.set_variable(name, value.to_owned());
             }
         }
@@ -608,7 +608,7 @@ impl Walker {
             return Ok(());
         };
         let value = output::printf(args.get(2..).unwrap_or_default());
-        git_call::check_assignment(&name.text, &value)?;
+        self.check_assignment(&name.text, &value)?;
         self.set_variable(&name.text, value);
         Ok(())
     }
@@ -626,7 +626,7 @@ impl Walker {
     fn read_builtin(&mut self, args: &[Field<'_>], stdin: Option<&str>) -> Result<()> {
         let assigned = builtins::read(args, stdin, crate::field::ARRAY_SEPARATOR_TEXT);
         for (name, value) in assigned {
-            git_call::check_assignment(&name, &value)?;
+            self.check_assignment(&name, &value)?;
             self.set_variable(&name, value);
         }
         Ok(())
@@ -635,14 +635,18 @@ impl Walker {
 
 /// `NAME=value` words at the start of a wrapped command (`sudo A=1 cmd`),
 /// added to the environment.
-fn leading_assignments<'f>(env: &Env, argv: &'f [Field<'f>]) -> Result<(Env, &'f [Field<'f>])> {
+fn leading_assignments<'f>(
+    walker: &mut Walker,
+    env: &Env,
+    argv: &'f [Field<'f>],
+) -> Result<(Env, &'f [Field<'f>])> {
     let mut env = env.clone();
     let mut start = 0;
     while let Some((name, value)) = argv
         .get(start)
         .and_then(|arg| wrappers::split_assignment(&arg.text))
     {
-        git_call::check_assignment(name, value)?;
+        walker.check_assignment(name, value)?;
         env.assigned.push((name.to_owned(), value.to_owned()));
         start += 1;
     }

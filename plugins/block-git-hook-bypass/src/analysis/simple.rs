@@ -2,7 +2,7 @@
 
 use crate::prelude::*;
 
-use super::{Frame, Result, Walker, files, git_call};
+use super::{Frame, Result, Walker, files};
 use crate::field::{ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, shown};
 use crate::finding::Finding;
 use crate::shell::{self, AssignedValue, Assignment, Redirect, RedirectKind, Simple, Word};
@@ -62,7 +62,7 @@ impl Walker {
             }
         }
         if let Some((name, value)) = powershell_assignment(words, &argv) {
-            git_call::check_assignment(name, value)?;
+            self.check_assignment(name, value)?;
             self.set_variable(name, value.to_owned());
             return Ok(Some(String::new()));
         }
@@ -119,7 +119,7 @@ impl Walker {
                 }
                 _ => value,
             };
-            git_call::check_assignment(assignment.name, &value)?;
+            self.check_assignment(assignment.name, &value)?;
             self.hash_or_alias_entry(assignment, &value);
             env.assigned.push((assignment.name.to_owned(), value));
         }

@@ -13,10 +13,12 @@ mod make;
 mod scheduled;
 mod shell_args;
 mod task_files;
+mod variables;
 mod workspace;
 mod xargs;
 
 pub use shell_args::{Runs, ShellArgs, is_shell};
+pub use variables::command_in_variable;
 pub use xargs::Xargs;
 
 use crate::interpreters::{Language, quoted};
