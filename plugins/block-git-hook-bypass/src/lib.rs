@@ -54,7 +54,9 @@
 //!   git command runs the alias the repository's or the user's
 //!   configuration on disk defines, read as where it is defined.
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
-//!   `GIT_EDITOR=…`), with the `exec` lines an editor of it may write into
+//!   `GIT_EDITOR=…`), or another program from a variable wherever it is set
+//!   (`PAGER`, `EDITOR`, `CC`, `LESSOPEN`, `RUSTC_WRAPPER`:
+//!   `shell_reader::runners::command_in_variable`), with the `exec` lines an editor of it may write into
 //!   a rebase's todo list (`GIT_SEQUENCE_EDITOR="sed -i '1i exec …'"`),
 //!   a `trap` action, a process substitution sourced or
 //!   run (`source <(…)`), and text decoded or reversed into a shell
@@ -108,11 +110,13 @@
 //!   and regex tests are read for what they select, the git folder pruned
 //!   or negated left out, `-name '*.sample'` selecting no hook), moved away,
 //!   given a second name by a link (`ln -s .git/hooks h`, a hard link),
-//!   overwritten with a program's output the gate cannot read (a download
-//!   still installs one), copied over by a folder of no-ops, emptied,
+//!   overwritten with a program's output the gate cannot read or a listing
+//!   (`ls /nonexistent > …`, which prints nothing; a download still
+//!   installs one), compressed away (`gzip`, `xz`, `zstd --rm`), copied over by a folder of no-ops, emptied,
 //!   covered by a mount, replaced by a no-op (one that exits with success
 //!   before a command of its own), made non-executable (`chmod
-//!   --reference` too, or put in place under a `umask` without the
+//!   --reference` too, `chmod -R 644` of a folder that may hold the
+//!   repository, or put in place under a `umask` without the
 //!   execute bit) or edited in place (`sed -i`, an editor given
 //!   commands) are refused, as is an `exit 0` or a hook manager's switch
 //!   written into the file husky sources before every hook

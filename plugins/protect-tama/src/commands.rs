@@ -351,6 +351,10 @@ fn decide(
             cargo_outputs(walker, args)?;
             unmodelled(walker, name, args, call.stdin, probing)
         }
+        "sqlite3" => {
+            crate::sqlite::check(walker, args, call.stdin)?;
+            unmodelled(walker, name, args, call.stdin, probing)
+        }
         // Programs that rewrite a binary where it lies.
         "strip" | "objcopy" | "patchelf" | "upx" | "sstrip" | "chrpath" | "install_name_tool" => {
             let valued = [

@@ -156,6 +156,11 @@ fn reads_recursively(name: &str, args: &[String]) -> Option<bool> {
             )
         }),
         "pax" => flag(&['w'], &[]),
+        // Two folders compared: the files of each are read, and where they
+        // differ (`-N` counts a missing file as empty), printed.
+        "diff" | "colordiff" | "sdiff" | "diff3" => true,
+        "git" => args.iter().any(|arg| arg == "--no-index"),
+        "gzip" | "pigz" | "zstd" => flag(&['r'], &["--recursive"]),
         // `python -m zipfile -c out.zip FOLDER…`, and tarfile's alike.
         _ if name.starts_with("python") => {
             let module = crate::commands::python_module(name, args);

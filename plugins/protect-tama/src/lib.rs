@@ -102,6 +102,7 @@ mod paths;
 mod prelude;
 mod protected;
 mod signals;
+mod sqlite;
 mod startup;
 mod terminal;
 mod walk;
