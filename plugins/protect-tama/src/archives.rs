@@ -62,11 +62,23 @@ pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
             .skip(2)
             .filter(|operand| operand.ends_with('/'))
             .collect(),
+        // GNU ar 2.34 and later extract into `--output DIR`.
         "ar" if args
             .first()
             .is_some_and(|key| key.trim_start_matches('-').contains('x')) =>
         {
-            Vec::new()
+            option_values(args, &["--output"])
+        }
+        // `dpkg-deb -x PACKAGE DIR`.
+        "dpkg-deb"
+            if args.iter().any(|arg| {
+                matches!(
+                    arg.as_str(),
+                    "-x" | "-X" | "-R" | "--extract" | "--vextract" | "--raw-extract"
+                )
+            }) =>
+        {
+            operands(args, &[]).into_iter().skip(1).take(1).collect()
         }
         "jar"
             if args

@@ -322,7 +322,7 @@ fn decide(
         "find" => find(walker, args),
         "curl" | "wget" => file_writers::download(walker, name, args),
         "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "7zz" | "ar" | "jar"
-        | "pax" | "unrar" | "ditto" => archives::unpack(walker, name, args),
+        | "pax" | "unrar" | "ditto" | "dpkg-deb" => archives::unpack(walker, name, args),
         "patch" => diffs::patch(walker, args, call.stdin),
         "apply_patch" | "applypatch" => match call.stdin.or(args.first().map(String::as_str)) {
             Some(patch) => patch_targets(walker, patch),
