@@ -56,7 +56,10 @@
 //! - A command git runs from a setting or variable (`-c core.pager=…`,
 //!   `GIT_EDITOR=…`), or another program from a variable wherever it is set
 //!   (`PAGER`, `EDITOR`, `CC`, `LESSOPEN`, `RUSTC_WRAPPER`:
-//!   `shell_reader::runners::command_in_variable`), with the `exec` lines an editor of it may write into
+//!   `shell_reader::runners::command_in_variable`), a script of the
+//!   `package.json` on disk with the words a package manager puts after it
+//!   (`npm run commit -- -n`, `yarn commit -n`; the script as it stands is
+//!   the repository's own and passes), with the `exec` lines an editor of it may write into
 //!   a rebase's todo list (`GIT_SEQUENCE_EDITOR="sed -i '1i exec …'"`),
 //!   a `trap` action, a process substitution sourced or
 //!   run (`source <(…)`), and text decoded or reversed into a shell

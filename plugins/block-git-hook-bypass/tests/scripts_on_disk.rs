@@ -256,3 +256,31 @@ fn a_scripts_nul_bytes_are_dropped_as_bash_drops_them() {
     .unwrap();
     assert!(refusal(repo.path(), "bash padded.sh").is_some());
 }
+
+#[test]
+fn words_a_package_manager_puts_after_a_script_are_read_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("package.json"),
+        r#"{"scripts": {"commit": "git commit", "push": "git push origin main",
+            "wip": "git commit --no-verify -m wip"}}"#,
+    )
+    .unwrap();
+    for refused in [
+        "npm run commit -- -n -m x",
+        "npm run push -- --no-verify",
+        "yarn commit -n -m x",
+        "pnpm run commit --no-verify -m x",
+    ] {
+        let why = refusal(dir.path(), refused).unwrap_or_else(|| panic!("{refused} passed"));
+        assert!(why.contains("no-verify") || why.contains("-n"), "{why}");
+    }
+    // The words add no bypass, or the script is the repository's own as it stands.
+    for passed in [
+        "npm run commit -- -m 'fix: x'",
+        "npm run wip",
+        "npm test -- --watch",
+    ] {
+        assert_eq!(refusal(dir.path(), passed), None, "{passed}");
+    }
+}

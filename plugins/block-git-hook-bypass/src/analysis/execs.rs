@@ -10,6 +10,7 @@ use super::wrappers::{skip_options, split_assignment};
 use super::{Frame, Result, Walker, files};
 use crate::field::{Field, UNKNOWN_TEXT, shown};
 use crate::finding::Finding;
+use shell_reader::interpreters::quoted;
 use shell_reader::output;
 use shell_reader::runners::{self, Runs};
 
@@ -400,6 +401,34 @@ impl Walker {
             self.child_source_in(&text, || format!("What `{name}` hands a shell"))?;
         }
         Ok(())
+    }
+
+    /// `npm run NAME -- words`, `yarn NAME words`: the script `NAME` of the
+    /// `package.json` on disk with the command's words put after it, as
+    /// the package manager runs it (`npm run commit -- -n` is `git commit
+    /// -n`). The script alone is the repository's own, which its user runs
+    /// on purpose: only what the words add is refused.
+    pub(super) fn package_script_with_words(
+        &mut self,
+        manager: &str,
+        args: &[Field<'_>],
+    ) -> Result<()> {
+        let words: Vec<&str> = args.iter().map(|arg| &*arg.text).collect();
+        let Some((script, extra)) = runners::script_call(manager, &words) else {
+            return Ok(());
+        };
+        let Some(manifest) = self.code_text("package.json")? else {
+            return Ok(());
+        };
+        let Some(command) = runners::manifest_script(&manifest, script) else {
+            return Ok(());
+        };
+        if self.child_source(&command, None).is_err() {
+            return Ok(());
+        }
+        let extra: Vec<String> = extra.iter().map(|word| quoted(word)).collect();
+        let text = format!("{command} {}", extra.join(" "));
+        self.child_source_in(&text, || format!("`{manager} {}`", shown(args)))
     }
 
     /// The shell code another program runs: `ssh host cmd`, `su -c`,

@@ -338,6 +338,7 @@ impl Walker {
     ) -> Result<Option<String>> {
         let args = argv.get(1..).unwrap_or_default();
         self.handed_to_shell(name, args, stdin)?;
+        self.package_script_with_words(name, args)?;
         if let Some(unverified) =
             committers::unverified(argv, |variable| self.environment_value(env, variable))
         {

@@ -18,6 +18,7 @@ mod workspace;
 mod xargs;
 
 pub use shell_args::{Runs, ShellArgs, is_shell};
+pub use task_files::{manifest_script, script_call};
 pub use variables::command_in_variable;
 pub use xargs::Xargs;
 

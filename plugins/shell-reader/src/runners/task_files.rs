@@ -106,6 +106,41 @@ fn commands_of(script: &Value, found: &mut Vec<String>) {
     }
 }
 
+/// A package manager asked to run one of `package.json`'s scripts with
+/// words of its own, which the manager puts after the script's command
+/// (`npm run commit -- -n`, `yarn commit -n`): the script's name and those
+/// words. npm takes them only after `--`; yarn, pnpm and bun take every
+/// word after the name.
+pub fn script_call<'a>(manager: &str, args: &[&'a str]) -> Option<(&'a str, Vec<&'a str>)> {
+    let at = args.iter().position(|arg| !arg.starts_with('-'))?;
+    let (first, rest) = (args[at], &args[at + 1..]);
+    let (name, rest) = match (manager, first) {
+        ("npm", "run" | "run-script" | "rum" | "urn") | ("yarn" | "pnpm" | "bun", "run") => {
+            rest.split_first()?
+        }
+        ("npm", "test" | "t" | "tst" | "start" | "stop" | "restart") => (&first, rest),
+        ("yarn" | "pnpm" | "bun", _) => (&first, rest),
+        _ => return None,
+    };
+    let words: Vec<&str> = match manager {
+        "npm" => rest
+            .iter()
+            .skip_while(|word| **word != "--")
+            .skip(1)
+            .copied()
+            .collect(),
+        _ => rest.iter().copied().filter(|word| *word != "--").collect(),
+    };
+    (!words.is_empty()).then_some((*name, words))
+}
+
+/// The command of the script `name` in the manifest `content`.
+pub fn manifest_script(content: &str, name: &str) -> Option<String> {
+    let manifest: Value = serde_json::from_str(content).ok()?;
+    let script = manifest.get("scripts")?.get(name)?;
+    script.as_str().map(str::to_owned)
+}
+
 /// The scripts a package manager's command puts into `package.json`, to be
 /// run later: `npm pkg set scripts.<name>=<command>` (also `scripts[<name>]`,
 /// and `scripts={…}` with `--json`) and `npm set-script <name> <command>`;
@@ -253,6 +288,30 @@ fn unquoted(value: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::commands;
+
+    #[test]
+    fn words_a_package_manager_puts_after_a_script_are_found() {
+        use super::script_call;
+        assert_eq!(
+            script_call("npm", &["run", "commit", "--", "-n", "-m", "x"]),
+            Some(("commit", vec!["-n", "-m", "x"]))
+        );
+        assert_eq!(
+            script_call("npm", &["test", "--", "--watch"]),
+            Some(("test", vec!["--watch"]))
+        );
+        assert_eq!(script_call("npm", &["run", "commit", "-n"]), None);
+        assert_eq!(
+            script_call("yarn", &["commit", "-n"]),
+            Some(("commit", vec!["-n"]))
+        );
+        assert_eq!(
+            script_call("pnpm", &["run", "push", "--no-verify"]),
+            Some(("push", vec!["--no-verify"]))
+        );
+        assert_eq!(script_call("npm", &["install", "x"]), None);
+        assert_eq!(script_call("npm", &["run", "build"]), None);
+    }
 
     #[test]
     fn a_manifests_scripts_and_tasks() {
