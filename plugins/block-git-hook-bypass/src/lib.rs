@@ -115,11 +115,14 @@
 //!   given a second name by a link (`ln -s .git/hooks h`, a hard link),
 //!   overwritten with a program's output the gate cannot read or a listing
 //!   (`ls /nonexistent > …`, which prints nothing; a download still
-//!   installs one), compressed away (`gzip`, `xz`, `zstd --rm`), copied over by a folder of no-ops, emptied,
+//!   installs one), compressed away (`gzip`, `xz`, `zstd --rm`), deleted or
+//!   moved by `rsync` (`--delete` into the hooks folder or the working one,
+//!   `--remove-source-files`), patched (`patch -d .git/hooks`, `patch
+//!   HOOK`, `git apply --directory`), copied over by a folder of no-ops, emptied,
 //!   covered by a mount, replaced by a no-op (one that exits with success
 //!   before a command of its own), made non-executable (`chmod
 //!   --reference` too, `chmod -R 644` of a folder that may hold the
-//!   repository, or put in place under a `umask` without the
+//!   repository, `setfacl`, `rsync --chmod`, or put in place under a `umask` without the
 //!   execute bit) or edited in place (`sed -i`, an editor given
 //!   commands) are refused, as is an `exit 0` or a hook manager's switch
 //!   written into the file husky sources before every hook

@@ -108,6 +108,8 @@ pub(super) fn known(name: &str) -> Option<Known> {
         b"mv" => file_tool(FileTool::Moves),
         b"cp" | b"install" | b"ln" => file_tool(FileTool::Copies),
         b"chmod" => file_tool(FileTool::Chmod),
+        b"rsync" => file_tool(FileTool::Rsync),
+        b"setfacl" => file_tool(FileTool::Acl),
         b"truncate" => file_tool(FileTool::Truncate),
         b"mount" => file_tool(FileTool::Mount),
         b"sed" | b"gsed" => file_tool(FileTool::EditsInPlace),

@@ -396,6 +396,11 @@ pub enum FileTool {
     /// `sed`, `perl`: with `-i`, rewrites the files it names.
     EditsInPlace,
     Dd,
+    /// `rsync`: `--delete` in its destination, `--remove-source-files` from
+    /// its sources, `--chmod` on what it copies.
+    Rsync,
+    /// `setfacl`: the owner's entry set without execute.
+    Acl,
     /// `gzip`, `xz`, `zstd --rm` and kin: each file compressed is replaced
     /// by one under another name, unless it is kept or written to output.
     Compresses {
@@ -515,7 +520,115 @@ pub fn tampering<'c>(
         FileTool::Compresses { keeps_input } => (removes_input(args, keeps_input)
             && operands(args, &["-S", "--suffix", "-o", "-T", "--threads"]).any(hook))
         .then_some("compresses away"),
+        FileTool::Rsync => {
+            let paths: Vec<&Field<'_>> = operands(args, RSYNC_OPTIONS_WITH_VALUE).collect();
+            let (destination, sources) = paths.split_last()?;
+            let has = |option: &str| args.iter().any(|arg| arg.text.starts_with(option));
+            let here_or_above = destination
+                .text
+                .split('/')
+                .all(|part| matches!(part, "" | "." | ".."));
+            if has("--del") && (hook(destination) || here_or_above) {
+                return Some("deletes");
+            }
+            if has("--remove-source-files") && sources.iter().any(|source| hook(source)) {
+                return Some("moves away");
+            }
+            let modes = option_values(args, "--chmod");
+            (modes.iter().any(|mode| {
+                mode.split(',')
+                    .any(|clause| removes_owner_execute(clause.trim_start_matches(['D', 'F'])))
+            }) && hook(destination))
+            .then_some("takes the execute bit off")
+        }
+        FileTool::Acl => {
+            let recursive = args
+                .iter()
+                .any(|arg| arg.text == "-R" || arg.text == "--recursive");
+            let specs = [
+                option_values(args, "-m"),
+                option_values(args, "--modify"),
+                option_values(args, "--set"),
+            ]
+            .concat();
+            let owner_without_execute = specs.iter().any(|spec| {
+                spec.split(',').any(|entry| {
+                    let perms = entry
+                        .strip_prefix("u::")
+                        .or_else(|| entry.strip_prefix("user::"));
+                    perms.is_some_and(|perms| !perms.contains(['x', 'X', '7', '5', '3', '1']))
+                })
+            });
+            let targets = operands(args, ACL_OPTIONS_WITH_VALUE);
+            (owner_without_execute
+                && targets
+                    .into_iter()
+                    .any(|arg| hook(arg) || (recursive && may_hold_repository(&arg.text))))
+            .then_some("takes the execute bit off")
+        }
     }
+}
+
+/// Options of `rsync` that take their value as the next word.
+const RSYNC_OPTIONS_WITH_VALUE: &[&str] = &[
+    "-e",
+    "--rsh",
+    "-f",
+    "--filter",
+    "--exclude",
+    "--include",
+    "--exclude-from",
+    "--include-from",
+    "--files-from",
+    "--chmod",
+    "--chown",
+    "-T",
+    "--temp-dir",
+    "--backup-dir",
+    "--suffix",
+    "--partial-dir",
+    "--compare-dest",
+    "--copy-dest",
+    "--link-dest",
+    "--log-file",
+    "--password-file",
+    "--rsync-path",
+    "-B",
+    "--block-size",
+    "--port",
+    "--timeout",
+    "--bwlimit",
+];
+
+/// Options of `setfacl` that take their value as the next word.
+const ACL_OPTIONS_WITH_VALUE: &[&str] = &[
+    "-m",
+    "--modify",
+    "-M",
+    "--modify-file",
+    "-x",
+    "--remove",
+    "-X",
+    "--remove-file",
+    "--set",
+    "--set-file",
+];
+
+/// The values of `option` in `args`: the next word, or after `=`.
+fn option_values<'f>(args: &'f [Field<'f>], option: &str) -> Vec<&'f str> {
+    let mut values = Vec::new();
+    for (at, arg) in args.iter().enumerate() {
+        if arg.text == option {
+            values.extend(args.get(at + 1).map(|value| &*value.text));
+        } else if let Some(value) = arg
+            .text
+            .strip_prefix(option)
+            .and_then(|rest| rest.strip_prefix('='))
+        {
+            values.push(value);
+        }
+    }
+    values
 }
 
 /// Whether a compressor given `args` deletes the files it compresses: not
@@ -608,7 +721,7 @@ pub fn config_tampering(
             && operands(args, &["-S", "--suffix", "-o", "-T", "--threads"])
                 .any(|arg| config(&arg)))
         .then_some("compresses away"),
-        FileTool::Chmod => None,
+        FileTool::Chmod | FileTool::Rsync | FileTool::Acl => None,
     }
 }
 

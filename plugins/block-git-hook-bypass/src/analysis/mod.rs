@@ -556,11 +556,41 @@ impl Walker {
         if !applies {
             return None;
         }
-        let files = args.iter().filter_map(|arg| self.file_content(&arg.text));
         let within = self.within();
+        // `patch FILE`: the file patched, whatever the diff's headers name.
+        if name == "patch"
+            && let Some(file) = files::operands(args, PATCH_OPTIONS_WITH_VALUE).next()
+            && files::is_hook_path(&file.text, within)
+        {
+            return Some(self.hook_files(shown(argv), "patches"));
+        }
+        // `patch -d DIR`, `git apply --directory=DIR`: the headers' paths
+        // under DIR.
+        let folder = args.iter().enumerate().find_map(|(at, arg)| {
+            let text = &*arg.text;
+            match text {
+                "-d" | "--directory" => args.get(at + 1).map(|folder| &*folder.text),
+                _ => text
+                    .strip_prefix("--directory=")
+                    .or_else(|| text.strip_prefix("-d").filter(|folder| !folder.is_empty())),
+            }
+        });
+        if folder
+            .is_some_and(|folder| files::is_hook_path(folder, within) || files::holds_hooks(folder))
+        {
+            return Some(self.hook_files(shown(argv), "patches"));
+        }
+        let files = args.iter().filter_map(|arg| self.file_content(&arg.text));
         for diff in stdin.into_iter().chain(files) {
             for named in shell_reader::diffs::header_paths(diff) {
-                for path in [named.as_str(), shell_reader::diffs::stripped(&named, 1)] {
+                let under = folder.map(|folder| format!("{folder}/{named}"));
+                let under_stripped = folder
+                    .map(|folder| format!("{folder}/{}", shell_reader::diffs::stripped(&named, 1)));
+                for path in [named.as_str(), shell_reader::diffs::stripped(&named, 1)]
+                    .into_iter()
+                    .chain(under.as_deref())
+                    .chain(under_stripped.as_deref())
+                {
                     let command = format!("{} (a diff of {path})", shown(argv));
                     if self.is_config_file(path) {
                         return Some(self.config_files(command, "patches"));
@@ -623,6 +653,29 @@ impl Walker {
         self.variables.unset(name);
     }
 }
+
+/// Options of `patch` that take their value as the next word.
+const PATCH_OPTIONS_WITH_VALUE: &[&str] = &[
+    "-i",
+    "--input",
+    "-o",
+    "--output",
+    "-d",
+    "--directory",
+    "-p",
+    "-D",
+    "--ifdef",
+    "-r",
+    "--reject-file",
+    "-B",
+    "--prefix",
+    "-F",
+    "--fuzz",
+    "-z",
+    "--suffix",
+    "-V",
+    "--version-control",
+];
 
 /// Drops a parsed program, except the outermost one in a gate's instance:
 /// the instance and all its memory are discarded after the call, so freeing
