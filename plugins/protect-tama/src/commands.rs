@@ -349,6 +349,7 @@ fn decide(
         }
         "cargo" => {
             cargo_outputs(walker, args)?;
+            cargo_config_commands(walker, args)?;
             unmodelled(walker, name, args, call.stdin, probing)
         }
         "sqlite3" => {
@@ -402,6 +403,23 @@ fn unmodelled(
         return Ok(());
     }
     arguments_as_commands(walker, name, args)
+}
+
+/// The programs `cargo --config KEY=VALUE` has cargo start: a target's
+/// `runner` or `linker`, and `build.rustc`, `rustdoc` and the wrappers.
+fn cargo_config_commands(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
+    for setting in option_values(args, &["--config"]) {
+        let Some((key, command)) = setting
+            .split_once('=')
+            .and_then(|(key, value)| Some((key, runners::cargo_setting_command(key, value)?)))
+        else {
+            continue;
+        };
+        walker
+            .probe_text(&command)
+            .map_err(|why| format!("cargo's `{key}` runs a command, and {why}"))?;
+    }
+    Ok(())
 }
 
 /// Where `cargo install` (into `--root`, `CARGO_INSTALL_ROOT` or

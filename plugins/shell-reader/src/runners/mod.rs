@@ -18,7 +18,7 @@ mod workspace;
 mod xargs;
 
 pub use shell_args::{Runs, ShellArgs, is_shell};
-pub use task_files::{manifest_script, script_call};
+pub use task_files::{cargo_setting_command, manifest_script, script_call};
 pub use variables::command_in_variable;
 pub use xargs::Xargs;
 
@@ -456,6 +456,9 @@ pub fn run_later(path: &str, content: &str) -> Vec<String> {
     }
     if matches!(name, "GNUmakefile" | "makefile" | "Makefile") || name.ends_with(".mk") {
         return make::commands(content, &[]);
+    }
+    if matches!(name, "config.toml" | "config") && path.ends_with(&format!(".cargo/{name}")) {
+        return task_files::cargo_config_commands(content);
     }
     let script_name = [".sh", ".bash", ".zsh", ".ksh", ".dash", ".command"]
         .iter()

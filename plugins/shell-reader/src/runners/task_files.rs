@@ -134,6 +134,44 @@ pub fn script_call<'a>(manager: &str, args: &[&'a str]) -> Option<(&'a str, Vec<
     (!words.is_empty()).then_some((*name, words))
 }
 
+/// The programs a cargo configuration file has cargo start, one command
+/// each ([`cargo_setting_command`]).
+pub fn cargo_config_commands(content: &str) -> Vec<String> {
+    content
+        .lines()
+        .filter_map(|line| line.split_once('='))
+        .filter_map(|(key, value)| cargo_setting_command(key, value))
+        .collect()
+}
+
+/// The command a cargo setting (`KEY = VALUE` in a configuration file, or
+/// `cargo --config KEY=VALUE`) has cargo start: a target's `runner` and
+/// `linker`, and `rustc`, `rustdoc` and the wrappers of `[build]`, given as
+/// a string (split at blanks) or a list of the program and its arguments.
+pub fn cargo_setting_command(key: &str, value: &str) -> Option<String> {
+    let name = key.trim().rsplit('.').next()?;
+    let runs = matches!(
+        name,
+        "runner" | "linker" | "rustc" | "rustdoc" | "rustc-wrapper" | "rustc-workspace-wrapper"
+    );
+    if !runs {
+        return None;
+    }
+    let strings = value.split(['"', '\'']).skip(1).step_by(2);
+    let command = match value.trim_start().starts_with('[') {
+        true => strings
+            .map(crate::interpreters::quoted)
+            .collect::<Vec<_>>()
+            .join(" "),
+        false => strings.collect::<Vec<_>>().join(" "),
+    };
+    Some(match command.is_empty() {
+        true => value.trim().to_owned(),
+        false => command,
+    })
+    .filter(|command| !command.is_empty())
+}
+
 /// The command of the script `name` in the manifest `content`.
 pub fn manifest_script(content: &str, name: &str) -> Option<String> {
     let manifest: Value = serde_json::from_str(content).ok()?;
@@ -288,6 +326,23 @@ fn unquoted(value: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::commands;
+
+    #[test]
+    fn the_programs_a_cargo_configuration_starts() {
+        let config = "[build]\nrustc-wrapper = \"sccache\"\n[target.x]\nrunner = [\"sh\", \"-c\", \"echo hi\"]\nrustflags = [\"-C\", \"x\"]\n";
+        assert_eq!(
+            super::cargo_config_commands(config),
+            ["sccache", "'sh' '-c' 'echo hi'"]
+        );
+        assert_eq!(
+            super::cargo_setting_command("target.x.linker", "\"clang -v\""),
+            Some("clang -v".to_owned())
+        );
+        assert_eq!(
+            super::cargo_setting_command("profile.release.lto", "true"),
+            None
+        );
+    }
 
     #[test]
     fn words_a_package_manager_puts_after_a_script_are_found() {
