@@ -94,7 +94,15 @@ pub fn shell_texts<'a, W: AsRef<str>>(
                 .filter(|arg| !arg.starts_with('-'))
                 .filter_map(|arg| arg.split_once('='))
                 .collect();
-            make::commands(&makefile.join("\n"), &assigned)
+            let mut texts = make::commands(&makefile.join("\n"), &assigned);
+            // `make SHELL=prog`: each recipe line runs through that program.
+            texts.extend(
+                assigned
+                    .iter()
+                    .filter(|(name, _)| *name == "SHELL")
+                    .map(|(_, program)| (*program).to_owned()),
+            );
+            texts
         }
         "expect" => option_value(&["-c"])
             .map(str::to_owned)
@@ -251,7 +259,8 @@ pub fn shell_texts<'a, W: AsRef<str>>(
         // `npx -c 'text'`, `npm exec -c 'text'`: run in a shell; and the
         // scripts `npm pkg set` puts into `package.json` for a later run.
         "npx" | "pnpx" | "npm" | "pnpm" | "yarn" | "bun" => {
-            let mut texts: Vec<String> = option_values(args, &["-c", "--call"])
+            // `--script-shell PROGRAM` runs each script through that program.
+            let mut texts: Vec<String> = option_values(args, &["-c", "--call", "--script-shell"])
                 .into_iter()
                 .map(str::to_owned)
                 .collect();

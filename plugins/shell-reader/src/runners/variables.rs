@@ -61,6 +61,9 @@ const COMMAND_VARIABLES: &[&str] = &[
     "CARGO_BUILD_RUSTC",
     "CARGO_BUILD_RUSTDOC",
     "CARGO_BUILD_RUSTC_WRAPPER",
+    // The shell npm runs scripts through.
+    "npm_config_script_shell",
+    "NPM_CONFIG_SCRIPT_SHELL",
 ];
 
 #[cfg(test)]
