@@ -708,28 +708,13 @@ pub fn copies_input(argv: &[String]) -> bool {
     }
 }
 
-/// The variables through which Codex's commands get pagers and editors
-/// that take no typed commands (`tama setup codex`, `codex_env`), with the
-/// other pager and editor variables programs read.
-const TYPING_GUARDS: &[&str] = &[
-    "GIT_PAGER",
-    "PAGER",
-    "MANPAGER",
-    "SYSTEMD_PAGER",
-    "LESSSECURE",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "EDITOR",
-    "VISUAL",
-    "SUDO_EDITOR",
-    "KUBE_EDITOR",
-    "GH_PAGER",
-    "GLAB_PAGER",
-    "BAT_PAGER",
-    "DELTA_PAGER",
-    "PSQL_PAGER",
-    "AWS_PAGER",
-];
+/// Whether `name` is a variable through which Codex's commands get pagers
+/// and editors that take no typed commands (`tama setup codex`,
+/// `codex_env`), another pager or editor variable programs read, or
+/// `LESSSECURE`.
+fn guards_typing(name: &str) -> bool {
+    name == "LESSSECURE" || shell_reader::runners::PAGERS_AND_EDITORS.contains(&name)
+}
 
 /// Pagers and editors that run a shell command typed into them (`!cmd`).
 const TYPED_INTO: &[&str] = &[
@@ -756,7 +741,7 @@ const TYPED_INTO: &[&str] = &[
     "jed",
 ];
 
-/// Refuses a command that sets one of [`TYPING_GUARDS`] to a pager or an
+/// Refuses a command that sets a variable [`guards_typing`] to a pager or an
 /// editor that takes typed commands, turns `less`'s secure mode off, or
 /// takes one away (`unset`, `env -u`): what `git log` or `git commit`
 /// then opens in Codex's terminal runs what is typed into it, unhooked.
@@ -765,7 +750,7 @@ pub fn check_typing_guards<'v>(
     unset: &[String],
 ) -> Result<()> {
     for (name, value) in assigned {
-        if !TYPING_GUARDS.contains(&name) {
+        if !guards_typing(name) {
             continue;
         }
         let program = value.split_whitespace().next().map_or("", basename);
@@ -781,10 +766,7 @@ pub fn check_typing_guards<'v>(
             )));
         }
     }
-    match unset
-        .iter()
-        .find(|name| TYPING_GUARDS.contains(&name.as_str()))
-    {
+    match unset.iter().find(|name| guards_typing(name)) {
         Some(name) => Err(typing_refusal(&format!("taking `{name}` away"))),
         None => Ok(()),
     }

@@ -19,7 +19,7 @@ mod xargs;
 
 pub use shell_args::{Runs, ShellArgs, is_shell};
 pub use task_files::{cargo_setting_command, manifest_script, script_call};
-pub use variables::command_in_variable;
+pub use variables::{PAGERS_AND_EDITORS, command_in_variable};
 pub use xargs::Xargs;
 
 use crate::interpreters::{Language, quoted};

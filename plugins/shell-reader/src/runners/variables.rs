@@ -12,11 +12,13 @@ pub fn command_in_variable<'v>(name: &str, value: &'v str) -> Option<&'v str> {
     let cargo_target = name
         .strip_prefix("CARGO_TARGET_")
         .is_some_and(|rest| rest.ends_with("_RUNNER") || rest.ends_with("_LINKER"));
-    (cargo_target || COMMAND_VARIABLES.contains(&name)).then_some(value)
+    let named = PAGERS_AND_EDITORS.contains(&name) || COMMAND_VARIABLES.contains(&name);
+    (cargo_target || named).then_some(value)
 }
 
-const COMMAND_VARIABLES: &[&str] = &[
-    // Pagers and editors.
+/// The variables that name the pager or editor programs open in the
+/// terminal (`git log`, `git commit`, `man`, `crontab -e`).
+pub const PAGERS_AND_EDITORS: &[&str] = &[
     "PAGER",
     "MANPAGER",
     "GIT_PAGER",
@@ -35,6 +37,10 @@ const COMMAND_VARIABLES: &[&str] = &[
     "KUBE_EDITOR",
     "SVN_EDITOR",
     "FCEDIT",
+];
+
+/// Other variables whose value programs run.
+const COMMAND_VARIABLES: &[&str] = &[
     "BROWSER",
     // Helpers that ask for passwords or open connections.
     "SSH_ASKPASS",
