@@ -784,8 +784,6 @@ impl<'h> Walker<'h> {
         path
     }
 
-    /// The command's text (a write tool's input), the home folder taken
-    /// out (see [`Walker::without_home`]).
     /// A script written for a later call to run (a Makefile, a git hook,
     /// a crontab) is read now, as what `target` would run.
     pub fn check_run_later(&mut self, target: &str, text: &str) -> Result<()> {
@@ -806,6 +804,8 @@ impl<'h> Walker<'h> {
         Ok(())
     }
 
+    /// The command's text (a write tool's input), the home folder taken
+    /// out (see [`Walker::without_home`]).
     pub fn command_text(&self) -> String {
         self.without_home(self.command)
     }

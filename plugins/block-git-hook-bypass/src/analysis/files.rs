@@ -4,6 +4,7 @@
 use crate::prelude::*;
 
 use crate::field::{Field, UNKNOWN};
+use shell_reader::runners;
 
 /// Client-side hooks git runs, by file name.
 pub const HOOK_NAMES: &[&str] = &[
@@ -487,12 +488,7 @@ pub fn tampering<'c>(
             let mode = args.iter().find(|arg| is_mode(&arg.text))?;
             // `chmod -R 644 .`: every file under a folder that may hold the
             // repository, its hooks among them.
-            let recursive = args.iter().any(|arg| {
-                arg.text == "--recursive"
-                    || (arg.text.starts_with('-')
-                        && !arg.text.starts_with("--")
-                        && arg.text.contains('R'))
-            });
+            let recursive = recursive(args);
             let reached =
                 |arg: &Field<'_>| hook(arg) || (recursive && may_hold_repository(&arg.text));
             (removes_owner_execute(&mode.text)
@@ -518,23 +514,19 @@ pub fn tampering<'c>(
             .then_some("rewrites"),
         FileTool::Mount => mount_target(args).is_some_and(hook).then_some("covers"),
         FileTool::Compresses { keeps_input } => (removes_input(args, keeps_input)
-            && operands(args, &["-S", "--suffix", "-o", "-T", "--threads"]).any(hook))
+            && operands(args, COMPRESS_OPTIONS_WITH_VALUE).any(hook))
         .then_some("compresses away"),
         FileTool::Rsync => {
             let paths: Vec<&Field<'_>> = operands(args, RSYNC_OPTIONS_WITH_VALUE).collect();
             let (destination, sources) = paths.split_last()?;
             let has = |option: &str| args.iter().any(|arg| arg.text.starts_with(option));
-            let here_or_above = destination
-                .text
-                .split('/')
-                .all(|part| matches!(part, "" | "." | ".."));
-            if has("--del") && (hook(destination) || here_or_above) {
+            if has("--del") && (hook(destination) || here_or_above(&destination.text)) {
                 return Some("deletes");
             }
             if has("--remove-source-files") && sources.iter().any(|source| hook(source)) {
                 return Some("moves away");
             }
-            let modes = option_values(args, "--chmod");
+            let modes = runners::option_values(args, &["--chmod"]);
             (modes.iter().any(|mode| {
                 mode.split(',')
                     .any(|clause| removes_owner_execute(clause.trim_start_matches(['D', 'F'])))
@@ -542,15 +534,8 @@ pub fn tampering<'c>(
             .then_some("takes the execute bit off")
         }
         FileTool::Acl => {
-            let recursive = args
-                .iter()
-                .any(|arg| arg.text == "-R" || arg.text == "--recursive");
-            let specs = [
-                option_values(args, "-m"),
-                option_values(args, "--modify"),
-                option_values(args, "--set"),
-            ]
-            .concat();
+            let recursive = recursive(args);
+            let specs = runners::option_values(args, &["-m", "--modify", "--set"]);
             let owner_without_execute = specs.iter().any(|spec| {
                 spec.split(',').any(|entry| {
                     let perms = entry
@@ -614,21 +599,16 @@ const ACL_OPTIONS_WITH_VALUE: &[&str] = &[
     "--set-file",
 ];
 
-/// The values of `option` in `args`: the next word, or after `=`.
-fn option_values<'f>(args: &'f [Field<'f>], option: &str) -> Vec<&'f str> {
-    let mut values = Vec::new();
-    for (at, arg) in args.iter().enumerate() {
-        if arg.text == option {
-            values.extend(args.get(at + 1).map(|value| &*value.text));
-        } else if let Some(value) = arg
-            .text
-            .strip_prefix(option)
-            .and_then(|rest| rest.strip_prefix('='))
-        {
-            values.push(value);
-        }
-    }
-    values
+/// Options of the compressors that take their value as the next word.
+const COMPRESS_OPTIONS_WITH_VALUE: &[&str] = &["-S", "--suffix", "-o", "-T", "--threads"];
+
+/// Whether `chmod` or `setfacl` is told to work down the folders it names:
+/// `-R`, alone or among other short options, or `--recursive`.
+fn recursive(args: &[Field<'_>]) -> bool {
+    args.iter().any(|arg| {
+        arg.text == "--recursive"
+            || (arg.text.starts_with('-') && !arg.text.starts_with("--") && arg.text.contains('R'))
+    })
 }
 
 /// Whether a compressor given `args` deletes the files it compresses: not
@@ -718,8 +698,7 @@ pub fn config_tampering(
             .filter(|target| is_config(&target.text))
             .map(|_| "covers"),
         FileTool::Compresses { keeps_input } => (removes_input(args, keeps_input)
-            && operands(args, &["-S", "--suffix", "-o", "-T", "--threads"])
-                .any(|arg| config(&arg)))
+            && operands(args, COMPRESS_OPTIONS_WITH_VALUE).any(|arg| config(&arg)))
         .then_some("compresses away"),
         FileTool::Chmod | FileTool::Rsync | FileTool::Acl => None,
     }
@@ -756,11 +735,15 @@ pub fn copy_operands<'f>(
 /// the folder it runs in, one above it, or one named from the root or the
 /// home folder, or by a part the gate cannot know.
 fn may_hold_repository(folder: &str) -> bool {
-    folder.starts_with(['/', '~'])
-        || folder.contains(UNKNOWN)
-        || folder
-            .split('/')
-            .all(|part| matches!(part, "" | "." | ".."))
+    folder.starts_with(['/', '~']) || folder.contains(UNKNOWN) || here_or_above(folder)
+}
+
+/// Whether `folder` is the one a command runs in or one above it (`.`,
+/// `./`, `..`, `../..`).
+fn here_or_above(folder: &str) -> bool {
+    folder
+        .split('/')
+        .all(|part| matches!(part, "" | "." | ".."))
 }
 
 /// Whether a program deletes, moves, empties, links or re-modes the files

@@ -566,15 +566,9 @@ impl Walker {
         }
         // `patch -d DIR`, `git apply --directory=DIR`: the headers' paths
         // under DIR.
-        let folder = args.iter().enumerate().find_map(|(at, arg)| {
-            let text = &*arg.text;
-            match text {
-                "-d" | "--directory" => args.get(at + 1).map(|folder| &*folder.text),
-                _ => text
-                    .strip_prefix("--directory=")
-                    .or_else(|| text.strip_prefix("-d").filter(|folder| !folder.is_empty())),
-            }
-        });
+        let folder = shell_reader::runners::option_values(args, &["-d", "--directory"])
+            .first()
+            .copied();
         if folder
             .is_some_and(|folder| files::is_hook_path(folder, within) || files::holds_hooks(folder))
         {

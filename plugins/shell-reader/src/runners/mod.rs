@@ -845,7 +845,7 @@ fn operands<'a, W: AsRef<str>>(args: &'a [W], valued: &[&str]) -> Vec<&'a str> {
 
 /// The values of the options `names`: `-o X`, `--opt X`, `--opt=X`, and
 /// for a short option `-oX`.
-fn option_values<'a, W: AsRef<str>>(args: &'a [W], names: &[&str]) -> Vec<&'a str> {
+pub fn option_values<'a, W: AsRef<str>>(args: &'a [W], names: &[&str]) -> Vec<&'a str> {
     let mut out = Vec::new();
     for (index, arg) in args.iter().enumerate() {
         let arg = arg.as_ref();
