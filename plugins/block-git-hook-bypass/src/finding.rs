@@ -18,6 +18,13 @@ pub enum Finding {
         canonical: &'static str,
         hooks: &'static str,
     },
+    /// A word where git reads its options that the gate cannot read before
+    /// the shell expands it (`git commit $FLAGS`, `git commit *`).
+    UnreadOption {
+        command: String,
+        word: String,
+        hooks: &'static str,
+    },
     /// core.hooksPath set for one command or for good.
     HooksPath { setting: String },
     /// core.hooksPath removed, which sends git back to `.git/hooks`.
@@ -243,6 +250,17 @@ impl fmt::Display for Finding {
                  the repository's pre-commit and commit-msg hooks ({GATE}). Make the change \
                  with `git commit` (or `git commit --amend` in `git rebase -i`) and fix what the \
                  hooks report."
+            ),
+            Self::UnreadOption {
+                command,
+                word,
+                hooks,
+            } => write!(
+                f,
+                "`{command}` is handed `{word}` where git reads its options, and {GATE} cannot \
+                 tell what the shell expands it to (a variable, a command's output or a file \
+                 name pattern): it may be --no-verify, which skips the repository's {hooks} \
+                 ({GATE}). Write git's options out, and put paths after `--`."
             ),
             Self::StashCommit { command } => write!(
                 f,

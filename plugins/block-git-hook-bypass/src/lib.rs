@@ -19,6 +19,14 @@
 //!   nothing runs. `cherry-pick` and `revert` reject `--no-verify` but are
 //!   refused with it as an attempt; so is an alias or add-on (`git ci`,
 //!   `git cz`) given `--no-verify`. `git commit --no-post-rewrite` is refused.
+//!   So is a word where git reads options that the shell may expand to
+//!   one: a file name pattern (`git commit *` matches a file named
+//!   `--no-verify`), or a value the command computes and the gate cannot
+//!   know (`$(git config --get x)`, `read`, `xargs`). After `--` nothing is
+//!   an option. A variable the command never set expands as the harness's
+//!   environment gives it, which the agent does not choose, and passes; the
+//!   branch names git prints (`git branch --show-current`, `git rev-parse
+//!   --abbrev-ref HEAD`) read as `HEAD`.
 //! - Setting core.hooksPath to any value is refused (`-c`, `--config-env`,
 //!   `git config`, `GIT_CONFIG_KEY_<n>`, `GIT_CONFIG_PARAMETERS`, writing it
 //!   into a config file, `sed -i` or an interpreter editing one with it);

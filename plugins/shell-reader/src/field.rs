@@ -15,37 +15,60 @@ pub const ARRAY_SEPARATOR_TEXT: &str = "\u{1E}";
 /// [`UNKNOWN`] as text.
 pub const UNKNOWN_TEXT: &str = "\u{FFFC}";
 
+/// How much of a value the gate knows, from most to least.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Knowledge {
+    #[default]
+    Known,
+    /// Unknown only where it reads variables the command never set: the
+    /// environment the harness started the shell with, which the agent does
+    /// not choose from one call to the next.
+    Environment,
+    /// Unknown where the command computes it: a command's output, input it
+    /// reads, a value too long to follow.
+    Computed,
+}
+
 /// A field borrows its text from the command when it can: most words are
 /// one piece of text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Field<'a> {
     pub text: Cow<'a, str>,
-    /// Whether every part of the value is known.
-    known: bool,
+    knowledge: Knowledge,
 }
 
 impl<'a> Field<'a> {
     pub fn new(text: impl Into<Cow<'a, str>>) -> Self {
         let text = text.into();
-        let known = !text.contains(UNKNOWN);
-        Self { text, known }
+        let knowledge = if text.contains(UNKNOWN) {
+            Knowledge::Computed
+        } else {
+            Knowledge::Known
+        };
+        Self { text, knowledge }
     }
 
-    /// A field built by expansion, which knows whether it met an unknown part.
-    pub const fn expanded(text: Cow<'a, str>, known: bool) -> Self {
-        Self { text, known }
+    /// A field built by expansion, which knows what unknown parts it met.
+    pub const fn expanded(text: Cow<'a, str>, knowledge: Knowledge) -> Self {
+        Self { text, knowledge }
     }
 
     pub fn into_owned(self) -> Field<'static> {
         Field {
             text: Cow::Owned(self.text.into_owned()),
-            known: self.known,
+            knowledge: self.knowledge,
         }
     }
 
     /// The value, when every part of it is known.
     pub fn exact(&self) -> Option<&str> {
-        self.known.then_some(&*self.text)
+        (self.knowledge == Knowledge::Known).then_some(&*self.text)
+    }
+
+    /// Whether a part of the value the gate cannot know is computed by the
+    /// command rather than read from the harness's environment.
+    pub fn computed_unknown(&self) -> bool {
+        self.knowledge == Knowledge::Computed
     }
 
     /// The value for a message: unknown parts shown as `…`, nothing as `""`.

@@ -7,7 +7,9 @@ use alloc::borrow::Cow;
 
 use super::{Frame, Result, Walker};
 use crate::braces;
-use crate::field::{ARRAY_SEPARATOR, ARRAY_SEPARATOR_TEXT, Field, UNKNOWN, UNKNOWN_TEXT};
+use crate::field::{
+    ARRAY_SEPARATOR, ARRAY_SEPARATOR_TEXT, Field, Knowledge, UNKNOWN, UNKNOWN_TEXT,
+};
 use crate::shell::{Command, List, ParameterOperator, Part, Program, Redirect, Word};
 use crate::values::{self, DEFAULT_IFS, FieldSplitter, Split, change_case, replace, trim};
 
@@ -16,8 +18,8 @@ struct Fields<'o, 'p> {
     out: &'o mut Vec<Field<'p>>,
     current: Cow<'p, str>,
     started: bool,
-    /// Whether the current field holds an unknown part.
-    unknown: bool,
+    /// What the current field's unknown parts are, if it has any.
+    knowledge: Knowledge,
     split: bool,
     splitter: FieldSplitter,
     /// Unknown parts are dropped, as an unset variable expands to nothing.
@@ -63,14 +65,20 @@ impl<'p> Fields<'_, 'p> {
         }
     }
 
-    /// Text from an expansion, which may hold unknown parts.
+    /// Text from an expansion, which may hold unknown parts the command
+    /// computes.
     fn push(&mut self, text: &str, quoted: bool) {
+        self.push_from(text, quoted, Knowledge::Computed);
+    }
+
+    /// Text from an expansion whose unknown parts are `unknown`.
+    fn push_from(&mut self, text: &str, quoted: bool, unknown: Knowledge) {
         if text.contains(UNKNOWN) {
             self.met_unknown = true;
             if self.unknown_is_empty {
                 return self.push(&text.replace(UNKNOWN, ""), quoted);
             }
-            self.unknown = true;
+            self.knowledge = self.knowledge.max(unknown);
         }
         if quoted {
             self.push_quoted(text);
@@ -82,9 +90,9 @@ impl<'p> Fields<'_, 'p> {
     fn end_field(&mut self) {
         if self.started {
             let text = core::mem::take(&mut self.current);
-            self.out.push(Field::expanded(text, !self.unknown));
+            self.out.push(Field::expanded(text, self.knowledge));
             self.started = false;
-            self.unknown = false;
+            self.knowledge = Knowledge::Known;
         }
     }
 }
@@ -102,7 +110,7 @@ impl Walker {
         if let [Part::Text { text, .. }] = word.parts()
             && !word.may_expand_braces()
         {
-            out.push(Field::expanded(Cow::Borrowed(&**text), true));
+            out.push(Field::expanded(Cow::Borrowed(&**text), Knowledge::Known));
             return Ok(());
         }
         self.expand_parts_into(frame, word, out)
@@ -143,7 +151,7 @@ impl Walker {
             self.expand_part(frame, part, &mut fields)?;
         }
         self.met_unknown |= fields.met_unknown;
-        Ok(Field::expanded(fields.current, !fields.unknown))
+        Ok(Field::expanded(fields.current, fields.knowledge))
     }
 
     fn fields<'o, 'p>(&self, out: &'o mut Vec<Field<'p>>, split: bool) -> Fields<'o, 'p> {
@@ -151,7 +159,7 @@ impl Walker {
             out,
             current: Cow::Borrowed(""),
             started: false,
-            unknown: false,
+            knowledge: Knowledge::Known,
             split,
             splitter: FieldSplitter::new(self.variable("IFS").map(str::to_owned)),
             unknown_is_empty: self.unknown_is_empty,
@@ -180,7 +188,7 @@ impl Walker {
                         fields.push(&value.text, true);
                     }
                 }
-                None => fields.push(UNKNOWN_TEXT, true),
+                None => fields.push_from(UNKNOWN_TEXT, true, Knowledge::Environment),
             },
             Part::Parameter {
                 name,
@@ -188,6 +196,20 @@ impl Walker {
                 operator,
             } => {
                 let value = self.parameter(name);
+                // What an unset variable becomes, unless a word of the
+                // command's own takes its place.
+                let from_environment = matches!(
+                    operator,
+                    ParameterOperator::None
+                        | ParameterOperator::RemovePrefix { .. }
+                        | ParameterOperator::RemoveSuffix { .. }
+                        | ParameterOperator::Case { .. }
+                );
+                let unknown = if value.is_none() && from_environment {
+                    Knowledge::Environment
+                } else {
+                    Knowledge::Computed
+                };
                 let set = value.as_deref().is_some_and(|value| !value.is_empty());
                 let value = match operator {
                     ParameterOperator::None => value.unwrap_or_else(|| UNKNOWN_TEXT.to_owned()),
@@ -264,7 +286,7 @@ impl Walker {
                     }
                 };
                 if !value.contains(ARRAY_SEPARATOR) {
-                    fields.push(&value, *quoted);
+                    fields.push_from(&value, *quoted, unknown);
                 } else if *quoted && fields.split {
                     for (index, element) in value.split(ARRAY_SEPARATOR).enumerate() {
                         if index > 0 {

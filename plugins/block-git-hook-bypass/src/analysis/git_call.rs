@@ -182,6 +182,13 @@ impl Walker {
             if let Some(written) = options.no_post_rewrite {
                 return Err(skip(written, "--no-post-rewrite", "post-rewrite hook"));
             }
+            if let Some(word) = options.unread {
+                return Err(Finding::UnreadOption {
+                    command: format!("git {subcommand} {}", shown(args)),
+                    word,
+                    hooks: git::verified_hooks(subcommand),
+                });
+            }
             self.check_config_location(subcommand, env, git_dir)?;
             self.check_hook_programs(subcommand, env)?;
             for script in &options.exec {
@@ -305,6 +312,7 @@ impl Walker {
                 self.run(frame, args.get(1..).unwrap_or_default(), env, None)
             }
             "rev-parse" => Ok(rev_parse_output(args)),
+            "branch" | "symbolic-ref" => Ok(branch_name_output(subcommand, args)),
             // An alias or add-on (`git ci`, `git cz`) given git's own spelling
             // of the option passes it on to the commit it makes.
             _ if args.iter().any(|arg| arg.text == "--no-verify")
@@ -861,24 +869,51 @@ fn locates_config(name: &str) -> bool {
     )
 }
 
-/// What `git rev-parse` prints for the options that name git's directories,
-/// so that `rm -rf "$(git rev-parse --git-dir)/hooks"` is read as `.git/hooks`.
+/// What `git rev-parse` prints, so that `rm -rf "$(git rev-parse
+/// --git-dir)/hooks"` is read as `.git/hooks` and `git push origin "$(git
+/// rev-parse --abbrev-ref HEAD)"` as a push of `HEAD`. A revision prints as
+/// the name it was given, which git reads as the same commit or branch.
+/// None, an output the gate cannot know, for a word it cannot read or an
+/// option it does not model: rev-parse prints some options back.
 fn rev_parse_output(args: &[Field<'_>]) -> Option<String> {
     let mut out = String::new();
-    for (index, arg) in args.iter().enumerate() {
-        let line = match &*arg.text {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let line = match word.exact()? {
             "--git-dir" | "--git-common-dir" | "--absolute-git-dir" => ".git".to_owned(),
-            "--git-path" => format!(
-                ".git/{}",
-                args.get(index + 1).map_or("", |path| &*path.text)
-            ),
+            "--git-path" => format!(".git/{}", words.next().map_or("", |path| &*path.text)),
             "--show-toplevel" => ".".to_owned(),
-            // A stash's commit, named as the stash for what uses it.
-            name if stash::names_stash(name) => name.to_owned(),
-            _ => continue,
+            option if prints_revision_as(option) => continue,
+            revision if !revision.starts_with('-') => revision.to_owned(),
+            _ => return None,
         };
         out.push_str(&line);
         out.push('\n');
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// What `git symbolic-ref [--short] HEAD` and `git branch --show-current`
+/// print, as the name git reads as the same branch: `HEAD`.
+fn branch_name_output(subcommand: &str, args: &[Field<'_>]) -> Option<String> {
+    let mut words = args.iter().map(Field::exact);
+    let shows_branch = match subcommand {
+        "branch" => words.eq([Some("--show-current")]),
+        _ => words.all(|word| {
+            matches!(
+                word,
+                Some("HEAD" | "--short" | "-q" | "--quiet" | "--no-recurse")
+            )
+        }),
+    };
+    shows_branch.then(|| "HEAD\n".to_owned())
+}
+
+/// `git rev-parse` options that change only how a revision is printed.
+fn prints_revision_as(option: &str) -> bool {
+    matches!(
+        option,
+        "--verify" | "-q" | "--quiet" | "--abbrev-ref" | "--symbolic" | "--symbolic-full-name"
+    ) || option == "--short"
+        || option.starts_with("--short=")
 }

@@ -8,7 +8,7 @@ mod options;
 mod parse_options;
 pub mod stash;
 
-use crate::field::Field;
+use crate::field::{Field, UNKNOWN};
 use parse_options::{Arg, GitOption, find_short, resolve_long};
 
 /// Subcommands that pass through client-side hooks on their way to a commit,
@@ -149,6 +149,11 @@ pub struct HookOptions {
     pub no_post_rewrite: Option<String>,
     /// Shell commands `git rebase --exec` runs.
     pub exec: Vec<String>,
+    /// A word where git reads options that the gate cannot read before the
+    /// shell expands it (`$(cat flags)`, `*`, which may match a file the
+    /// agent named `--no-verify`). A variable the command never set is the
+    /// harness's environment, not the agent's choice, and is let be.
+    pub unread: Option<String>,
 }
 
 fn table(subcommand: &str) -> Option<&'static [GitOption]> {
@@ -178,11 +183,26 @@ pub fn hook_options(subcommand: &str, args: &[Field<'_>]) -> HookOptions {
     let mut index = 0;
     while let Some(field) = args.get(index) {
         index += 1;
-        let Some(text) = field.exact() else { continue };
+        let text = &*field.text;
         if text == "--" || text == "--end-of-options" {
             break;
         }
+        // Where the shell may put a word git reads as an option.
+        let unread = |text: &str| {
+            text.starts_with(['*', '?', '['])
+                || ["@(", "!(", "+("].iter().any(|glob| text.starts_with(glob))
+                || (text.starts_with(UNKNOWN) && field.computed_unknown())
+        };
+        if unread(text) {
+            found.unread.get_or_insert_with(|| field.shown());
+            continue;
+        }
         if let Some(long) = text.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(name, _)| name);
+            if name.char_indices().any(|(at, _)| unread(&name[at..])) {
+                found.unread.get_or_insert_with(|| field.shown());
+                continue;
+            }
             let Some(resolved) = resolve_long(table, long) else {
                 continue;
             };
@@ -201,6 +221,9 @@ pub fn hook_options(subcommand: &str, args: &[Field<'_>]) -> HookOptions {
         } else if let Some(cluster) = text.strip_prefix('-') {
             for (at, short) in cluster.bytes().enumerate() {
                 let Some(option) = find_short(table, short) else {
+                    if cluster.get(at..).is_some_and(unread) {
+                        found.unread.get_or_insert_with(|| field.shown());
+                    }
                     break;
                 };
                 let attached = cluster.get(at + 1..).unwrap_or("");
