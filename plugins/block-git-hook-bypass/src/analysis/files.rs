@@ -535,7 +535,8 @@ pub fn tampering<'c>(
         }
         FileTool::Acl => {
             let recursive = recursive(args);
-            let specs = runners::option_values(args, &["-m", "--modify", "--set"]);
+            let mut specs = runners::option_values(args, &["--modify", "--set"]);
+            specs.extend(acl_modify_specs(args));
             let owner_without_execute = specs.iter().any(|spec| {
                 spec.split(',').any(|entry| {
                     let perms = entry
@@ -598,6 +599,30 @@ const ACL_OPTIONS_WITH_VALUE: &[&str] = &[
     "--set",
     "--set-file",
 ];
+
+/// The entries `setfacl -m` sets, also where `m` ends or starts the value of
+/// a cluster of short options (`-Rm u::rw-`, `-Rmu::rw-`).
+fn acl_modify_specs<'a>(args: &'a [Field<'_>]) -> Vec<&'a str> {
+    let mut specs = Vec::new();
+    let mut words = args.iter().map(|arg| &*arg.text);
+    while let Some(word) = words.next() {
+        let Some(cluster) = word.strip_prefix('-').filter(|c| !c.starts_with('-')) else {
+            continue;
+        };
+        // The first letter that takes a value takes the rest of the cluster.
+        let Some(at) = cluster.find(['m', 'M', 'x', 'X']) else {
+            continue;
+        };
+        let value = match &cluster[at + 1..] {
+            "" => words.next(),
+            attached => Some(attached),
+        };
+        if cluster[at..].starts_with('m') {
+            specs.extend(value);
+        }
+    }
+    specs
+}
 
 /// Options of the compressors that take their value as the next word.
 const COMPRESS_OPTIONS_WITH_VALUE: &[&str] = &["-S", "--suffix", "-o", "-T", "--threads"];
