@@ -106,6 +106,18 @@ pub enum Finding {
 }
 
 impl Finding {
+    /// A branch or tag set by writing git's files (`echo <commit> >
+    /// ../remote.git/refs/heads/main`).
+    pub fn branch_written(command: String) -> Self {
+        Self::CommitsUnverified {
+            command,
+            how: "sets a branch or tag by writing git's own files, as a push into that \
+                  repository would, past the hooks"
+                .to_owned(),
+            fix: "Move branches with git (`git push`, `git merge`), which runs the hooks",
+        }
+    }
+
     /// This finding as what `code` runs (`InCode`).
     pub fn in_code(self, code: String) -> Finding {
         Finding::InCode {

@@ -29,6 +29,9 @@ pub fn switched_off_by(name: &str, value: &str) -> Option<&'static str> {
         "NO_VERIFY" | "GIT_NO_VERIFY" | "SKIP_VERIFY" => {
             return set.then_some("the hooks that read it");
         }
+        "NPM_CONFIG_SCRIPT_SHELL" => {
+            return (!is_shell(value)).then_some("the npm scripts its hooks run (`npm test`)");
+        }
         _ => {}
     }
     let about_hooks = [
@@ -111,5 +114,16 @@ pub fn is_off(value: &str) -> bool {
     matches!(
         value.to_ascii_lowercase().as_str(),
         "" | "0" | "false" | "no" | "off"
+    )
+}
+
+/// Whether npm's `script-shell` set to `value` still runs scripts: a shell
+/// (`/bin/bash`), not a program that ignores them (`/bin/true`), which
+/// would make every check a hook runs through npm pass.
+pub fn is_shell(value: &str) -> bool {
+    let program = value.trim().rsplit('/').next().unwrap_or_default();
+    matches!(
+        program,
+        "sh" | "bash" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "fish" | "pwsh" | "cmd.exe"
     )
 }

@@ -137,10 +137,19 @@
 //!   (`~/.config/husky/init.sh`, husky 8's `~/.huskyrc`), or a hook
 //!   manager's configuration written to switch its hooks off (lefthook's
 //!   `skip:`, pre-commit's `stages: [manual]`, overcommit's `enabled:
-//!   false`), by interpreter code too when it changes files
-//!   and names a hook (unless it writes one with a `#!` line and commands),
-//!   as are hook managers' uninstall commands; installing or restoring
+//!   false`, anything in lefthook's local override `lefthook-local.yml`, an
+//!   `.npmrc` whose `script-shell` is no shell), by interpreter code too when it changes files
+//!   and names a hook in its strings or its arguments (unless it writes one with a `#!` line and commands),
+//!   as are hook managers' uninstall commands, `install -m 644` or `cp
+//!   --remove-destination` onto a hook, another commit's hooks restored
+//!   over them (`git restore --source=…`, `git checkout <commit> -- .husky`)
+//!   and changes to them hidden (`git update-index --assume-unchanged`,
+//!   `--skip-worktree`); installing or restoring
 //!   hooks, samples and backups pass.
+//! - Where husky's hooks are installed, git pointed at another working tree
+//!   (`--work-tree`, `GIT_WORK_TREE`, `git config core.worktree`) and a
+//!   sparse checkout (`git sparse-checkout set`) are refused: core.hooksPath,
+//!   `.husky/_`, is read relative to the working tree.
 //! - What a hook runs, changed by the command for a git command that runs
 //!   hooks (`hook_env::changes_hook_programs`): `PATH` set (a folder put on
 //!   it may hold a no-op `npx` or `lint-staged`), `SHELLOPTS` and
@@ -168,7 +177,9 @@
 //!   which push without the pre-push hook, as is a fetch run in another
 //!   repository that takes a branch from a folder here (`git -C
 //!   ../remote.git fetch "$PWD" main:main`), and a clone of this repository
-//!   (`git clone . DIR`), which gets none of its hooks. History rewritten with changed
+//!   (`git clone . DIR`, `git clone "$(pwd)" DIR`), which gets none of its
+//!   hooks, and a branch or tag set by writing git's files (`…/refs/heads/…`,
+//!   `packed-refs`) or by `git update-ref` in another repository. History rewritten with changed
 //!   files or messages is refused for the same reason: `git filter-branch`
 //!   with a tree, index, message, commit or parent filter, `git
 //!   filter-repo` with a content callback or text replacement.
@@ -179,8 +190,9 @@
 //!   variable or `xargs`. Applying, reading, restoring files from and
 //!   dropping a stash pass.
 //! - A value the gate cannot know (an unset variable, the output of a command
-//!   it does not model) is not guessed at: an unknown option passes, while an
-//!   unknown command name followed by a hook-running git subcommand is read
+//!   it does not model) is not guessed at: where git reads options, one the
+//!   command computes is refused and an unset variable passes (see above),
+//!   while an unknown command name followed by a hook-running git subcommand is read
 //!   as git. A command holding such values is read a second time with them
 //!   empty, as an unset variable expands: `--no-verify$x` is refused.
 //! - A variable is followed through `${!name}` and through names declared

@@ -215,9 +215,8 @@ fn decide(
             ))
         }
         _ if is_tama_binary(walker, call.argv) => tama(walker, args),
-        "rm" | "unlink" | "rmdir" | "shred" | "srm" | "wipe" => {
-            each(walker, &operands(args, &[]), Change::Remove, "deletes")
-        }
+        "rm" | "unlink" | "rmdir" | "shred" | "srm" | "wipe" | "rimraf" | "del" | "del-cli"
+        | "trash" | "trash-put" => each(walker, &operands(args, &[]), Change::Remove, "deletes"),
         "mv" => copy_like(walker, args, &GNU_COPY, true),
         "ln" | "link" => {
             links::link(walker, args)?;

@@ -102,9 +102,9 @@ pub(super) fn known(name: &str) -> Option<Known> {
         | b"torsocks" | b"tsocks" | b"cross-env" | b"caffeinate" | b"faketime" => {
             wrapper(spec("", &[], 0))
         }
-        b"rm" | b"unlink" | b"rmdir" | b"shred" | b"srm" | b"trash" | b"trash-put" => {
-            file_tool(FileTool::Deletes)
-        }
+        // `rimraf` and `del` are npm's deleters, often run through `npx`.
+        b"rm" | b"unlink" | b"rmdir" | b"shred" | b"srm" | b"trash" | b"trash-put" | b"rimraf"
+        | b"del" | b"del-cli" => file_tool(FileTool::Deletes),
         b"mv" => file_tool(FileTool::Moves),
         b"cp" | b"install" | b"ln" => file_tool(FileTool::Copies),
         b"chmod" => file_tool(FileTool::Chmod),

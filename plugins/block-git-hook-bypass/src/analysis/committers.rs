@@ -14,7 +14,7 @@ use crate::prelude::*;
 
 use super::run::basename;
 use crate::field::Field;
-use crate::hook_env::is_off;
+use crate::hook_env::{is_off, is_shell};
 
 /// How `argv` has a program commit past the hooks, and what to run instead.
 pub(super) struct Unverified {
@@ -66,6 +66,23 @@ pub(super) fn unverified(
             }) || words
                 .iter()
                 .any(|word| matches!(*word, "commit-hooks=false" | "--commit-hooks=false"));
+            let script_shell = words.windows(2).find_map(|pair| match pair {
+                [key, value] if key.trim_start_matches("--") == "script-shell" => Some(*value),
+                _ => None,
+            });
+            let script_shell = script_shell.or_else(|| {
+                words
+                    .iter()
+                    .find_map(|word| word.trim_start_matches("--").strip_prefix("script-shell="))
+            });
+            if words.contains(&"set") && script_shell.is_some_and(|value| !is_shell(value)) {
+                return Some(Unverified {
+                    how: "sets npm's `script-shell` to a program that is no shell, so every npm \
+                          script the hooks run (`npm test`) does nothing"
+                        .to_owned(),
+                    fix: "Leave npm's `script-shell` a shell",
+                });
+            }
             (words.contains(&"set") && turns_off).then(|| Unverified {
                 how: "turns npm's `commit-hooks` off, so every later `npm version` commits its version bump with them off".to_owned(),
                 fix: "Leave npm's `commit-hooks` on",

@@ -313,6 +313,13 @@ impl Walker {
         let Some((sources, Some(destination))) = files::copy_operands(args) else {
             return Ok(());
         };
+        let target = match &destination {
+            files::Destination::Operand(target) => &*target.text,
+            files::Destination::Folder(folder) => folder,
+        };
+        if files::is_branch_file(target) {
+            return Err(Finding::branch_written(shown(argv)));
+        }
         for source in sources {
             let text = match &*source.text {
                 "/dev/stdin" | "-" => stdin,

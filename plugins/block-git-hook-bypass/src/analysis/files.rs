@@ -231,12 +231,40 @@ fn statements(content: &str) -> impl Iterator<Item = Vec<&str>> {
         })
 }
 
+/// Whether `path` is a file where git keeps a branch or tag, in any
+/// repository: `…/refs/heads/…`, `…/refs/tags/…`, `packed-refs`.
+pub fn is_branch_file(path: &str) -> bool {
+    let mut parts = path
+        .split('/')
+        .filter(|part| !part.is_empty() && *part != ".");
+    let mut previous = "";
+    parts.any(|part| {
+        let branch = previous == "refs" && matches!(part, "heads" | "tags");
+        previous = part;
+        branch || part == "packed-refs"
+    })
+}
+
+/// Whether `path` names a hook manager's configuration: lefthook's,
+/// pre-commit's, overcommit's.
+pub fn is_hook_configuration(path: &str) -> bool {
+    let name = path
+        .rsplit('/')
+        .next()
+        .unwrap_or(path)
+        .trim_start_matches('.');
+    ["lefthook", "pre-commit-config", "overcommit"]
+        .iter()
+        .any(|manager| name.starts_with(manager))
+}
+
 /// Whether `content`, written to `path`, is a hook manager's configuration
 /// that switches its hooks off: lefthook's `skip:` (in `lefthook.yml` or
 /// the local override `lefthook-local.yml`, made for it), pre-commit's
 /// `stages: [manual]` and `repos: []`, overcommit's `enabled: false`; or a
 /// release tool's that commits with them off: npm's `commit-hooks=false`
-/// (`.npmrc`, read by `npm version`), lerna's `"commitHooks": false`,
+/// (`.npmrc`, read by `npm version`) or a `script-shell` that is no shell
+/// (every npm script a hook runs then does nothing), lerna's `"commitHooks": false`,
 /// python-semantic-release's `no_git_verify = true`. Read
 /// line by line as `key: value` (`key=value` for npm), which is how such
 /// files spell these settings.
@@ -258,8 +286,12 @@ pub fn switches_hooks_off(path: &str, content: &str) -> bool {
             line.trim_start_matches('+')
                 .split_once('=')
                 .is_some_and(|(key, value)| {
-                    key.trim() == "commit-hooks"
-                        && crate::hook_env::is_off(value.trim().trim_matches(['"', '\'']))
+                    let value = value.trim().trim_matches(['"', '\'']);
+                    match key.trim() {
+                        "commit-hooks" => crate::hook_env::is_off(value),
+                        "script-shell" => !crate::hook_env::is_shell(value),
+                        _ => false,
+                    }
                 })
         });
     }
@@ -280,6 +312,10 @@ pub fn switches_hooks_off(path: &str, content: &str) -> bool {
             })
     });
     if no_git_verify {
+        return true;
+    }
+    // lefthook's local override exists to replace or skip what its hooks run.
+    if name.starts_with("lefthook-local") {
         return true;
     }
     let switch: fn(&str, &str) -> bool = if name.starts_with("lefthook") {
@@ -432,6 +468,23 @@ pub fn tampering<'c>(
         FileTool::Deletes => operands(args, &[]).any(hook).then_some("deletes"),
         FileTool::Moves | FileTool::Copies => {
             let (sources, destination) = copy_operands(args)?;
+            let to_hooks = match &destination {
+                Some(Destination::Operand(operand)) => hook(operand),
+                Some(Destination::Folder(folder)) => {
+                    holds_hooks(folder) || is_hook_path(folder, within)
+                }
+                None => false,
+            };
+            // `install -m 644 x .git/hooks/pre-commit`, `cp
+            // --remove-destination x .git/hooks/pre-commit`: the hook is made
+            // anew without the execute bit, or with the mode of its source.
+            let anew_without_execute = runners::option_values(args, &["-m", "--mode"])
+                .iter()
+                .any(|mode| !mode_executes(mode))
+                || args.iter().any(|arg| arg.text == "--remove-destination");
+            if tool == FileTool::Copies && to_hooks && anew_without_execute {
+                return Some("makes anew, perhaps without the execute bit,");
+            }
             // What lands in a `-t` folder keeps its own name, never a hook's.
             let destination = match destination {
                 Some(Destination::Operand(operand)) => Some(operand),
@@ -599,6 +652,15 @@ const ACL_OPTIONS_WITH_VALUE: &[&str] = &[
     "--set",
     "--set-file",
 ];
+
+/// Whether a mode `install -m` gives lets the owner execute the file:
+/// `755`, `u+x`; not `644`, `u=rw`.
+fn mode_executes(mode: &str) -> bool {
+    match u32::from_str_radix(mode, 8) {
+        Ok(bits) => bits & 0o100 != 0,
+        Err(_) => mode.contains(['x', 'X']),
+    }
+}
 
 /// The entries `setfacl -m` sets, also where `m` ends or starts the value of
 /// a cluster of short options (`-Rm u::rw-`, `-Rmu::rw-`).
@@ -778,6 +840,7 @@ pub fn takes_files_away(program: &str) -> bool {
     matches!(
         program,
         "rm" | "unlink"
+            | "rimraf"
             | "shred"
             | "mv"
             | "chmod"

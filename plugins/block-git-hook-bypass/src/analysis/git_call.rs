@@ -137,10 +137,21 @@ impl Walker {
                 None => finding,
             });
         }
-        let elsewhere = git_dir.is_some()
-            || args[..index].iter().any(|arg| {
-                matches!(&*arg.text, "-C" | "--work-tree") || arg.text.starts_with("--work-tree=")
-            });
+        let globals_given = args.get(..index).unwrap_or_default();
+        let mut work_trees = shell_reader::runners::option_values(globals_given, &["--work-tree"]);
+        work_trees.extend(
+            self.environment(env)
+                .filter(|(name, _)| *name == "GIT_WORK_TREE")
+                .map(|(_, value)| value),
+        );
+        let work_tree = work_trees
+            .iter()
+            .any(|folder| !matches!(files::normalize(folder), "." | ""));
+        if work_tree && git::runs_hooks(subcommand) && self.husky_installed(false) {
+            return Err(husky_left_behind(format!("git {subcommand}")));
+        }
+        let elsewhere =
+            git_dir.is_some() || work_tree || args[..index].iter().any(|arg| arg.text == "-C");
         self.git_subcommand(frame, subcommand, rest, env, (git_dir, elsewhere))
     }
 
@@ -268,6 +279,59 @@ impl Walker {
                     command: format!("git stash {}", shown(args)),
                     effect: "puts ignored files away, husky's .husky/_ among them, and with them",
                 })
+            }
+            // `git restore --source=<commit> .husky`, `git checkout <commit>
+            // -- .husky/pre-commit`: another commit's hooks, or none.
+            "restore" | "checkout" if restores_from_elsewhere(subcommand, args) => {
+                let hooks = args.iter().any(|arg| {
+                    !arg.text.starts_with('-')
+                        && (files::is_hook_path(&arg.text, self.within())
+                            || files::holds_hooks(&arg.text)
+                            || files::is_hook_configuration(&arg.text))
+                });
+                if hooks {
+                    return Err(self.hook_files(
+                        format!("git {subcommand} {}", shown(args)),
+                        "puts another commit's version (or none) in place of",
+                    ));
+                }
+                Ok(None)
+            }
+            // `git -C ../remote.git update-ref refs/heads/main <commit>`: a
+            // push the remote takes without the pre-push hook.
+            "update-ref" if elsewhere || self.moved_out() => Err(Finding::CommitsUnverified {
+                command: format!("git update-ref {}", shown(args)),
+                how: "sets a branch in another repository, a push without the pre-push hook"
+                    .to_owned(),
+                fix: "Push with `git push` and fix what the hooks report",
+            }),
+            // `git sparse-checkout set src` leaves `.husky`, and husky's
+            // hooks with it, out of the working tree.
+            "sparse-checkout"
+                if args.first().is_some_and(|arg| {
+                    matches!(&*arg.text, "set" | "add" | "init" | "reapply")
+                }) && self.husky_installed(elsewhere) =>
+            {
+                Err(Finding::HookFiles {
+                    command: format!("git sparse-checkout {}", shown(args)),
+                    effect: "may leave husky's .husky folder out of the working tree, and with it",
+                })
+            }
+            // Changes to a hook or a hook manager's configuration kept from
+            // `git status` and `git diff`.
+            "update-index"
+                if args
+                    .iter()
+                    .any(|arg| matches!(&*arg.text, "--assume-unchanged" | "--skip-worktree"))
+                    && args.iter().any(|arg| {
+                        files::is_hook_path(&arg.text, self.within())
+                            || files::is_hook_configuration(&arg.text)
+                    }) =>
+            {
+                Err(self.hook_files(
+                    format!("git update-index {}", shown(args)),
+                    "hides changes to",
+                ))
             }
             "rm" | "mv" => {
                 let cached = args.iter().any(|arg| arg.text == "--cached");
@@ -417,6 +481,9 @@ impl Walker {
             return Err(Finding::ConfigInclude {
                 setting: format!("git config {}", shown(args)),
             });
+        }
+        if key.eq_ignore_ascii_case("core.worktree") && self.husky_installed(false) {
+            return Err(husky_left_behind(format!("git config {}", shown(args))));
         }
         if let Some(alias) = git_config::alias_name(key)
             && let Some(value) = write.value.and_then(Field::exact)
@@ -650,6 +717,37 @@ impl Walker {
             }
         }
         Ok(())
+    }
+}
+
+/// Whether `git restore` or `git checkout` puts files from another commit
+/// than the index in place: `--source`, or a commit before `--`.
+fn restores_from_elsewhere(subcommand: &str, args: &[Field<'_>]) -> bool {
+    if subcommand == "restore" {
+        return args.iter().any(|arg| {
+            matches!(&*arg.text, "-s" | "--source")
+                || arg.text.starts_with("--source=")
+                || (arg.text.starts_with("-s") && !arg.text.starts_with("--"))
+        });
+    }
+    let before_paths = args.iter().take_while(|arg| arg.text != "--");
+    args.iter().any(|arg| arg.text == "--")
+        && before_paths
+            .filter(|arg| !arg.text.starts_with('-'))
+            .count()
+            > 0
+}
+
+/// A command that has git work in another working tree than the
+/// repository's: husky's core.hooksPath, `.husky/_`, is read there, where
+/// nothing installed the hooks.
+fn husky_left_behind(command: String) -> Finding {
+    Finding::CommitsUnverified {
+        command,
+        how: "has git work in another working tree, where husky's `.husky/_` (core.hooksPath, \
+              read relative to the working tree) is not installed"
+            .to_owned(),
+        fix: "Run git in the repository's own working tree",
     }
 }
 

@@ -52,6 +52,10 @@ impl Walker {
                     String::new()
                 };
                 let strings = self.code(&program, &label, language, &code, &given, 0)?;
+                // `python3 -c 'os.chmod(sys.argv[1], 0o644)' .git/hooks/pre-commit`
+                let operands = args.iter().map(|arg| &*arg.text);
+                let operands = operands.filter(|arg| !arg.starts_with('-') && *arg != code);
+                self.hook_files_in_code(&program, &code, operands)?;
                 if interpreters::prints(&code, language, args)
                     && let Some(lines) = strings.printed()
                 {
@@ -102,7 +106,7 @@ impl Walker {
         }
         let strings = interpreters::strings(code, language);
         if !strings.runs_programs {
-            self.hook_files_in_code(program, code, &strings)?;
+            self.hook_files_in_code(program, code, strings.values.iter().map(String::as_str))?;
             return Ok(strings);
         }
         if code.contains("git") && code.contains("--no-verify") {
@@ -132,7 +136,7 @@ impl Walker {
                 self.code(program, label, language, nested, given, depth + 1)?;
             }
         }
-        self.hook_files_in_code(program, code, &strings)?;
+        self.hook_files_in_code(program, code, strings.values.iter().map(String::as_str))?;
         Ok(strings)
     }
 
@@ -141,16 +145,18 @@ impl Walker {
     /// `shutil.rmtree('.git/hooks')`) disarms it, unless it writes a hook
     /// with commands of its own (`#!…`), which installs one. Code that
     /// changes files and names git's configuration may drop core.hooksPath.
-    fn hook_files_in_code(&self, program: &str, code: &str, strings: &Strings) -> Result<()> {
+    /// `values` are the code's strings, or the words the command hands it.
+    fn hook_files_in_code<'v>(
+        &self,
+        program: &str,
+        code: &str,
+        mut values: impl Iterator<Item = &'v str> + Clone,
+    ) -> Result<()> {
         let within = self.within();
-        let hook = strings
-            .values
-            .iter()
+        let hook = values
+            .clone()
             .find(|value| files::is_hook_path(value, within));
-        let config = strings
-            .values
-            .iter()
-            .find(|value| self.is_config_file(value));
+        let config = values.clone().find(|value| self.is_config_file(value));
         if hook.is_none() && config.is_none() {
             return Ok(());
         }
@@ -160,10 +166,7 @@ impl Walker {
         if let Some(config) = config {
             return Err(self.config_files(format!("{program} … {config}"), "changes"));
         }
-        let installs = strings
-            .values
-            .iter()
-            .any(|value| value.starts_with("#!") && !files::is_neutered(value));
+        let installs = values.any(|value| value.starts_with("#!") && !files::is_neutered(value));
         match hook {
             Some(hook) if !installs => {
                 Err(self.hook_files(format!("{program} … {hook}"), "changes"))

@@ -168,10 +168,8 @@ impl Walker {
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
             "dirname" | "basename" if !unread => Ok(output::path_parts(name, args)),
-            // The folder the command started in, as `.`: `git clone "$(pwd)"`.
-            "pwd" if !unread && self.folder.as_deref() == Some("") && self.dir.is_none() => {
-                Ok(Some(".\n".to_owned()))
-            }
+            // The shell's folder, as `.` names it: `git clone "$(pwd)"`.
+            "pwd" if !unread => Ok(Some(".\n".to_owned())),
             "ls" if !unread => Ok(output::listed(name, args)),
             "cat" if unread => done,
             "cat" => Ok(self.cat(args, stdin)),

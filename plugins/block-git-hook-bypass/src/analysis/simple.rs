@@ -271,15 +271,23 @@ impl Walker {
         if content.is_some_and(|content| files::switches_hooks_off(path, content)) {
             return Err(self.hook_files(command(), "switches off"));
         }
+        if files::is_branch_file(path) {
+            return Err(Finding::branch_written(command()));
+        }
         let is_config = self.is_config_file(path);
+        // A copy of the repository's own configuration (`cp .git/config
+        // /tmp/config.bak`) sets core.hooksPath only as the repository does.
+        let own_config =
+            !is_config && content.is_some() && content == self.file_text(".git/config");
         let sets_hooks_path = |content: &str| {
-            git_config::sets_hooks_path(content)
-                || is_config && content.to_ascii_lowercase().contains("hookspath")
+            !own_config
+                && (git_config::sets_hooks_path(content)
+                    || is_config && content.to_ascii_lowercase().contains("hookspath"))
         };
         if content.is_some_and(sets_hooks_path) {
             return Err(Finding::HooksPath { setting: command() });
         }
-        if let Some(content) = content {
+        if let Some(content) = content.filter(|_| !own_config) {
             self.run_later(path, content)?;
         }
         if is_config && !append {

@@ -11,9 +11,11 @@ pub const CREATED: &str = "stash";
 
 /// Whether `text` names a stash's commit, or a commit reached from one:
 /// `stash`, `refs/stash`, `stash@{1}`, `stash@{0}^2`, `stash~1`, and a
-/// refspec's source (`+stash@{0}:main`).
+/// refspec's source (`+stash@{0}:main`), and a range's end (`main..stash^2`).
 pub fn names_stash(text: &str) -> bool {
     let source = text.split(':').next().unwrap_or_default();
+    let source = source.rsplit("..").next().unwrap_or_default();
+    let source = source.strip_prefix('.').unwrap_or(source);
     let source = source.strip_prefix('+').unwrap_or(source);
     let name = source.strip_prefix("refs/").unwrap_or(source);
     name.strip_prefix("stash")
@@ -29,7 +31,7 @@ pub fn lands(subcommand: &str, args: &[Field<'_>]) -> bool {
     let revisions = || args.iter().take_while(|arg| arg.text != "--");
     match subcommand {
         "cherry-pick" | "merge" | "rebase" | "revert" | "switch" | "pull" | "push" | "fetch"
-        | "format-patch" | "replace" | "symbolic-ref" => revisions().any(named),
+        | "format-patch" | "replace" | "symbolic-ref" | "replay" => revisions().any(named),
         // A stash named last, with no paths after it, moves HEAD (or the
         // branch) to it; one followed by paths restores those files.
         "checkout" | "reset" => {
