@@ -1018,6 +1018,8 @@ fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: b
             )?;
         }
         if is_copy_itself {
+            // What lands there is written into the folder itself, too.
+            walker.changes(destination, Change::Write, "replaces")?;
             walker.changes(destination, Change::Remove, "replaces")?;
             continue;
         }

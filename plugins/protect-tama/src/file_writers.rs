@@ -146,6 +146,7 @@ pub fn writes(walker: &Walker<'_>, name: &str, args: &[String]) -> Option<Result
                 &["--prefix", "--modules-folder", "--pack-destination"],
             );
             written.extend(package_configuration(walker, name, args));
+            written.extend(global_harness_packages(args));
             written
         }
         "pip" | "pip3" | "uv" | "conda" | "mamba" => {
@@ -382,6 +383,72 @@ const OUTPUT_FOLDERS: &[&str] = &[
 /// The configuration file a package manager's command sets a value in: npm's
 /// `config set|delete|edit`, `login` and `logout` write `--userconfig`
 /// (`npm_config_userconfig`) or `--globalconfig`; pip's `config set|unset|edit`
+/// Where a global removal of a harness's npm package, or an install of a
+/// version of it other than the latest (`npm uninstall -g @openai/codex`,
+/// `npm i -g @anthropic-ai/claude-code@1.0.0`), changes its installed code,
+/// the global folder standing for wherever the prefix puts it: an older
+/// version may handle hooks otherwise, or not at all. Installing or
+/// updating it to the latest passes.
+fn global_harness_packages(args: &[String]) -> Vec<String> {
+    let global = args.iter().any(|arg| {
+        matches!(
+            arg.as_str(),
+            "-g" | "--global" | "--location=global" | "global"
+        )
+    });
+    let reads = |word: &str| {
+        matches!(
+            word,
+            "ls" | "list"
+                | "la"
+                | "ll"
+                | "view"
+                | "info"
+                | "show"
+                | "outdated"
+                | "search"
+                | "root"
+                | "prefix"
+                | "bin"
+                | "help"
+                | "docs"
+                | "why"
+                | "explain"
+                | "audit"
+        )
+    };
+    let operands = operands(args, &["--prefix", "--location", "--registry", "--tag"]);
+    let changes = operands
+        .iter()
+        .find(|word| word.as_str() != "global")
+        .is_some_and(|subcommand| !reads(subcommand));
+    if !global || !changes {
+        return Vec::new();
+    }
+    let removes = operands
+        .iter()
+        .find(|word| word.as_str() != "global")
+        .is_some_and(|word| {
+            matches!(
+                word.as_str(),
+                "uninstall" | "remove" | "rm" | "r" | "un" | "unlink" | "link" | "ln"
+            )
+        });
+    operands
+        .iter()
+        .filter(|spec| crate::protected::names_harness_package(spec))
+        .filter(|spec| removes || spec[1..].contains('@') && !spec.ends_with("@latest"))
+        .map(|spec| {
+            // `@scope/name@version`: the package's folder is named without it.
+            let name = match spec[1..].find('@') {
+                Some(at) => &spec[..=at],
+                None => spec,
+            };
+            format!("/usr/local/lib/node_modules/{name}")
+        })
+        .collect()
+}
+
 /// writes `PIP_CONFIG_FILE`; conda's `config --set|--add|--remove…` writes
 /// `--file` (`CONDARC`).
 fn package_configuration(walker: &Walker<'_>, name: &str, args: &[String]) -> Vec<String> {

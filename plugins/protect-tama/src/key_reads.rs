@@ -22,6 +22,9 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String], fed: bool) -> Res
         let fed: Vec<String> = walker.piped.iter().cloned().chain(relative).collect();
         return refuse_if_key_under(walker, "reads", name, &fed);
     }
+    if matches!(name, "rg" | "ag") && !searches_hidden(args) {
+        return refuse_if_in_key_folder(walker, name, &searched(args));
+    }
     let Some(reads_working_folder) = reads_recursively(name, args) else {
         return Ok(());
     };
@@ -35,6 +38,42 @@ pub fn check(walker: &Walker<'_>, name: &str, args: &[String], fed: bool) -> Res
         folders.push(".".to_owned());
     }
     refuse_if_key_under(walker, "reads", name, &folders)
+}
+
+/// Whether ripgrep or ag is told to search hidden folders such as `.tama`,
+/// which they skip below the folders they are given.
+fn searches_hidden(args: &[String]) -> bool {
+    args.iter().any(|arg| {
+        matches!(arg.as_str(), "--hidden" | "-uu" | "-uuu" | "--unrestricted")
+            || short_flags(arg).is_some_and(|flags| flags.contains('.'))
+    })
+}
+
+/// The folders a search reads: those after its pattern, or the working one.
+fn searched(args: &[String]) -> Vec<String> {
+    let mut folders = operands(args, &[]);
+    if folders.len() <= 1 {
+        folders.push(".".to_owned());
+    }
+    folders
+}
+
+/// Refuses a search that skips hidden folders when it is given Tama's home
+/// or runs in it (`rg . ~/.tama`, `cd ~/.tama && rg .`): nothing hidden
+/// then stands between it and the key.
+fn refuse_if_in_key_folder(walker: &Walker<'_>, name: &str, folders: &[String]) -> Result<()> {
+    for folder in folders {
+        if walker
+            .resolutions(folder)
+            .any(|resolved| walker.protected.in_key_folder(&resolved))
+        {
+            return Err(format!(
+                "`{name}` reads every file in `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
+                shown(folder)
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn refuse_if_key_under(
@@ -176,11 +215,7 @@ fn reads_recursively(name: &str, args: &[String]) -> Option<bool> {
             return (recursive && !skips_key(&option_values(args, &["--include"]), false))
                 .then_some(true);
         }
-        // ripgrep and ag skip hidden folders such as `.tama` unless told not to.
-        "rg" | "ag" => {
-            let hidden = flag(&['.'], &["--hidden", "-uu", "-uuu", "--unrestricted"]);
-            return hidden.then_some(true);
-        }
+        "rg" | "ag" => return Some(true),
         "find" => {
             args.iter()
                 .any(|arg| matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))

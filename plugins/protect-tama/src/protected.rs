@@ -235,6 +235,18 @@ impl Protected {
                 || (self.linked().key.as_deref()).is_some_and(|key| meet(path, key).ancestor))
     }
 
+    /// Whether `path` (resolved, perhaps a glob) is the folder that holds the
+    /// key file, or a folder below it: a search that skips hidden folders
+    /// still reads the key from there.
+    pub fn in_key_folder(&self, path: &str) -> bool {
+        let folder = |key: &str| key.rsplit_once('/').map(|(folder, _)| folder.to_owned());
+        !self.tama_home.is_empty()
+            && folder(&self.key)
+                .into_iter()
+                .chain(self.linked().key.as_deref().and_then(folder))
+                .any(|folder| meet(path, &folder).inside)
+    }
+
     /// Whether `path` (resolved, perhaps a glob or with parts the gate
     /// cannot know) names the key file. What follows the last open part
     /// must end the key's path: `~/$(whoami).txt` is no key.
@@ -324,16 +336,29 @@ fn harness_package(path: &str) -> Option<&'static str> {
     let within = |package: &str| {
         path.match_indices(package).any(|(at, _)| {
             package.ends_with('/')
-                || matches!(path.as_bytes().get(at + package.len()), Some(b'/' | b'-'))
+                || matches!(
+                    path.as_bytes().get(at + package.len()),
+                    None | Some(b'/' | b'-')
+                )
         })
     };
-    if path.contains("/.local/share/claude/") {
+    if path.contains("/.local/share/claude/") || path.ends_with("/.local/share/claude") {
         return Some("Claude Code");
     }
     HARNESS_PACKAGES
         .iter()
         .find(|(package, _)| within(package))
         .map(|(_, harness)| *harness)
+}
+
+/// Whether an npm package spec (`@openai/codex`, `@anthropic-ai/claude-code@1.0`)
+/// names a harness's package.
+pub fn names_harness_package(spec: &str) -> bool {
+    HARNESS_PACKAGES.iter().any(|(package, _)| {
+        let package = package.trim_start_matches('/');
+        spec.strip_prefix(package)
+            .is_some_and(|rest| package.ends_with('/') || rest.is_empty() || rest.starts_with('@'))
+    })
 }
 
 /// The npm packages (or scope) each harness is installed as.
@@ -360,9 +385,13 @@ fn loaded_by_omp(path: &str) -> bool {
                 matches!(rest, ["hooks"] | ["hooks", "pre" | "post", ..])
                     || matches!(rest, ["plugins" | "profiles", ..])
             }
-            ".claude" => matches!(rest, ["hooks", "pre" | "post", ..] | ["plugins", ..]),
+            ".claude" => matches!(
+                rest,
+                ["hooks", "pre" | "post", ..] | ["hooks"] | ["plugins", ..]
+            ),
             ".codex" => match rest {
                 ["hooks", name, ..] => name.starts_with("pre-") || name.starts_with("post-"),
+                ["hooks"] => true,
                 _ => false,
             },
             _ => false,

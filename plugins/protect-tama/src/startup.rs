@@ -6,22 +6,6 @@
 
 use crate::prelude::*;
 
-/// Start-up files by name, wherever they are.
-const FILES: &[&str] = &[
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".zlogin",
-    ".pam_environment",
-    ".envrc",
-    "config.fish",
-    "bash.bashrc",
-];
-
 /// Start-up files by path: every file in these folders, and these files.
 const PATHS: &[&str] = &[
     "/etc/profile",
@@ -39,8 +23,7 @@ pub fn is_startup_file(path: &str) -> bool {
     if !path.contains("/.") && !path.starts_with("/etc/") && !path.starts_with('.') {
         return false;
     }
-    let name = path.rsplit('/').next().unwrap_or(path);
-    FILES.contains(&name) || PATHS.iter().any(|known| path.contains(known))
+    shell_reader::startup::is_startup_name(path) || PATHS.iter().any(|known| path.contains(known))
 }
 
 /// Whether `text`, once quotes and backslashes are taken out and case is

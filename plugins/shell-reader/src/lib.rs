@@ -8,7 +8,7 @@
 //! what `echo` and `printf` print; [`interpreters`] reads the strings of code
 //! handed to python, node, perl, ruby, php, awk, lua, R, julia or AppleScript; [`runners`] what programs
 //! such as `tmux`, `at`, `make`, `tar` and editors hand a shell; and
-//! [`tool_inputs`] what a tool other than the shell that runs what it is
+//! [`startup`] names the shells' start-up files, [`tool_inputs`] what a tool other than the shell that runs what it is
 //! given is handed; [`disk`] holds the files a command runs that it did not
 //! write, read from disk through the host.
 //!
@@ -33,5 +33,6 @@ pub mod output;
 mod prelude;
 pub mod runners;
 pub mod shell;
+pub mod startup;
 pub mod tool_inputs;
 pub mod values;

@@ -84,6 +84,14 @@ pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option
     if name == "uniq" && files.len() > 1 {
         return None;
     }
+    // `grep -o` prints pieces of lines, `-c`, `-l` and `-n` other text.
+    if name == "grep"
+        && args
+            .iter()
+            .any(|arg| grep_prints_other_than_lines(arg.as_ref()))
+    {
+        return None;
+    }
     // grep's first operand is its pattern, unless `-e` or `-f` gave it.
     let given_pattern = args
         .iter()
@@ -92,6 +100,31 @@ pub fn selected_lines_of<'w, W: AsRef<str>>(name: &str, args: &'w [W]) -> Option
         files.remove(0);
     }
     Some(files)
+}
+
+/// Whether a grep option has it print something other than whole lines:
+/// parts of them (`-o`), counts, file names, or lines with a prefix.
+fn grep_prints_other_than_lines(arg: &str) -> bool {
+    const LONG: &[&str] = &[
+        "--only-matching",
+        "--count",
+        "--files-with-matches",
+        "--files-without-match",
+        "--byte-offset",
+        "--line-number",
+        "--with-filename",
+        "--null",
+        "--initial-tab",
+    ];
+    match arg.strip_prefix('-') {
+        Some(long) if long.starts_with('-') => LONG.contains(&arg),
+        // A cluster's letters up to the first that takes a value.
+        Some(cluster) => cluster
+            .chars()
+            .take_while(|c| !matches!(c, 'e' | 'f' | 'm' | 'A' | 'B' | 'C' | 'd' | 'D'))
+            .any(|c| matches!(c, 'o' | 'c' | 'l' | 'L' | 'b' | 'n' | 'H' | 'Z' | 'T')),
+        None => false,
+    }
 }
 
 /// What a program reading `files` takes in: each file's text as

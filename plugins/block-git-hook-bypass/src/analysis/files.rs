@@ -370,7 +370,7 @@ pub fn is_hook_startup_file(path: &str) -> bool {
 /// For a file whose content later git commands run after (a shell's
 /// start-up file, husky's `init.sh`), how a refusal names it.
 pub fn runs_before_git(path: &str) -> Option<String> {
-    if is_shell_startup_file(path) {
+    if shell_reader::startup::is_startup_name(path) {
         Some(format!(
             "The shell start-up file `{path}`, which later shells run,"
         ))
@@ -381,23 +381,6 @@ pub fn runs_before_git(path: &str) -> Option<String> {
     } else {
         None
     }
-}
-
-/// Shell startup files: what is written there runs in later shells.
-pub fn is_shell_startup_file(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    matches!(
-        name,
-        ".bashrc"
-            | ".bash_profile"
-            | ".bash_aliases"
-            | ".profile"
-            | ".zshrc"
-            | ".zprofile"
-            | ".zshenv"
-            | ".envrc"
-            | "config.fish"
-    )
 }
 
 /// Whether `path` is a repository's git directory: `.git`, a bare `repo.git`.
