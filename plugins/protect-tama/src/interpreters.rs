@@ -46,7 +46,9 @@ pub fn code(
                 given.push('\n');
                 given.push_str(input);
             }
-            check(walker, &format!("{code}\n{given}"))?;
+            let text = format!("{code}\n{given}");
+            let awk_writes = language == Language::Awk && interpreters::awk_redirects(&code);
+            check_changing(walker, &text, awk_writes)?;
         }
     }
     Ok(())
@@ -113,11 +115,16 @@ fn read(walker: &mut Walker<'_>, language: Language, code: &str, depth: u32) -> 
 
 /// Refuses `code` when it both changes files and spells a protected path.
 pub(crate) fn check(walker: &Walker<'_>, code: &str) -> Result<()> {
+    check_changing(walker, code, false)
+}
+
+/// [`check`], for code already known to change files when `changes`.
+fn check_changing(walker: &Walker<'_>, code: &str, changes: bool) -> Result<()> {
     let lower = code.to_ascii_lowercase();
     if lower.contains(crate::protected::KEY_FILE) && mentions_tama_home(walker, code) {
         return Err(crate::walk::key_refusal(crate::protected::KEY_FILE));
     }
-    if !interpreters::changes_files(&lower) {
+    if !changes && !interpreters::changes_files(&lower) {
         return Ok(());
     }
     match walker.protected.spelled_in(code, walker.cwd()) {
@@ -190,11 +197,17 @@ fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> 
         "dircopy",
         "copy_dir",
     ];
+    // Reading what it lists (`for p in d.iterdir(): print(p.read_text())`)
+    // reads the key when the folder holds it, whatever the key is named.
+    const READS: &[&str] = &["read", "open", "slurp", "load", "cat"];
     let lower = code.to_ascii_lowercase();
-    let walks = WALKS.iter().any(|walk| lower.contains(walk))
-        && CHANGES.iter().any(|change| lower.contains(change));
+    let lists = WALKS.iter().any(|walk| lower.contains(walk));
+    let walks = lists && CHANGES.iter().any(|change| lower.contains(change));
+    // `readdir` and `opendir` list; they read no file.
+    let unlisted = WALKS.iter().fold(lower.clone(), |text, walk| text.replace(walk, ""));
+    let reads = lists && READS.iter().any(|read| unlisted.contains(read));
     let copies = TREE_COPIES.iter().any(|copy| lower.contains(copy));
-    if !walks && !copies {
+    if !walks && !reads && !copies {
         return Ok(());
     }
     // How code asks for the home folder in each language.
@@ -218,12 +231,76 @@ fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> 
         .map(String::as_str)
         .filter(|value| value.starts_with(['/', '~', '.']))
         .chain(home);
+    if reads {
+        reads_listed_key(walker, &lower, values, home.is_some())?;
+    }
     for folder in folders {
         if walks {
             walker.changes(folder, Change::Remove, "walks and changes files under")?;
         }
         if copies {
             walker.changes(folder, Change::Remove, "copies a folder into or out of")?;
+        }
+    }
+    Ok(())
+}
+
+/// Refuses code that lists a folder and reads what it lists when the key
+/// is among it: a walk down (`os.walk`, `rglob`, `**`) from any folder
+/// above the key, a listing of one level (`iterdir`, `readdirSync`,
+/// `glob('…/*')`) of the key's own folder. The folders are the code's
+/// paths, and, when it asks for the home folder, the home and the
+/// dot-folders its strings name under it (`Path.home() / ".tama"`).
+fn reads_listed_key(walker: &Walker<'_>, lower: &str, values: &[String], home: bool) -> Result<()> {
+    const DOWN: &[&str] = &[
+        "walk(",
+        "rglob(",
+        "**",
+        "walkdir",
+        "find.find",
+        "file::find",
+    ];
+    let down = DOWN.iter().any(|walk| lower.contains(walk));
+    // A string that interpolates the home folder (`"$ENV{HOME}/.tama/*"`).
+    // Perl's `$ENV{HOME}` reads as `{HOME}` once its variable is taken out.
+    const HOME_PREFIXES: &[&str] = &["$ENV{HOME}", "{HOME}", "${HOME}", "$HOME", "#{Dir.home}"];
+    let values = values.iter().map(|value| {
+        HOME_PREFIXES
+            .iter()
+            .find_map(|prefix| value.strip_prefix(prefix))
+            .map_or_else(|| value.clone(), |rest| format!("~{rest}"))
+    });
+    let mut folders: Vec<String> = Vec::new();
+    for value in values.filter(|value| value.starts_with(['/', '~', '.'])) {
+        let value = value.as_str();
+        // A pattern lists the folder it starts in.
+        let folder = match value.find(['*', '?', '[']) {
+            Some(at) => value[..at]
+                .rsplit_once('/')
+                .map_or(".", |(folder, _)| folder),
+            None => value,
+        };
+        folders.push(folder.to_owned());
+        // `homedir() + "/.tama"`, `"$ENV{HOME}/.tama/*"`.
+        if home && value.starts_with('.') && !value.starts_with("./") {
+            folders.push(format!("~/{folder}"));
+        } else if home && value.starts_with('/') {
+            folders.push(format!("~{folder}"));
+        }
+    }
+    if home {
+        folders.push("~".to_owned());
+    }
+    for folder in &folders {
+        let reached = walker.resolutions(folder).any(|resolved| match down {
+            true => walker.protected.holds_key(&resolved),
+            false => walker.protected.in_key_folder(&resolved),
+        });
+        if reached {
+            return Err(format!(
+                "the interpreter code lists and reads the files in `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
+                crate::walk::shown(folder)
+            ));
         }
     }
     Ok(())

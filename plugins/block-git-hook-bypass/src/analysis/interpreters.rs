@@ -55,7 +55,7 @@ impl Walker {
                 // `python3 -c 'os.chmod(sys.argv[1], 0o644)' .git/hooks/pre-commit`
                 let operands = args.iter().map(|arg| &*arg.text);
                 let operands = operands.filter(|arg| !arg.starts_with('-') && *arg != code);
-                self.hook_files_in_code(&program, &code, operands)?;
+                self.hook_files_in_code(&program, language, &code, operands)?;
                 if interpreters::prints(&code, language, args)
                     && let Some(lines) = strings.printed()
                 {
@@ -106,7 +106,12 @@ impl Walker {
         }
         let strings = interpreters::strings(code, language);
         if !strings.runs_programs {
-            self.hook_files_in_code(program, code, strings.values.iter().map(String::as_str))?;
+            self.hook_files_in_code(
+                program,
+                language,
+                code,
+                strings.values.iter().map(String::as_str),
+            )?;
             return Ok(strings);
         }
         if code.contains("git") && code.contains("--no-verify") {
@@ -136,7 +141,12 @@ impl Walker {
                 self.code(program, label, language, nested, given, depth + 1)?;
             }
         }
-        self.hook_files_in_code(program, code, strings.values.iter().map(String::as_str))?;
+        self.hook_files_in_code(
+            program,
+            language,
+            code,
+            strings.values.iter().map(String::as_str),
+        )?;
         Ok(strings)
     }
 
@@ -149,6 +159,7 @@ impl Walker {
     fn hook_files_in_code<'v>(
         &self,
         program: &str,
+        language: Language,
         code: &str,
         mut values: impl Iterator<Item = &'v str> + Clone,
     ) -> Result<()> {
@@ -160,7 +171,8 @@ impl Walker {
         if hook.is_none() && config.is_none() {
             return Ok(());
         }
-        if !interpreters::changes_files(&code.to_ascii_lowercase()) {
+        let awk_writes = language == Language::Awk && interpreters::awk_redirects(code);
+        if !awk_writes && !interpreters::changes_files(&code.to_ascii_lowercase()) {
             return Ok(());
         }
         if let Some(config) = config {

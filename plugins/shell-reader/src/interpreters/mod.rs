@@ -331,6 +331,19 @@ const CHANGES: &[&str] = &[
     "o_rdwr",
     "o_trunc",
     "create(",
+    // Opens whose mode is a number or a call (`os.open(p, 513)`,
+    // `fs.openSync(p, 577)`, `open(p, chr(119))`), Perl's `sysopen`, its
+    // quoted modes (`q{>}`) and read-write opens (`+<`).
+    "os.open(",
+    "opensync(",
+    "fs.open(",
+    "chr(",
+    "sysopen",
+    "q{>",
+    "q(>",
+    "q[>",
+    "q/>",
+    "+<",
     // Emacs Lisp's own.
     "with-temp-file",
     "file-modes",
@@ -344,6 +357,28 @@ const CHANGES: &[&str] = &[
 /// spells.
 pub fn changes_files(lowered_code: &str) -> bool {
     CHANGES.iter().any(|marker| lowered_code.contains(marker))
+}
+
+/// Whether an awk program sends what it prints to a file or a command:
+/// `print … > FILE`, `>> FILE`, `| CMD` within one statement, where awk
+/// reads `>` as a redirection, never a comparison.
+pub fn awk_redirects(code: &str) -> bool {
+    code.match_indices("print").any(|(at, _)| {
+        // The statement's end, and its redirection, outside its strings.
+        let mut in_string = false;
+        let mut escaped = false;
+        for c in code[at..].chars() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' if in_string => escaped = true,
+                '"' => in_string = !in_string,
+                ';' | '}' | '\n' if !in_string => return false,
+                '>' | '|' if !in_string => return true,
+                _ => {}
+            }
+        }
+        false
+    })
 }
 
 /// Whether code calls out to other programs, by the names of the calls
