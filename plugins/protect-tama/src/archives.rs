@@ -17,6 +17,17 @@ const VERB: &str = "unpacks an archive into";
 /// the gate follows here.
 pub fn unpack(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
     crate::file_writers::archived_away(walker, name, args)?;
+    // Files tar keeps beside the archive: an incremental snapshot (`-g`),
+    // an index of what it wrote, the volume number.
+    if matches!(name, "tar" | "bsdtar") {
+        let side_files = option_values(
+            args,
+            &["-g", "--listed-incremental", "--index-file", "--volno-file"],
+        );
+        for file in side_files {
+            walker.changes(&file, Change::Write, "writes")?;
+        }
+    }
     if matches!(name, "tar" | "bsdtar") && tar_writes_archive(args) {
         let old_style = args
             .first()
@@ -129,6 +140,22 @@ pub fn python_module(walker: &Walker<'_>, name: &str, args: &[String]) -> Result
             Some(out) => walker.changes(out, Change::Write, "writes"),
             None => Ok(()),
         },
+        // `python -m py_compile FILE`, `-m compileall DIR`: the compiled
+        // code lands in a `__pycache__` beside the source.
+        ("py_compile" | "compileall", _) => {
+            for source in operands(rest, &["-d", "-x", "-i", "-j", "-r", "-o", "-s", "-p"]) {
+                let folder = match module {
+                    "py_compile" => source.rsplit_once('/').map_or(".", |(folder, _)| folder),
+                    _ => &source,
+                };
+                walker.changes(
+                    &format!("{folder}/__pycache__"),
+                    Change::Write,
+                    "compiles into",
+                )?;
+            }
+            Ok(())
+        }
         // `python -m venv DIR` fills each folder it is given.
         ("venv", _) => {
             for folder in operands(rest, &["--prompt"]) {

@@ -240,10 +240,16 @@ fn decide(
             if links {
                 links::link(walker, args)?;
             }
-            // `rsync --link-dest=DIR` links the files it finds unchanged in DIR.
+            // `rsync --link-dest=DIR` links the files it finds unchanged in DIR,
+            // and writes its log and batch files where it is told.
             if name == "rsync" {
                 for folder in option_values(args, &["--link-dest"]) {
                     walker.changes(&folder, Change::Remove, "links files out of")?;
+                }
+                let side_files =
+                    option_values(args, &["--log-file", "--write-batch", "--only-write-batch"]);
+                for file in side_files {
+                    walker.changes(&file, Change::Write, "writes")?;
                 }
             }
             let copy = match name {
@@ -349,6 +355,10 @@ fn decide(
         "cargo" => {
             cargo_outputs(walker, args)?;
             cargo_config_commands(walker, args)?;
+            unmodelled(walker, name, args, call.stdin, probing)
+        }
+        "cmake" => {
+            crate::cmake::check(walker, args)?;
             unmodelled(walker, name, args, call.stdin, probing)
         }
         "sqlite3" => {
@@ -1346,6 +1356,19 @@ fn editor(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&s
     if name.starts_with("emacs") {
         interpreters::code(walker, name, args, stdin)?;
     }
+    // `w FILE` in the commands it is given writes FILE, whatever it edits.
+    let mut commands: Vec<String> = option_values(args, &["-c", "--cmd"]);
+    commands.extend(
+        args.iter()
+            .filter_map(|arg| arg.strip_prefix('+'))
+            .map(str::to_owned),
+    );
+    commands.extend(stdin.map(str::to_owned));
+    let written: Vec<String> = commands
+        .iter()
+        .flat_map(|text| editor_writes(text))
+        .collect();
+    each(walker, &written, Change::Write, "writes")?;
     let fed = stdin.is_some() || matches!(name, "ed" | "red" | "ex");
     if !runners::editor_edits(args, fed) {
         return Ok(());
@@ -1358,6 +1381,29 @@ fn editor(walker: &mut Walker<'_>, name: &str, args: &[String], stdin: Option<&s
         .filter(|file| !file.starts_with('+'))
         .collect();
     each(walker, &files, Change::Write, "edits")
+}
+
+/// The files ed, ex or vim commands write by name: `w FILE`, `W FILE`
+/// (appends), `wq FILE`, `:write FILE`, `:saveas FILE`, after any line
+/// address (`1,$w FILE`), one command a line or between vim's `|`.
+fn editor_writes(commands: &str) -> Vec<String> {
+    const WRITES: &[&str] = &[
+        "w", "W", "wq", "write", "sav", "saveas", "x", "xit", "up", "update",
+    ];
+    commands
+        .split(['\n', '|'])
+        .filter_map(|command| {
+            let command = command.trim_start().trim_start_matches(':');
+            let command = command.trim_start_matches(|c: char| {
+                c.is_ascii_digit() || matches!(c, ',' | '.' | '$' | ';' | '%' | '+' | '-' | ' ')
+            });
+            let (word, file) = command.split_once(' ')?;
+            let word = word.trim_end_matches('!');
+            let file = file.trim();
+            (WRITES.contains(&word) && !file.is_empty() && !file.starts_with('!'))
+                .then(|| file.to_owned())
+        })
+        .collect()
 }
 
 /// Whether `name args…` sets the environment of the user's later sessions

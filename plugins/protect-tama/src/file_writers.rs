@@ -21,6 +21,11 @@ const OUTPUT_OPTIONS: &[&str] = &[
     "--outfile",
     "--output-file",
     "--output-document",
+    "--log-file",
+    // A compiler's dependency list; openssl's new private key and seed file.
+    "-MF",
+    "-keyout",
+    "-writerand",
 ];
 
 /// Files the wrappers before a command write: `strace -o FILE`, `ltrace -o
@@ -331,6 +336,7 @@ pub fn output_options(walker: &Walker<'_>, name: &str, args: &[String]) -> Resul
     }
     if args.iter().any(|arg| arg.starts_with('-')) {
         written.extend(option_values(args, OUTPUT_OPTIONS));
+        written.extend(linker_outputs(args));
         written.extend(
             option_values(args, OUTPUT_FOLDERS)
                 .into_iter()
@@ -338,6 +344,29 @@ pub fn output_options(walker: &Walker<'_>, name: &str, args: &[String]) -> Resul
         );
     }
     each(walker, &written, Change::Write, "writes")
+}
+
+/// The files a compiler's linker options (`-Wl,-Map=FILE`, `-Wl,-o,FILE`)
+/// have the linker write.
+fn linker_outputs(args: &[String]) -> Vec<String> {
+    let mut written = Vec::new();
+    for options in args.iter().filter_map(|arg| arg.strip_prefix("-Wl,")) {
+        let mut options = options.split(',');
+        while let Some(option) = options.next() {
+            match option {
+                "-Map" | "--Map" | "-o" | "--output" => {
+                    written.extend(options.next().map(str::to_owned))
+                }
+                _ => written.extend(
+                    ["-Map=", "--Map=", "--output="]
+                        .iter()
+                        .find_map(|prefix| option.strip_prefix(prefix))
+                        .map(str::to_owned),
+                ),
+            }
+        }
+    }
+    written
 }
 
 /// Whether a program rewrites the files it is given: any program told so by

@@ -204,7 +204,9 @@ fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> 
     let lists = WALKS.iter().any(|walk| lower.contains(walk));
     let walks = lists && CHANGES.iter().any(|change| lower.contains(change));
     // `readdir` and `opendir` list; they read no file.
-    let unlisted = WALKS.iter().fold(lower.clone(), |text, walk| text.replace(walk, ""));
+    let unlisted = WALKS
+        .iter()
+        .fold(lower.clone(), |text, walk| text.replace(walk, ""));
     let reads = lists && READS.iter().any(|read| unlisted.contains(read));
     let copies = TREE_COPIES.iter().any(|copy| lower.contains(copy));
     if !walks && !reads && !copies {

@@ -75,7 +75,10 @@
 //!   text that comes later (typed, sent to a port, appended to a followed
 //!   file) run by a shell, and a shell handed to a peer (`nc -e`).
 //! - Reading passes, except the control key (`TAMA_HOME/control.key`),
-//!   which no tool call may name. `tama` commands pass, except the
+//!   which no tool call may name, nor read by reading a whole folder that
+//!   holds it: a recursive copy, archive or search (ripgrep skips hidden
+//!   folders only below the folders it is given), or interpreter code that
+//!   lists a folder and reads what it lists. `tama` commands pass, except the
 //!   operator's: `tama sessions override`, `tama sessions grant` and
 //!   `tama setup … --remove` and `tama setup` for a registry the command
 //!   names (`--registry`, `TAMA_REGISTRY=…`).
@@ -86,6 +89,7 @@
 extern crate alloc;
 
 mod archives;
+mod cmake;
 mod commands;
 mod containers;
 mod diffs;

@@ -6,6 +6,8 @@
 
 use crate::prelude::*;
 
+use shell_reader::field::UNKNOWN;
+
 use crate::commands::{operands, option_values};
 use crate::protected::Change;
 use crate::walk::{Result, Walker};
@@ -69,36 +71,74 @@ fn dot_command(walker: &mut Walker<'_>, line: &str) -> Result<()> {
     }
 }
 
-/// The quoted file names of `writefile(…)`, `ATTACH … 'file'` and `VACUUM
-/// INTO 'file'`, written; and of `fsdir(…)`, whose every file is read.
+/// The file names of `writefile(…)`, `ATTACH … 'file'` and `VACUUM INTO
+/// 'file'`, written; of `readfile(…)`, read; and of `fsdir(…)`, whose
+/// every file is read.
 fn sql_files(walker: &Walker<'_>, sql: &str) -> Result<()> {
     let lower = sql.to_ascii_lowercase();
     for keyword in ["writefile(", "attach", "into"] {
-        for file in quoted_after(sql, &lower, keyword) {
-            walker.changes(file, Change::Write, "writes")?;
+        for file in names_after(sql, &lower, keyword) {
+            walker.changes(&file, Change::Write, "writes")?;
         }
     }
-    let folders: Vec<String> = quoted_after(sql, &lower, "fsdir(")
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
+    for file in names_after(sql, &lower, "readfile(") {
+        if walker
+            .resolutions(&file)
+            .any(|resolved| walker.protected.names_key(&resolved))
+        {
+            return Err(crate::walk::key_refusal(&file));
+        }
+    }
+    let folders = names_after(sql, &lower, "fsdir(");
     crate::key_reads::refuse_if_key_under(walker, "reads", "sqlite3", &folders)
 }
 
-/// The string literals that follow `keyword` in `sql` (`lower` is `sql`
-/// lower-cased), past blanks and `DATABASE`.
-fn quoted_after<'s>(sql: &'s str, lower: &str, keyword: &str) -> Vec<&'s str> {
+/// The text of each expression that follows `keyword` in `sql` (`lower` is
+/// `sql` lower-cased), past blanks and `DATABASE`, when it starts with a
+/// string: string literals and `char(…)` codes joined by `||`, as SQLite
+/// joins them (`'/home/u/.ta' || 'ma'`); any other term stands for text the
+/// gate cannot know.
+fn names_after(sql: &str, lower: &str, keyword: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (at, _) in lower.match_indices(keyword) {
         let rest = lower[at + keyword.len()..].trim_start();
         let rest = rest.strip_prefix("database").unwrap_or(rest).trim_start();
-        let start = lower.len() - rest.len();
-        let Some(quote) = rest.chars().next().filter(|c| matches!(c, '\'' | '"')) else {
+        let mut rest = &sql[sql.len() - rest.len()..];
+        if !rest.starts_with(['\'', '"']) && !rest.to_ascii_lowercase().starts_with("char(") {
             continue;
-        };
-        if let Some(end) = sql[start + 1..].find(quote) {
-            found.push(&sql[start + 1..start + 1 + end]);
         }
+        let mut name = String::new();
+        loop {
+            rest = rest.trim_start();
+            if let Some(quote) = rest.chars().next().filter(|c| matches!(c, '\'' | '"')) {
+                let Some(end) = rest[1..].find(quote) else {
+                    name.push(UNKNOWN);
+                    break;
+                };
+                name.push_str(&rest[1..=end]);
+                rest = &rest[end + 2..];
+            } else if rest.to_ascii_lowercase().starts_with("char(") {
+                let Some(end) = rest.find(')') else {
+                    name.push(UNKNOWN);
+                    break;
+                };
+                let codes = rest[5..end]
+                    .split(',')
+                    .map(|code| code.trim().parse::<u32>());
+                for code in codes {
+                    name.push(code.ok().and_then(char::from_u32).unwrap_or(UNKNOWN));
+                }
+                rest = &rest[end + 1..];
+            } else {
+                name.push(UNKNOWN);
+                break;
+            }
+            match rest.trim_start().strip_prefix("||") {
+                Some(more) => rest = more,
+                None => break,
+            }
+        }
+        found.push(name);
     }
     found
 }

@@ -168,6 +168,13 @@ impl Walker {
             "echo" => Ok(Some(output::echo(args))),
             "printf" => Ok(Some(output::printf(args))),
             "dirname" | "basename" if !unread => Ok(output::path_parts(name, args)),
+            "cmake" => match args.iter().position(|arg| arg.text == "-E") {
+                Some(at) => match runners::cmake_command(&args[at + 1..]) {
+                    Some(command) => self.child_source(&command, None),
+                    None => done,
+                },
+                None => done,
+            },
             // The shell's folder, as `.` names it: `git clone "$(pwd)"`.
             "pwd" if !unread => Ok(Some(".\n".to_owned())),
             "ls" if !unread => Ok(output::listed(name, args)),

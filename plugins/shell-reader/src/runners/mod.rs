@@ -8,6 +8,7 @@
 
 use crate::prelude::*;
 
+mod cmake;
 mod editors;
 mod make;
 mod scheduled;
@@ -17,6 +18,7 @@ mod variables;
 mod workspace;
 mod xargs;
 
+pub use cmake::cmake_command;
 pub use shell_args::{Runs, ShellArgs, is_shell};
 pub use task_files::{cargo_setting_command, manifest_script, script_call};
 pub use variables::{PAGERS_AND_EDITORS, command_in_variable};
