@@ -10,10 +10,10 @@ use crate::walk::{Result, Walker};
 /// that may change files (a repository's own scripts, as its makefiles,
 /// hold what its user runs on purpose).
 pub fn check(walker: &mut Walker<'_>, args: &[String]) -> Result<()> {
-    if let Some(at) = args.iter().position(|arg| arg == "-E") {
-        if let Some(command) = shell_reader::runners::cmake_command(&args[at + 1..]) {
-            walker.child_source_if_shell(&command)?;
-        }
+    if let Some(at) = args.iter().position(|arg| arg == "-E")
+        && let Some(command) = shell_reader::runners::cmake_command(&args[at + 1..])
+    {
+        walker.child_source_if_shell(&command)?;
     }
     let scripts = crate::commands::option_values(args, &["-P"]);
     for script in scripts {
