@@ -65,6 +65,10 @@ impl<'a> Field<'a> {
         (self.knowledge == Knowledge::Known).then_some(&*self.text)
     }
 
+    pub const fn knowledge(&self) -> Knowledge {
+        self.knowledge
+    }
+
     /// Whether a part of the value the gate cannot know is computed by the
     /// command rather than read from the harness's environment.
     pub fn computed_unknown(&self) -> bool {

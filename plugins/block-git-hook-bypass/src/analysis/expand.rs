@@ -185,7 +185,10 @@ impl Walker {
                         if index > 0 {
                             fields.end_field();
                         }
-                        fields.push(&value.text, true);
+                        // A caller's word keeps what it was: `"$MSG"` unset
+                        // is still the environment's.
+                        let unknown = value.knowledge().max(Knowledge::Environment);
+                        fields.push_from(&value.text, true, unknown);
                     }
                 }
                 None => fields.push_from(UNKNOWN_TEXT, true, Knowledge::Environment),
