@@ -447,22 +447,17 @@ fn global_harness_packages(args: &[String]) -> Vec<String> {
         )
     };
     let operands = operands(args, &["--prefix", "--location", "--registry", "--tag"]);
-    let changes = operands
-        .iter()
-        .find(|word| word.as_str() != "global")
-        .is_some_and(|subcommand| !reads(subcommand));
-    if !global || !changes {
+    // `yarn global add …`: the subcommand follows `global`.
+    let Some(subcommand) = operands.iter().find(|word| word.as_str() != "global") else {
+        return Vec::new();
+    };
+    if !global || reads(subcommand) {
         return Vec::new();
     }
-    let removes = operands
-        .iter()
-        .find(|word| word.as_str() != "global")
-        .is_some_and(|word| {
-            matches!(
-                word.as_str(),
-                "uninstall" | "remove" | "rm" | "r" | "un" | "unlink" | "link" | "ln"
-            )
-        });
+    let removes = matches!(
+        subcommand.as_str(),
+        "uninstall" | "remove" | "rm" | "r" | "un" | "unlink" | "link" | "ln"
+    );
     operands
         .iter()
         .filter(|spec| crate::protected::names_harness_package(spec))

@@ -7,7 +7,7 @@ use crate::prelude::*;
 
 use shell_reader::interpreters::{self, Language, MAX_CODE_DEPTH, Source};
 
-use crate::protected::Change;
+use crate::protected::{Change, Protected};
 use crate::walk::{Result, Walker};
 
 /// Decides `name args…` when it is an interpreter: the code it is given,
@@ -204,10 +204,12 @@ fn traversals(walker: &Walker<'_>, code: &str, values: &[String]) -> Result<()> 
     let lists = WALKS.iter().any(|walk| lower.contains(walk));
     let walks = lists && CHANGES.iter().any(|change| lower.contains(change));
     // `readdir` and `opendir` list; they read no file.
-    let unlisted = WALKS
-        .iter()
-        .fold(lower.clone(), |text, walk| text.replace(walk, ""));
-    let reads = lists && READS.iter().any(|read| unlisted.contains(read));
+    let reads = lists && {
+        let unlisted = WALKS
+            .iter()
+            .fold(lower.clone(), |text, walk| text.replace(walk, ""));
+        READS.iter().any(|read| unlisted.contains(read))
+    };
     let copies = TREE_COPIES.iter().any(|copy| lower.contains(copy));
     if !walks && !reads && !copies {
         return Ok(());
@@ -293,19 +295,16 @@ fn reads_listed_key(walker: &Walker<'_>, lower: &str, values: &[String], home: b
     if home {
         folders.push("~".to_owned());
     }
-    for folder in &folders {
-        let reached = walker.resolutions(folder).any(|resolved| match down {
-            true => walker.protected.holds_key(&resolved),
-            false => walker.protected.in_key_folder(&resolved),
-        });
-        if reached {
-            return Err(format!(
-                "the interpreter code lists and reads the files in `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
-                crate::walk::shown(folder)
-            ));
-        }
-    }
-    Ok(())
+    let reaches = match down {
+        true => Protected::holds_key,
+        false => Protected::in_key_folder,
+    };
+    crate::key_reads::refuse_reading_key(
+        walker,
+        "the interpreter code lists and reads the files in",
+        &folders,
+        reaches,
+    )
 }
 
 fn mentions_tama_home(walker: &Walker<'_>, code: &str) -> bool {

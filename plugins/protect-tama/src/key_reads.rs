@@ -6,6 +6,7 @@
 use crate::prelude::*;
 
 use crate::commands::{operands, option_values, short_flags};
+use crate::protected::Protected;
 use crate::walk::{Result, Walker, shown};
 
 /// Refuses `name args…` when it reads the files under a folder that holds
@@ -62,18 +63,8 @@ fn searched(args: &[String]) -> Vec<String> {
 /// or runs in it (`rg . ~/.tama`, `cd ~/.tama && rg .`): nothing hidden
 /// then stands between it and the key.
 fn refuse_if_in_key_folder(walker: &Walker<'_>, name: &str, folders: &[String]) -> Result<()> {
-    for folder in folders {
-        if walker
-            .resolutions(folder)
-            .any(|resolved| walker.protected.in_key_folder(&resolved))
-        {
-            return Err(format!(
-                "`{name}` reads every file in `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
-                shown(folder)
-            ));
-        }
-    }
-    Ok(())
+    let reader = format!("`{name}` reads every file in");
+    refuse_reading_key(walker, &reader, folders, Protected::in_key_folder)
 }
 
 pub(crate) fn refuse_if_key_under(
@@ -82,11 +73,23 @@ pub(crate) fn refuse_if_key_under(
     name: &str,
     folders: &[String],
 ) -> Result<()> {
+    let reader = format!("`{name}` {verb} every file under");
+    refuse_reading_key(walker, &reader, folders, Protected::holds_key)
+}
+
+/// Refuses `reader` (`` `rg` reads every file in ``) of the first folder
+/// from which, resolved, it `reaches` the key.
+pub(crate) fn refuse_reading_key(
+    walker: &Walker<'_>,
+    reader: &str,
+    folders: &[String],
+    reaches: fn(&Protected, &str) -> bool,
+) -> Result<()> {
     for folder in folders {
         let mut resolutions = walker.resolutions(folder);
-        if resolutions.any(|resolved| walker.protected.holds_key(&resolved)) {
+        if resolutions.any(|resolved| reaches(walker.protected, &resolved)) {
             return Err(format!(
-                "`{name}` {verb} every file under `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
+                "{reader} `{}`, Tama's control key among them, which only the operator's `tama sessions` commands may read or write; name the files it needs instead",
                 shown(folder)
             ));
         }

@@ -65,14 +65,9 @@ impl<'a> Field<'a> {
         (self.knowledge == Knowledge::Known).then_some(&*self.text)
     }
 
+    /// What the value's unknown parts are, if it has any.
     pub const fn knowledge(&self) -> Knowledge {
         self.knowledge
-    }
-
-    /// Whether a part of the value the gate cannot know is computed by the
-    /// command rather than read from the harness's environment.
-    pub fn computed_unknown(&self) -> bool {
-        self.knowledge == Knowledge::Computed
     }
 
     /// The value for a message: unknown parts shown as `…`, nothing as `""`.

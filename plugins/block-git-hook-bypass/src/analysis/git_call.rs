@@ -730,12 +730,8 @@ fn restores_from_elsewhere(subcommand: &str, args: &[Field<'_>]) -> bool {
                 || (arg.text.starts_with("-s") && !arg.text.starts_with("--"))
         });
     }
-    let before_paths = args.iter().take_while(|arg| arg.text != "--");
-    args.iter().any(|arg| arg.text == "--")
-        && before_paths
-            .filter(|arg| !arg.text.starts_with('-'))
-            .count()
-            > 0
+    let mut before_paths = args.iter().take_while(|arg| arg.text != "--");
+    args.iter().any(|arg| arg.text == "--") && before_paths.any(|arg| !arg.text.starts_with('-'))
 }
 
 /// A command that has git work in another working tree than the

@@ -105,40 +105,33 @@ impl Walker {
             });
         }
         let strings = interpreters::strings(code, language);
-        if !strings.runs_programs {
-            self.hook_files_in_code(
-                program,
-                language,
-                code,
-                strings.values.iter().map(String::as_str),
-            )?;
-            return Ok(strings);
-        }
-        if code.contains("git") && code.contains("--no-verify") {
-            return Err(Finding::Embedded {
-                program: program.to_owned(),
-                option: "--no-verify",
+        if strings.runs_programs {
+            if code.contains("git") && code.contains("--no-verify") {
+                return Err(Finding::Embedded {
+                    program: program.to_owned(),
+                    option: "--no-verify",
+                });
+            }
+            let environment = strings.exports(|name, value| {
+                name.starts_with("GIT_") || hook_env::switched_off_by(name, value).is_some()
             });
-        }
-        let environment = strings.exports(|name, value| {
-            name.starts_with("GIT_") || hook_env::switched_off_by(name, value).is_some()
-        });
-        let given = if interpreters::reads_environment(code) {
-            given
-        } else {
-            ""
-        };
-        let outer = core::mem::replace(&mut self.in_code_strings, true);
-        let walked = strings.commands().try_for_each(|command| {
-            self.child_source_in(&format!("{environment}{command}{given}"), || {
-                label.to_owned()
-            })
-        });
-        self.in_code_strings = outer;
-        walked?;
-        if depth < MAX_CODE_DEPTH {
-            for nested in strings.nested_code().filter(|nested| *nested != code) {
-                self.code(program, label, language, nested, given, depth + 1)?;
+            let given = if interpreters::reads_environment(code) {
+                given
+            } else {
+                ""
+            };
+            let outer = core::mem::replace(&mut self.in_code_strings, true);
+            let walked = strings.commands().try_for_each(|command| {
+                self.child_source_in(&format!("{environment}{command}{given}"), || {
+                    label.to_owned()
+                })
+            });
+            self.in_code_strings = outer;
+            walked?;
+            if depth < MAX_CODE_DEPTH {
+                for nested in strings.nested_code().filter(|nested| *nested != code) {
+                    self.code(program, label, language, nested, given, depth + 1)?;
+                }
             }
         }
         self.hook_files_in_code(

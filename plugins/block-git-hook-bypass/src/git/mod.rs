@@ -8,7 +8,7 @@ mod options;
 mod parse_options;
 pub mod stash;
 
-use crate::field::{Field, UNKNOWN};
+use crate::field::{Field, Knowledge, UNKNOWN};
 use parse_options::{Arg, GitOption, find_short, resolve_long};
 
 /// Subcommands that pass through client-side hooks on their way to a commit,
@@ -191,7 +191,7 @@ pub fn hook_options(subcommand: &str, args: &[Field<'_>]) -> HookOptions {
         let unread = |text: &str| {
             text.starts_with(['*', '?', '['])
                 || ["@(", "!(", "+("].iter().any(|glob| text.starts_with(glob))
-                || (text.starts_with(UNKNOWN) && field.computed_unknown())
+                || (text.starts_with(UNKNOWN) && field.knowledge() == Knowledge::Computed)
         };
         if unread(text) {
             found.unread.get_or_insert_with(|| field.shown());
