@@ -898,9 +898,11 @@ fn main() {
     .report(None);
     // The same gate given a call it passes at once: its own call floor.
     let non_shell = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {"file_path": "/work/repo/README.md"}}).to_string();
+    let served_call = served_payload().to_string();
     let protect = load("protect-tama");
     for (name, text) in [
         ("protect-tama: non-shell call", &non_shell),
+        ("protect-tama: the serving benchmark's call", &served_call),
         ("protect-tama: 1 KB payload", &one_kb),
         ("protect-tama: 2 KB command", &two_kb_command),
     ] {
@@ -916,6 +918,10 @@ fn main() {
     }
     for (name, text) in [
         ("block-git-hook-bypass: non-shell call", &non_shell),
+        (
+            "block-git-hook-bypass: the serving benchmark's call",
+            &served_call,
+        ),
         ("block-git-hook-bypass: 1 KB payload", &one_kb),
         ("block-git-hook-bypass: 2 KB command", &two_kb_command),
     ] {

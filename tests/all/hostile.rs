@@ -270,3 +270,32 @@ fn idle_instances_of_many_built_in_gates_leave_the_pool_room() {
     assert_eq!(verdict, Ok(Verdict::Pass));
     assert_host_still_serves(&host);
 }
+
+/// A built-in gate's kept instance answers event after event without its
+/// memory growing: nothing of one event stays behind in it.
+#[test]
+fn kept_instances_of_built_in_gates_do_not_grow_from_event_to_event() {
+    let cache = tempfile::tempdir().unwrap();
+    let host = host(&cache);
+    let commands = [
+        "git commit --no-verify -m x",
+        "cd /tmp && for f in *.txt; do grep -c x \"$f\" | tee -a out.log; done",
+        "cat ~/.tama/registry.json; python3 -c 'print(1)' && git push origin HEAD",
+    ];
+    for name in ["block-git-hook-bypass", "protect-tama"] {
+        let gate = load(&host, name).expect("the gate loads");
+        let decide_all = || {
+            for command in commands {
+                let verdict = gate.evaluate(&shell_event(command), Arc::new(NoState));
+                assert!(verdict.is_ok(), "{name}: {verdict:?}");
+            }
+        };
+        decide_all();
+        let settled = gate.idle_memory();
+        assert_eq!(settled.len(), 1, "{name} keeps its instance");
+        for _ in 0..1000 {
+            decide_all();
+        }
+        assert_eq!(gate.idle_memory(), settled, "{name}'s kept instance grew");
+    }
+}

@@ -293,6 +293,14 @@ impl Gate {
         verdict
     }
 
+    /// Bytes of linear memory each idle instance of a built-in gate holds:
+    /// a kept instance must not grow from one event to the next.
+    pub fn idle_memory(&self) -> Vec<usize> {
+        self.idle.as_ref().map_or_else(Vec::new, |idle| {
+            idle.each(|(store, _)| store.data().bounds.memory_total())
+        })
+    }
+
     /// Keeps an instance whose call `answered` for the next event, when it
     /// may be (see `idle.rs`), holding nothing of this event; else drops it
     /// once the caller answered.

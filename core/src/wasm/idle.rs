@@ -73,6 +73,14 @@ impl<I> Idle<I> {
         None
     }
 
+    /// `look` at each kept instance.
+    pub fn each<R>(&self, look: impl Fn(&I) -> R) -> Vec<R> {
+        self.kept()
+            .iter()
+            .map(|(_, instance)| look(instance))
+            .collect()
+    }
+
     /// The kept instances, even when a thread panicked holding them: each
     /// was whole when kept.
     fn kept(&self) -> MutexGuard<'_, Vec<(ThreadId, I)>> {

@@ -232,11 +232,7 @@ impl Walker {
             ))
         } else {
             match shell::parse(text) {
-                Ok(program) => {
-                    let output = self.program(&program);
-                    leave_outermost(program, self.depth);
-                    output
-                }
+                Ok(program) => self.program(&program),
                 // A script on disk builds strings the gate cannot always
                 // read back (see [`Walker::script_source`]).
                 Err(_) if !self.disk_scripts.is_empty() => Ok(None),
@@ -670,15 +666,6 @@ const PATCH_OPTIONS_WITH_VALUE: &[&str] = &[
     "-V",
     "--version-control",
 ];
-
-/// Drops a parsed program, except the outermost one in a gate's instance:
-/// the instance and all its memory are discarded after the call, so freeing
-/// the largest parse tree node by node would be wasted work.
-fn leave_outermost(program: shell::Program<'_>, depth: u32) {
-    if cfg!(target_arch = "wasm32") && depth == 1 {
-        core::mem::forget(program);
-    }
-}
 
 /// A command past the gate's limits.
 fn unreadable(problem: &str) -> Finding {

@@ -106,3 +106,10 @@ fn config_writes_are_told_from_reads() {
     assert_eq!(key("get core.hooksPath"), None);
     assert!(config::is_hooks_path("CORE.HOOKSPATH"));
 }
+
+#[test]
+fn git_commands_are_in_byte_order_for_the_binary_search() {
+    assert!(COMMANDS.is_sorted(), "COMMANDS must stay sorted");
+    assert!(is_git_command("commit") && is_git_command("write-tree"));
+    assert!(!is_git_command("cz") && !is_git_command(""));
+}
