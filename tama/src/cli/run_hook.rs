@@ -142,6 +142,10 @@ fn decide(provider: Harness, args: &RunHookArgs, event_arg: &str) -> Result<Deci
             &format!("cannot publish the session record: {err}"),
         );
     }
+    // The process ends with this answer and its memory with it: unmapping
+    // the engine, its components and instances one by one would only delay
+    // the answer.
+    std::mem::forget(dispatcher);
     Ok(decision)
 }
 
