@@ -317,7 +317,7 @@ impl Walker {
             files::Destination::Operand(target) => &*target.text,
             files::Destination::Folder(folder) => folder,
         };
-        if files::is_branch_file(target) {
+        if files::copy_writes_branches(target, sources.iter().map(|source| &*source.text)) {
             return Err(Finding::branch_written(shown(argv)));
         }
         for source in sources {

@@ -232,16 +232,44 @@ fn statements(content: &str) -> impl Iterator<Item = Vec<&str>> {
 }
 
 /// Whether `path` is a file where git keeps a branch or tag, in any
-/// repository: `…/refs/heads/…`, `…/refs/tags/…`, `packed-refs`.
+/// repository: `…/refs/heads/…`, `…/refs/tags/…`, `packed-refs`, or a
+/// repository's whole `refs` folder (`.git/refs`, `remote.git/refs`).
 pub fn is_branch_file(path: &str) -> bool {
-    let mut parts = path
+    let parts: Vec<&str> = path
         .split('/')
-        .filter(|part| !part.is_empty() && *part != ".");
-    let mut previous = "";
-    parts.any(|part| {
-        let branch = previous == "refs" && matches!(part, "heads" | "tags");
-        previous = part;
-        branch || part == "packed-refs"
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    let named = parts
+        .windows(2)
+        .any(|pair| pair[0] == "refs" && matches!(pair[1], "heads" | "tags"));
+    let refs_folder =
+        matches!(parts.as_slice(), [.., repository, "refs"] if repository.ends_with(".git"));
+    named || refs_folder || parts.contains(&"packed-refs")
+}
+
+/// Whether copying `sources` to `target` writes a branch or tag file:
+/// `target` is one, or a source lands as one in it by its own name
+/// (`cp -r .git/refs ../remote.git/`).
+pub fn copy_writes_branches<'s>(target: &str, mut sources: impl Iterator<Item = &'s str>) -> bool {
+    let into_target = |source: &str| {
+        let name = source.trim_end_matches('/').rsplit('/').next();
+        format!(
+            "{}/{}",
+            target.trim_end_matches('/'),
+            name.unwrap_or_default()
+        )
+    };
+    is_branch_file(target) || sources.any(|source| is_branch_file(&into_target(source)))
+}
+
+/// Whether `rsync` writes a branch or tag file (see [`copy_writes_branches`]).
+pub fn rsync_writes_branches(args: &[Field<'_>]) -> bool {
+    let paths: Vec<&Field<'_>> = operands(args, RSYNC_OPTIONS_WITH_VALUE).collect();
+    paths.split_last().is_some_and(|(destination, sources)| {
+        copy_writes_branches(
+            &destination.text,
+            sources.iter().map(|source| &*source.text),
+        )
     })
 }
 

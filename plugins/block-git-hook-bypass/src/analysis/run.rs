@@ -397,6 +397,9 @@ impl Walker {
         if matches!(name, "cp" | "mv" | "install" | "ln") {
             self.carry_copies(argv, stdin)?;
         }
+        if name == "rsync" && files::rsync_writes_branches(args) {
+            return Err(Finding::branch_written(shown(argv)));
+        }
         // `sed -i '…hooksPath…' .git/config`: an edit of git's configuration
         // that spells the setting.
         let edits_code = known.file_tool.is_some() || known.runner == Some(Runner::Interpreter);
