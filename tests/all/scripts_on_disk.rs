@@ -175,3 +175,57 @@ fn a_named_pipe_run_as_a_script_or_read_by_a_shell_is_refused() {
         assert_eq!(out.status.code(), Some(0), "{gate}: {}", text(&out.stdout));
     }
 }
+
+/// A remote of another repository is read from that repository's
+/// configuration on disk: fetching into its branch from a remote whose URL
+/// is a folder on this machine is a push without the pre-push hook, from a
+/// remote on a server an ordinary fetch.
+#[test]
+fn a_remote_whose_url_is_a_local_folder_is_read_from_the_configuration_on_disk() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let repo = work.path().join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    std::fs::create_dir(work.path().join("remote.git")).unwrap();
+    std::fs::write(
+        work.path().join("remote.git/config"),
+        format!(
+            "[core]\n\tbare = true\n[remote \"src\"]\n\turl = {}\n[remote \"gh\"]\n\turl = https://github.com/acme/app.git\n",
+            repo.display()
+        ),
+    )
+    .unwrap();
+    let decide = |command: &str| {
+        let payload = json!({"cwd": repo, "tool_name": "Bash", "tool_input": {"command": command}});
+        hook(home.path(), "block-git-hook-bypass", payload)
+    };
+    for command in [
+        "git -C ../remote.git fetch src main:main",
+        "cd ../remote.git && git fetch src HEAD:refs/heads/main",
+        "git --git-dir=../remote.git fetch src main:main",
+    ] {
+        let out = decide(command);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{command}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stdout).contains("take a branch from a folder on this machine"),
+            "{command}: {}",
+            text(&out.stdout)
+        );
+    }
+    for command in [
+        "git -C ../remote.git fetch gh main:main",
+        "git -C ../remote.git fetch src",
+    ] {
+        let out = decide(command);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{command}: {}",
+            text(&out.stdout)
+        );
+    }
+}

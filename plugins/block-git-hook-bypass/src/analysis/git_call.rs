@@ -152,22 +152,35 @@ impl Walker {
         }
         let elsewhere =
             git_dir.is_some() || work_tree || args[..index].iter().any(|arg| arg.text == "-C");
-        self.git_subcommand(frame, subcommand, rest, env, (git_dir, elsewhere))
+        // `-C` folders add up, each from the one before.
+        let folder = shell_reader::runners::option_values(globals_given, &["-C"])
+            .into_iter()
+            .map(str::to_owned)
+            .reduce(|at, next| match next.starts_with(['/', '~']) {
+                true => next,
+                false => format!("{at}/{next}"),
+            });
+        let place = (git_dir, folder.as_deref(), elsewhere);
+        self.git_subcommand(frame, subcommand, rest, env, place)
     }
 
     /// `git <subcommand> <args>`, given `--git-dir` (as written) when it
-    /// names another folder than `.git`, and whether git works in another
-    /// folder than the shell's (`-C`, `--work-tree`, `--git-dir`).
+    /// names another folder than `.git`, the folder `-C` names, and whether
+    /// git works in another folder than the shell's (`-C`, `--work-tree`,
+    /// `--git-dir`).
     fn git_subcommand(
         &mut self,
         frame: &mut Frame<'_>,
         subcommand: &str,
         args: &[Field<'_>],
         env: &Env,
-        (git_dir, elsewhere): (Option<&str>, bool),
+        (git_dir, folder, elsewhere): (Option<&str>, Option<&str>, bool),
     ) -> Result<Option<String>> {
         for command in git_commands::option_commands(subcommand, args) {
             self.child_source_if_shell(&command)?;
+        }
+        if subcommand == "remote" {
+            self.local_remotes.extend(local_remote_added(args));
         }
         if stash::lands(subcommand, args) {
             return Err(Finding::StashCommit {
@@ -246,7 +259,16 @@ impl Walker {
             // `git -C ../remote.git fetch "$PWD" main:main`: the remote takes
             // the branch itself, and no pre-push hook runs here.
             "fetch" | "pull"
-                if (elsewhere || self.moved_out()) && pulls_from_a_folder(subcommand, args) =>
+                if (elsewhere || self.moved_out())
+                    && pulls_from_a_folder(subcommand, args, |remote| {
+                        // `git_dir` is as written: `--git-dir=DIR`, `--git-dir DIR`.
+                        let git_folder = git_dir.map(|written| {
+                            written
+                                .trim_start_matches("--git-dir")
+                                .trim_start_matches(['=', ' '])
+                        });
+                        self.remote_is_local(git_folder.or(folder), remote)
+                    }) =>
             {
                 Err(Finding::CommitsUnverified {
                     command: format!("git {subcommand} {}", shown(args)),
@@ -818,6 +840,26 @@ impl Walker {
             })
     }
 
+    /// Whether `remote` is a remote whose URL is a folder on this machine:
+    /// one the command added so, or one the configuration of the
+    /// `repository` (the shell's folder when none) gives so on disk.
+    fn remote_is_local(&mut self, repository: Option<&str>, remote: &str) -> bool {
+        if self.local_remotes.iter().any(|added| added == remote) {
+            return true;
+        }
+        let key = format!("remote.{remote}.url");
+        let folder = repository.map_or_else(String::new, |folder| format!("{folder}/"));
+        ["config", ".git/config"].iter().any(|file| {
+            let entries = self
+                .file_text(&format!("{folder}{file}"))
+                .and_then(git_config::entries);
+            entries
+                .into_iter()
+                .flatten()
+                .any(|entry| entry.key == key && names_a_folder(&entry.value))
+        })
+    }
+
     /// Whether a `cd` took the shell out of the folder the command started
     /// in, or somewhere the gate cannot tell (`cd ../remote.git`): a
     /// repository there is another one.
@@ -832,7 +874,11 @@ impl Walker {
 /// from a folder on this machine (a path, `file://`, or one the gate cannot
 /// know, as `"$PWD"`) into a branch: `pull` always, `fetch` for a refspec
 /// with a destination outside `refs/remotes/` and `refs/tags/`.
-fn pulls_from_a_folder(subcommand: &str, args: &[Field<'_>]) -> bool {
+fn pulls_from_a_folder(
+    subcommand: &str,
+    args: &[Field<'_>],
+    mut remote_is_local: impl FnMut(&str) -> bool,
+) -> bool {
     let mut operands = args
         .iter()
         .map(|arg| &*arg.text)
@@ -840,10 +886,7 @@ fn pulls_from_a_folder(subcommand: &str, args: &[Field<'_>]) -> bool {
     let Some(source) = operands.next() else {
         return false;
     };
-    let local = source.starts_with(['/', '.', '~'])
-        || source.starts_with("file://")
-        || source.contains(UNKNOWN);
-    local
+    (names_a_folder(source) || remote_is_local(source))
         && (subcommand == "pull"
             || operands.any(|refspec| {
                 refspec.split_once(':').is_some_and(|(from, to)| {
@@ -853,6 +896,36 @@ fn pulls_from_a_folder(subcommand: &str, args: &[Field<'_>]) -> bool {
                         && !to.starts_with("refs/tags/")
                 })
             }))
+}
+
+/// Whether a repository's URL is a folder on this machine: a path,
+/// `file://`, or one the gate cannot know (`"$PWD"`).
+fn names_a_folder(url: &str) -> bool {
+    url.starts_with(['/', '.', '~']) || url.starts_with("file://") || url.contains(UNKNOWN)
+}
+
+/// The remote `git remote add NAME URL` (or `set-url`) gives a folder on
+/// this machine as its URL.
+fn local_remote_added(args: &[Field<'_>]) -> Option<String> {
+    let (action, rest) = args.split_first()?;
+    if !matches!(&*action.text, "add" | "set-url") {
+        return None;
+    }
+    let mut words = rest.iter().map(|arg| &*arg.text);
+    let mut operands = Vec::new();
+    while let Some(word) = words.next() {
+        match word {
+            "-t" | "-m" | "--track" | "--master" => {
+                words.next();
+            }
+            option if option.starts_with('-') => {}
+            operand => operands.push(operand),
+        }
+    }
+    match operands[..] {
+        [name, url, ..] if names_a_folder(url) => Some(name.to_owned()),
+        _ => None,
+    }
 }
 
 /// Whether `git clone`'s source is the repository it runs in (`.`, `./.git`,

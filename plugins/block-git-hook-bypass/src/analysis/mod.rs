@@ -179,6 +179,9 @@ struct Walker {
     /// A `umask` set earlier takes the execute bit off the files made after
     /// it (`umask 777`): a hook copied or moved into place then does not run.
     umask_strips_execute: bool,
+    /// Remotes the command added with a folder on this machine as their
+    /// URL (`git remote add src "$PWD"`).
+    local_remotes: Vec<String>,
 }
 
 /// Shell state a subshell gets a copy of and the parent keeps.
