@@ -289,7 +289,8 @@ pub fn is_hook_configuration(path: &str) -> bool {
 /// Whether `content`, written to `path`, is a hook manager's configuration
 /// that switches its hooks off: lefthook's `skip:` (in `lefthook.yml` or
 /// the local override `lefthook-local.yml`, made for it), pre-commit's
-/// `stages: [manual]` and `repos: []`, overcommit's `enabled: false`; or a
+/// `stages: [manual]`, `repos: []` and `exclude`/`files` patterns that leave
+/// hooks no file, overcommit's `enabled: false`; or a
 /// release tool's that commits with them off: npm's `commit-hooks=false`
 /// (`.npmrc`, read by `npm version`) or a `script-shell` that is no shell
 /// (every npm script a hook runs then does nothing), lerna's `"commitHooks": false`,
@@ -352,6 +353,10 @@ pub fn switches_hooks_off(path: &str, content: &str) -> bool {
         |key, value| {
             matches!(key, "stages" | "default_stages") && value.contains("manual")
                 || key == "repos" && value == "[]"
+                // Patterns of the paths hooks run on: one that excludes
+                // every path, or files that match none, leaves them nothing.
+                || key == "exclude" && matches!(value, ".*" | "." | "^" | "^.*" | ".*$" | "^.*$" | ".+")
+                || key == "files" && matches!(value, "^$" | "$^" | "(?!)" | "^(?!)")
         }
     } else if name.starts_with("overcommit") {
         |key, value| (key == "enabled" && value == "false") || key == "skip"
