@@ -152,29 +152,38 @@ impl Walker {
         }
         let elsewhere =
             git_dir.is_some() || work_tree || args[..index].iter().any(|arg| arg.text == "-C");
-        // `-C` folders add up, each from the one before.
-        let folder = shell_reader::runners::option_values(globals_given, &["-C"])
-            .into_iter()
-            .map(str::to_owned)
-            .reduce(|at, next| match next.starts_with(['/', '~']) {
-                true => next,
-                false => format!("{at}/{next}"),
+        // The repository's folder when the command names it: `--git-dir`
+        // (kept as written: `--git-dir=DIR`, `--git-dir DIR`), else the
+        // `-C` folders, each from the one before.
+        let repository = git_dir
+            .map(|written| {
+                let folder = written.trim_start_matches("--git-dir");
+                folder.trim_start_matches(['=', ' ']).to_owned()
+            })
+            .or_else(|| {
+                shell_reader::runners::option_values(globals_given, &["-C"])
+                    .into_iter()
+                    .map(str::to_owned)
+                    .reduce(|at, next| match next.starts_with(['/', '~']) {
+                        true => next,
+                        false => format!("{at}/{next}"),
+                    })
             });
-        let place = (git_dir, folder.as_deref(), elsewhere);
+        let place = (git_dir, repository.as_deref(), elsewhere);
         self.git_subcommand(frame, subcommand, rest, env, place)
     }
 
     /// `git <subcommand> <args>`, given `--git-dir` (as written) when it
-    /// names another folder than `.git`, the folder `-C` names, and whether
-    /// git works in another folder than the shell's (`-C`, `--work-tree`,
-    /// `--git-dir`).
+    /// names another folder than `.git`, the repository's folder when the
+    /// command names it, and whether git works in another folder than the
+    /// shell's (`-C`, `--work-tree`, `--git-dir`).
     fn git_subcommand(
         &mut self,
         frame: &mut Frame<'_>,
         subcommand: &str,
         args: &[Field<'_>],
         env: &Env,
-        (git_dir, folder, elsewhere): (Option<&str>, Option<&str>, bool),
+        (git_dir, repository, elsewhere): (Option<&str>, Option<&str>, bool),
     ) -> Result<Option<String>> {
         for command in git_commands::option_commands(subcommand, args) {
             self.child_source_if_shell(&command)?;
@@ -261,13 +270,7 @@ impl Walker {
             "fetch" | "pull"
                 if (elsewhere || self.moved_out())
                     && pulls_from_a_folder(subcommand, args, |remote| {
-                        // `git_dir` is as written: `--git-dir=DIR`, `--git-dir DIR`.
-                        let git_folder = git_dir.map(|written| {
-                            written
-                                .trim_start_matches("--git-dir")
-                                .trim_start_matches(['=', ' '])
-                        });
-                        self.remote_is_local(git_folder.or(folder), remote)
+                        self.remote_is_local(repository, remote)
                     }) =>
             {
                 Err(Finding::CommitsUnverified {
@@ -911,21 +914,9 @@ fn local_remote_added(args: &[Field<'_>]) -> Option<String> {
     if !matches!(&*action.text, "add" | "set-url") {
         return None;
     }
-    let mut words = rest.iter().map(|arg| &*arg.text);
-    let mut operands = Vec::new();
-    while let Some(word) = words.next() {
-        match word {
-            "-t" | "-m" | "--track" | "--master" => {
-                words.next();
-            }
-            option if option.starts_with('-') => {}
-            operand => operands.push(operand),
-        }
-    }
-    match operands[..] {
-        [name, url, ..] if names_a_folder(url) => Some(name.to_owned()),
-        _ => None,
-    }
+    let mut operands = files::operands(rest, &["-t", "-m", "--track", "--master"]);
+    let (name, url) = (operands.next()?, operands.next()?);
+    names_a_folder(&url.text).then(|| name.text.to_string())
 }
 
 /// Whether `git clone`'s source is the repository it runs in (`.`, `./.git`,
