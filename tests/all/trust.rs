@@ -218,7 +218,7 @@ fn built_in_gates_run_from_the_binary_never_from_the_cache_folder() {
         .flat_map(|host| {
             digests
                 .iter()
-                .map(|sha| tama_core::wasm::artifact_path(&cache, host.engine(), sha))
+                .map(|sha| host.artifact_path(&cache, sha).unwrap())
         })
         .collect();
     for path in &planted {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
+use super::compiler::Compiler;
 use crate::control_key::{ControlKey, KEY_LEN, Purpose};
 use crate::registry::Builtin;
 
@@ -21,31 +22,49 @@ use crate::registry::Builtin;
 const ARTIFACT_BOUND: u64 = 256 << 20;
 
 /// Where the compiled form of the component with digest `sha256` lives for
-/// `engine`. The name holds the engine's precompile compatibility hash, so
-/// artifacts compiled under other settings (epochs, stack, wasmtime version)
-/// live side by side.
-pub fn artifact_path(cache_dir: &Path, engine: &Engine, sha256: &str) -> PathBuf {
-    cache_dir.join(format!("{sha256}-{:016x}.cwasm", compatibility(engine)))
+/// `compiling`, the engine that compiles it. The name holds that engine's
+/// precompile compatibility hash, so artifacts compiled under other settings
+/// (epochs, stack, CPU features, wasmtime version) live side by side.
+pub fn artifact_path(cache_dir: &Path, compiling: &Engine, sha256: &str) -> PathBuf {
+    cache_dir.join(format!("{sha256}-{:016x}.cwasm", compatibility(compiling)))
 }
 
 /// The component whose bytes are `bytes` (already checked against `sha256`):
 /// a built-in one from the binary, else from the cache when an authentic
-/// artifact is there, else compiled and stored there.
+/// artifact is there, else compiled by `compiler` and stored there.
 pub fn load(
     engine: &Engine,
+    compiler: &Compiler,
     cache_dir: &Path,
     sha256: &str,
     bytes: &[u8],
 ) -> wasmtime::Result<Component> {
     match crate::registry::builtin_with_digest(sha256) {
-        Some(builtin) => load_builtin(engine, builtin),
-        None => load_cached(engine, cache_dir, sha256, bytes),
+        Some(builtin) => load_builtin(engine, compiler, builtin),
+        None => load_cached(engine, compiler, cache_dir, sha256, bytes),
     }
+}
+
+/// The component whose bytes are `bytes`, compiled now, and its artifact.
+fn compiled(
+    engine: &Engine,
+    compiler: &Compiler,
+    bytes: &[u8],
+) -> wasmtime::Result<(Component, Vec<u8>)> {
+    let artifact = compiler.compile(bytes)?;
+    // SAFETY: this process compiled the artifact just now, under the
+    // engine's configuration, and holds it in its own memory.
+    let component = unsafe { Component::deserialize(engine, &artifact) }?;
+    Ok((component, artifact))
 }
 
 /// The build's compilation, or, when it does not fit this CPU or this
 /// wasmtime, a compilation in memory of the component built into `tama`.
-fn load_builtin(engine: &Engine, builtin: &Builtin) -> wasmtime::Result<Component> {
+fn load_builtin(
+    engine: &Engine,
+    compiler: &Compiler,
+    builtin: &Builtin,
+) -> wasmtime::Result<Component> {
     match super::code_memory::deserialize_builtin(engine, builtin.compiled) {
         Ok(component) => Ok(component),
         Err(err) => {
@@ -56,13 +75,14 @@ fn load_builtin(engine: &Engine, builtin: &Builtin) -> wasmtime::Result<Componen
                     builtin.name
                 ),
             );
-            Component::new(engine, builtin.component)
+            Ok(compiled(engine, compiler, builtin.component)?.0)
         }
     }
 }
 
 fn load_cached(
     engine: &Engine,
+    compiler: &Compiler,
     cache_dir: &Path,
     sha256: &str,
     bytes: &[u8],
@@ -74,11 +94,12 @@ fn load_cached(
                 "cache",
                 &format!("compiling component {sha256} without the cache: {why}"),
             );
-            return Component::new(engine, bytes);
+            return Ok(compiled(engine, compiler, bytes)?.0);
         }
     };
-    let compat = compatibility(engine).to_le_bytes();
-    let path = artifact_path(cache_dir, engine, sha256);
+    let compiling = compiler.engine()?;
+    let compat = compatibility(compiling).to_le_bytes();
+    let path = artifact_path(cache_dir, compiling, sha256);
     match read_artifact(&path) {
         Ok(None) => {}
         Ok(Some(file)) => match authentic(&key, sha256, &compat, &file) {
@@ -112,8 +133,7 @@ fn load_cached(
             ),
         ),
     }
-    let component = Component::new(engine, bytes)?;
-    let mut artifact = component.serialize()?;
+    let (component, mut artifact) = compiled(engine, compiler, bytes)?;
     let tag = key.tag(Purpose::Artifact, &[sha256.as_bytes(), &compat, &artifact]);
     artifact.extend_from_slice(&tag);
     if let Err(err) = crate::files::write_whole(&path, &artifact) {

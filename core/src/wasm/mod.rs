@@ -5,6 +5,7 @@
 mod bindings;
 mod cache;
 mod code_memory;
+mod compiler;
 mod config;
 mod declaration;
 mod files;
@@ -18,13 +19,12 @@ mod spent;
 mod state;
 mod ticker;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Engine, Trap};
 
-pub use cache::artifact_path;
 pub use config::{Instances, MEMORY_BOUND, STACK_BOUND};
 pub use declaration::{ClassifyError, Declaration};
 pub use gate::{Gate, GateEvent, GateFault, Verdict};
@@ -40,6 +40,7 @@ pub use crate::registry::ComponentBytes;
 /// The engine, its linkers and the tool declaration: one per process.
 pub struct Host {
     engine: Engine,
+    compiler: compiler::Compiler,
     cache_dir: PathBuf,
     gate_linkers: linkers::Linkers<Sandboxed<gate::GateContext>>,
     declaration_linkers: linkers::Linkers<Sandboxed<()>>,
@@ -68,7 +69,9 @@ impl Host {
     ) -> wasmtime::Result<Host> {
         let mut config = config::engine_config(instances);
         code_memory::install(&mut config);
-        let engine = Engine::new(&config)?;
+        let compiles = instances == Instances::Serving;
+        let engine = Engine::new(config.clone().enable_compiler(compiles))?;
+        let compiler = compiler::Compiler::new(&engine, config, compiles);
         let ticker = ticker::Ticker::start(&engine)?;
         let mut gate_linker = Linker::new(&engine);
         bindings::gate::Gate::add_to_linker::<_, HasSelf<_>>(&mut gate_linker, |s| s)?;
@@ -78,6 +81,7 @@ impl Host {
         let paths = Arc::new(HostPaths::from_env(&cache_dir));
         let mut host = Host {
             engine,
+            compiler,
             cache_dir,
             gate_linkers,
             declaration_linkers,
@@ -98,7 +102,23 @@ impl Host {
     /// The compiled component: a built-in one from the binary, another from
     /// the on-disk cache when an authentic artifact is there.
     pub fn component(&self, source: &ComponentBytes) -> wasmtime::Result<Component> {
-        cache::load(&self.engine, &self.cache_dir, &source.sha256, &source.bytes)
+        cache::load(
+            &self.engine,
+            &self.compiler,
+            &self.cache_dir,
+            &source.sha256,
+            &source.bytes,
+        )
+    }
+
+    /// Where the compiled form of the component with digest `sha256` is
+    /// cached in `cache_dir`, for this host and every other of this build.
+    pub fn artifact_path(&self, cache_dir: &Path, sha256: &str) -> wasmtime::Result<PathBuf> {
+        Ok(cache::artifact_path(
+            cache_dir,
+            self.compiler.engine()?,
+            sha256,
+        ))
     }
 
     /// The tool declaration's reading of one tool call.
@@ -108,10 +128,6 @@ impl Host {
         tool_input: &str,
     ) -> Result<crate::tool::ToolCall, ClassifyError> {
         self.declaration().classify(tool_name, tool_input)
-    }
-
-    pub fn engine(&self) -> &Engine {
-        &self.engine
     }
 
     fn declaration(&self) -> &Arc<Declaration> {
