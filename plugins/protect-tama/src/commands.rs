@@ -325,7 +325,7 @@ fn decide(
             Ok(())
         }
         "find" => find(walker, args),
-        "curl" | "wget" => file_writers::download(walker, name, args),
+        "curl" | "wget" | "aria2c" => file_writers::download(walker, name, args),
         "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "7zz" | "ar" | "jar"
         | "pax" | "unrar" | "ditto" | "dpkg-deb" => archives::unpack(walker, name, args),
         "patch" => diffs::patch(walker, args, call.stdin),

@@ -632,68 +632,31 @@ pub fn sed_written(script: &str) -> Vec<String> {
     files
 }
 
-/// Where `curl` and `wget` save what they fetch: the file an option names,
-/// or the URL's last part in the folder they are given (`curl -O
-/// --output-dir`, `wget -P`) or the working one. `wget` saves under a new
-/// name when the file is there, unless told to overwrite; the name it would
-/// take counts all the same. A recursive `wget` writes anything under its
-/// folder.
-pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
-    let (named, folder, by_url) = if name == "curl" {
-        let by_url = args.iter().any(|arg| {
-            arg.starts_with("--remote-name") || short_flags(arg).is_some_and(|f| f.contains('O'))
-        });
-        (&["-o", "--output"][..], &["--output-dir"][..], by_url)
-    } else {
-        let named = option_values(args, &["-O", "--output-document"]);
-        (
-            &["-O", "--output-document"][..],
-            &["-P", "--directory-prefix"][..],
-            named.is_empty(),
-        )
-    };
-    each(
-        walker,
-        &option_values(args, named),
-        Change::Remove,
-        "writes",
-    )?;
-    // What else each writes: curl's headers, cookies, traces, its error
-    // output and the C source `--libcurl` writes; wget's log.
-    let logs: &[&str] = match name {
-        "curl" => &[
-            "-D",
-            "--dump-header",
-            "-c",
-            "--cookie-jar",
-            "--trace",
-            "--trace-ascii",
-            "--stderr",
-            "--libcurl",
-            "--etag-save",
-            "--hsts",
-            "--alt-svc",
-        ],
-        _ => &["-o", "--output-file", "-a", "--append-output"],
-    };
-    each(walker, &option_values(args, logs), Change::Write, "writes")?;
-    let recursive = name == "wget"
-        && args.iter().any(|arg| {
-            matches!(arg.as_str(), "--recursive" | "--mirror")
-                || short_flags(arg).is_some_and(|f| f.contains(['r', 'm']))
-        });
-    if recursive {
-        let folder = option_values(args, folder).pop();
-        let folder = folder.as_deref().unwrap_or(".");
-        return walker.changes(folder, Change::Remove, "fetches a site into");
+/// Where `curl`, `wget` and `aria2c` save what they fetch: the file an
+/// option names (`aria2c -o` and `curl -o` within the folder given to
+/// `aria2c -d` and `curl --output-dir`), else a file in that folder (`wget
+/// -P`) or the working one, named after the URL's last part. When the
+/// server may pick the name instead (`curl -J`, `wget
+/// --content-disposition`, `aria2c` by default), any name in the folder
+/// counts: a server that answers `settings.json` writes Claude Code's hook
+/// settings in `~/.claude`. A recursive `wget`, and `aria2c` fetching what
+/// a torrent or metalink lists, write anything under their folder.
+pub fn download(walker: &mut Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let fetch = Fetch::read(walker, name, args);
+    each(walker, &fetch.named, Change::Remove, "writes")?;
+    each(walker, &fetch.side_files, Change::Write, "writes")?;
+    for command in &fetch.runs {
+        // `aria2c --on-download-complete=./done.sh` runs that program.
+        walker.child_source_if_shell(command)?;
     }
-    if !by_url {
+    if fetch.tree {
+        return walker.changes(&fetch.folder, Change::Remove, "fetches files into");
+    }
+    if !fetch.by_url {
         return Ok(());
     }
-    let folder = option_values(args, folder)
-        .pop()
-        .unwrap_or_else(|| ".".to_owned());
-    let files: Vec<String> = args
+    let folder = fetch.folder.trim_end_matches('/');
+    let by_url: Vec<String> = args
         .iter()
         .filter_map(|arg| arg.split_once("://").map(|(_, rest)| rest))
         .map(|rest| {
@@ -704,8 +667,210 @@ pub fn download(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> 
             format!("{folder}/{file}")
         })
         .collect();
-    each(walker, &files, Change::Remove, "saves a download as")
+    each(walker, &by_url, Change::Remove, "saves a download as")?;
+    if fetch.server_names {
+        walker.changes(
+            &format!("{folder}/*"),
+            Change::Write,
+            "saves a download under a name the server picks, as",
+        )?;
+    }
+    Ok(())
 }
+
+/// How one `curl`, `wget` or `aria2c` call saves what it fetches.
+struct Fetch {
+    /// The folder files land in by name.
+    folder: String,
+    /// Files options name.
+    named: Vec<String>,
+    /// What else it writes: headers, cookies, traces, logs, sessions.
+    side_files: Vec<String>,
+    /// Programs it runs when a download ends.
+    runs: Vec<String>,
+    /// Files are named after their URLs, or as the server says.
+    by_url: bool,
+    /// The server may pick a file's name.
+    server_names: bool,
+    /// It may write anything under the folder.
+    tree: bool,
+}
+
+impl Fetch {
+    fn read(walker: &Walker<'_>, name: &str, args: &[String]) -> Fetch {
+        let set = |long: &[&str], short: &str| {
+            args.iter().any(|arg| {
+                long.contains(&arg.as_str())
+                    || short_flags(arg).is_some_and(|flags| flags.contains(|c| short.contains(c)))
+            })
+        };
+        match name {
+            "curl" => {
+                let folder = option_values(args, &["--output-dir"]).pop();
+                Fetch {
+                    named: within(folder.as_deref(), option_values(args, &["-o", "--output"])),
+                    folder: folder.unwrap_or_else(|| ".".to_owned()),
+                    side_files: option_values(args, CURL_SIDE_FILES),
+                    runs: Vec::new(),
+                    by_url: set(&["--remote-name", "--remote-name-all"], "O"),
+                    server_names: set(&["--remote-header-name"], "J"),
+                    tree: false,
+                }
+            }
+            "wget" => {
+                let settings = option_values(args, &["-e", "--execute"]);
+                let named = option_values(args, &["-O", "--output-document"]);
+                Fetch {
+                    by_url: named.is_empty(),
+                    named,
+                    folder: option_values(args, &["-P", "--directory-prefix"])
+                        .pop()
+                        .unwrap_or_else(|| ".".to_owned()),
+                    side_files: option_values(
+                        args,
+                        &["-o", "--output-file", "-a", "--append-output"],
+                    ),
+                    runs: Vec::new(),
+                    server_names: set(&["--content-disposition", "--trust-server-names"], "")
+                        || settings.iter().any(|setting| {
+                            setting.contains("content_disposition")
+                                || setting.contains("trust_server_names")
+                        }),
+                    // `-x` (`-nH`) keeps the URL's folders: `~/.claude/settings.json`.
+                    tree: set(
+                        &[
+                            "--recursive",
+                            "--mirror",
+                            "--force-directories",
+                            "--page-requisites",
+                        ],
+                        "rmxp",
+                    ),
+                }
+            }
+            _ => Fetch::aria2c(walker, args),
+        }
+    }
+
+    /// `aria2c`: `-o` names a file in the `-d` folder; an input file (`-i`)
+    /// gives each URL a `dir=` and `out=` of its own.
+    fn aria2c(walker: &Walker<'_>, args: &[String]) -> Fetch {
+        let input_text: Vec<&str> = option_values(args, &["-i", "--input-file"])
+            .iter()
+            .filter_map(|file| walker.file_text(file))
+            .collect();
+        // Options of a URL in an input file stand indented on the lines after it.
+        let input_options: Vec<(&str, &str)> = input_text
+            .iter()
+            .flat_map(|text| text.lines())
+            .filter(|line| line.starts_with([' ', '\t']))
+            .filter_map(|line| line.trim().split_once('='))
+            .collect();
+        let from_input = |key: &str| -> Vec<String> {
+            input_options
+                .iter()
+                .filter(|(name, _)| *name == key)
+                .map(|(_, value)| (*value).to_owned())
+                .collect()
+        };
+        let mut folders: Vec<String> = option_values(args, &["-d", "--dir"])
+            .into_iter()
+            .chain(from_input("dir"))
+            .collect();
+        if folders.is_empty() {
+            folders.push(".".to_owned());
+        }
+        let named_once = option_values(args, &["-o", "--out"]);
+        let outs: Vec<String> = named_once
+            .iter()
+            .cloned()
+            .chain(from_input("out"))
+            .collect();
+        let named = folders
+            .iter()
+            .flat_map(|folder| within(Some(folder), outs.clone()))
+            .collect();
+        let lists = args.iter().any(|arg| {
+            matches!(
+                arg.as_str(),
+                "-T" | "--torrent-file" | "-M" | "--metalink-file"
+            ) || arg.starts_with("--torrent-file=")
+                || arg.starts_with("--metalink-file=")
+                || arg.starts_with("magnet:")
+                || [".torrent", ".metalink", ".meta4"]
+                    .iter()
+                    .any(|end| arg.ends_with(end))
+        });
+        Fetch {
+            named,
+            folder: folders.pop().unwrap_or_default(),
+            side_files: option_values(args, ARIA2C_SIDE_FILES),
+            runs: option_values(args, ARIA2C_HOOKS),
+            // aria2c names a download as the server's Content-Disposition says.
+            by_url: named_once.is_empty()
+                || !input_options.is_empty()
+                || args
+                    .iter()
+                    .any(|arg| arg == "-Z" || arg == "--force-sequential"),
+            server_names: true,
+            tree: lists,
+        }
+    }
+}
+
+/// Each of `files`, within `folder` when relative and one is given.
+fn within(folder: Option<&str>, files: Vec<String>) -> Vec<String> {
+    match folder {
+        None => files,
+        Some(folder) => files
+            .into_iter()
+            .map(|file| {
+                if file.starts_with('/') {
+                    file
+                } else {
+                    format!("{}/{file}", folder.trim_end_matches('/'))
+                }
+            })
+            .collect(),
+    }
+}
+
+/// What else `curl` writes: headers, cookies, traces, its error output and
+/// the C source `--libcurl` writes.
+const CURL_SIDE_FILES: &[&str] = &[
+    "-D",
+    "--dump-header",
+    "-c",
+    "--cookie-jar",
+    "--trace",
+    "--trace-ascii",
+    "--stderr",
+    "--libcurl",
+    "--etag-save",
+    "--hsts",
+    "--alt-svc",
+];
+
+/// What else `aria2c` writes: its log, session, cookies and statistics.
+const ARIA2C_SIDE_FILES: &[&str] = &[
+    "-l",
+    "--log",
+    "--save-session",
+    "--save-cookies",
+    "--server-stat-of",
+    "--dht-file-path",
+    "--dht-file-path6",
+];
+
+/// The programs `aria2c` runs as downloads start, pause, end or fail.
+const ARIA2C_HOOKS: &[&str] = &[
+    "--on-download-start",
+    "--on-download-pause",
+    "--on-download-stop",
+    "--on-download-complete",
+    "--on-download-error",
+    "--on-bt-download-complete",
+];
 
 /// Records what `tee`, `cp`, `mv`, `install` and `ln` put into the files
 /// they write (or link) when the walk knows it: the input `tee` reads (`cp

@@ -84,6 +84,8 @@ fn a_script_on_disk_that_changes_tama_is_refused_as_it_runs() {
         "cat wipe.txt | bash",
         "bash < wipe.txt",
         "bash broken.sh",
+        // A program a download tool runs when a download ends.
+        "aria2c --on-download-complete=./wipe.txt https://example.com/x.tgz",
     ] {
         let refusal = refusal(home.path(), command)
             .unwrap_or_else(|| panic!("{command:?} should be refused"));
@@ -116,6 +118,7 @@ fn scripts_that_leave_tama_alone_pass() {
         "bash missing.sh",
         "cat wipe.txt",
         "cd /nowhere && bash wipe.txt",
+        "aria2c --on-download-complete=./build.sh https://example.com/x.tgz",
     ] {
         assert_eq!(refusal(home.path(), command), None, "{command:?}");
     }
