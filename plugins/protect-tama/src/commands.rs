@@ -10,6 +10,7 @@ use shell_reader::runners::{self, Runs};
 
 use crate::archives;
 use crate::diffs;
+use crate::downloads;
 use crate::file_writers;
 use crate::git;
 use crate::interpreters;
@@ -325,7 +326,7 @@ fn decide(
             Ok(())
         }
         "find" => find(walker, args),
-        "curl" | "wget" | "aria2c" => file_writers::download(walker, name, args),
+        "curl" | "wget" | "aria2c" => downloads::download(walker, name, args),
         "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "7zz" | "ar" | "jar"
         | "pax" | "unrar" | "ditto" | "dpkg-deb" => archives::unpack(walker, name, args),
         "patch" => diffs::patch(walker, args, call.stdin),

@@ -93,6 +93,7 @@ mod cmake;
 mod commands;
 mod containers;
 mod diffs;
+mod downloads;
 mod expand;
 mod file_writers;
 mod git;

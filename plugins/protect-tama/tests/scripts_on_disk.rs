@@ -125,6 +125,43 @@ fn scripts_that_leave_tama_alone_pass() {
 }
 
 #[test]
+fn download_tools_read_their_configuration_on_disk() {
+    let home = home();
+    let claude = home.path().join(".claude");
+    let write = |path: &str, text: String| {
+        let path = home.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        ".curlrc",
+        format!("# downloads\noutput-dir = \"{}\"\n", claude.display()),
+    );
+    write(".wgetrc", format!("dir_prefix = {}\n", claude.display()));
+    write(".aria2/aria2.conf", format!("dir={}\n", claude.display()));
+    for command in [
+        "curl -fsSLO https://example.com/settings.json",
+        "wget https://example.com/settings.json",
+        "aria2c https://example.com/notes.txt",
+    ] {
+        let refusal = refusal(home.path(), command)
+            .unwrap_or_else(|| panic!("{command:?} should be refused"));
+        assert!(
+            refusal.contains(".claude/settings.json"),
+            "{command:?}: {refusal}"
+        );
+    }
+    for command in [
+        "curl -q -O https://example.com/settings.json",
+        "curl -O https://example.com/notes.txt",
+        "wget --no-config https://example.com/settings.json",
+        "aria2c --no-conf https://example.com/notes.txt",
+    ] {
+        assert_eq!(refusal(home.path(), command), None, "{command:?}");
+    }
+}
+
+#[test]
 fn a_script_that_cannot_be_read_is_refused_with_the_cause() {
     let home = home();
     let refusal = refusal(home.path(), "bash locked.sh").expect("refused");

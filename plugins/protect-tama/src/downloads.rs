@@ -1,0 +1,385 @@
+//! Where `curl`, `wget` and `aria2c` save what they fetch, their
+//! configuration files read as the options they set.
+
+use crate::prelude::*;
+
+use crate::commands::{each, option_values, short_flags};
+use crate::protected::Change;
+use crate::walk::{Result, Walker};
+
+/// Where `curl`, `wget` and `aria2c` save what they fetch: the file an
+/// option names (`aria2c -o` and `curl -o` within the folder given to
+/// `aria2c -d` and `curl --output-dir`), else a file in that folder (`wget
+/// -P`) or the working one, named after the URL's last part. When the
+/// server may pick the name instead (`curl -J`, `wget
+/// --content-disposition`, `aria2c` by default), any name in the folder
+/// counts: a server that answers `settings.json` writes Claude Code's hook
+/// settings in `~/.claude`. A recursive `wget`, and `aria2c` fetching what
+/// a torrent or metalink lists, write anything under their folder.
+pub fn download(walker: &mut Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let args: Vec<String> = configured(walker, name, args)
+        .into_iter()
+        .chain(args.iter().cloned())
+        .collect();
+    let args = &args[..];
+    let fetch = Fetch::read(walker, name, args);
+    each(walker, &fetch.named, Change::Remove, "writes")?;
+    each(walker, &fetch.side_files, Change::Write, "writes")?;
+    for command in &fetch.runs {
+        // `aria2c --on-download-complete=./done.sh` runs that program.
+        walker.child_source_if_shell(command)?;
+    }
+    if fetch.tree {
+        return walker.changes(&fetch.folder, Change::Remove, "fetches files into");
+    }
+    if !fetch.by_url {
+        return Ok(());
+    }
+    let folder = fetch.folder.trim_end_matches('/');
+    let by_url: Vec<String> = args
+        .iter()
+        .filter_map(|arg| arg.split_once("://").map(|(_, rest)| rest))
+        .map(|rest| {
+            let path = rest.split(['?', '#']).next().unwrap_or_default();
+            let file = path.split_once('/').map_or("", |(_, path)| path);
+            let file = file.rsplit('/').next().unwrap_or_default();
+            let file = if file.is_empty() { "index.html" } else { file };
+            format!("{folder}/{file}")
+        })
+        .collect();
+    each(walker, &by_url, Change::Remove, "saves a download as")?;
+    if fetch.server_names {
+        walker.changes(
+            &format!("{folder}/*"),
+            Change::Write,
+            "saves a download under a name the server picks, as",
+        )?;
+    }
+    Ok(())
+}
+
+/// How one `curl`, `wget` or `aria2c` call saves what it fetches.
+struct Fetch {
+    /// The folder files land in by name.
+    folder: String,
+    /// Files options name.
+    named: Vec<String>,
+    /// What else it writes: headers, cookies, traces, logs, sessions.
+    side_files: Vec<String>,
+    /// Programs it runs when a download ends.
+    runs: Vec<String>,
+    /// Files are named after their URLs, or as the server says.
+    by_url: bool,
+    /// The server may pick a file's name.
+    server_names: bool,
+    /// It may write anything under the folder.
+    tree: bool,
+}
+
+impl Fetch {
+    fn read(walker: &Walker<'_>, name: &str, args: &[String]) -> Fetch {
+        let set = |long: &[&str], short: &str| {
+            args.iter().any(|arg| {
+                long.contains(&arg.as_str())
+                    || short_flags(arg).is_some_and(|flags| flags.contains(|c| short.contains(c)))
+            })
+        };
+        match name {
+            "curl" => {
+                let folder = option_values(args, &["--output-dir"]).pop();
+                Fetch {
+                    named: within(folder.as_deref(), option_values(args, &["-o", "--output"])),
+                    folder: folder.unwrap_or_else(|| ".".to_owned()),
+                    side_files: option_values(args, CURL_SIDE_FILES),
+                    runs: Vec::new(),
+                    by_url: set(&["--remote-name", "--remote-name-all"], "O"),
+                    server_names: set(&["--remote-header-name"], "J"),
+                    tree: false,
+                }
+            }
+            "wget" => {
+                let settings = option_values(args, &["-e", "--execute"]);
+                let named = option_values(args, &["-O", "--output-document"]);
+                Fetch {
+                    by_url: named.is_empty(),
+                    named,
+                    folder: option_values(args, &["-P", "--directory-prefix"])
+                        .pop()
+                        .unwrap_or_else(|| ".".to_owned()),
+                    side_files: option_values(
+                        args,
+                        &["-o", "--output-file", "-a", "--append-output"],
+                    ),
+                    runs: Vec::new(),
+                    server_names: set(&["--content-disposition", "--trust-server-names"], "")
+                        || settings.iter().any(|setting| {
+                            setting.contains("content_disposition")
+                                || setting.contains("trust_server_names")
+                        }),
+                    // `-x` (`-nH`) keeps the URL's folders: `~/.claude/settings.json`.
+                    tree: set(
+                        &[
+                            "--recursive",
+                            "--mirror",
+                            "--force-directories",
+                            "--page-requisites",
+                        ],
+                        "rmxp",
+                    ),
+                }
+            }
+            _ => Fetch::aria2c(walker, args),
+        }
+    }
+
+    /// `aria2c`: `-o` names a file in the `-d` folder; an input file (`-i`)
+    /// gives each URL a `dir=` and `out=` of its own.
+    fn aria2c(walker: &Walker<'_>, args: &[String]) -> Fetch {
+        let input_text: Vec<&str> = option_values(args, &["-i", "--input-file"])
+            .iter()
+            .filter_map(|file| walker.file_text(file))
+            .collect();
+        // Options of a URL in an input file stand indented on the lines after it.
+        let input_options: Vec<(&str, &str)> = input_text
+            .iter()
+            .flat_map(|text| text.lines())
+            .filter(|line| line.starts_with([' ', '\t']))
+            .filter_map(|line| line.trim().split_once('='))
+            .collect();
+        let from_input = |key: &str| -> Vec<String> {
+            input_options
+                .iter()
+                .filter(|(name, _)| *name == key)
+                .map(|(_, value)| (*value).to_owned())
+                .collect()
+        };
+        let mut folders: Vec<String> = option_values(args, &["-d", "--dir"])
+            .into_iter()
+            .chain(from_input("dir"))
+            .collect();
+        if folders.is_empty() {
+            folders.push(".".to_owned());
+        }
+        let named_once = option_values(args, &["-o", "--out"]);
+        let outs: Vec<String> = named_once
+            .iter()
+            .cloned()
+            .chain(from_input("out"))
+            .collect();
+        let named = folders
+            .iter()
+            .flat_map(|folder| within(Some(folder), outs.clone()))
+            .collect();
+        let lists = args.iter().any(|arg| {
+            matches!(
+                arg.as_str(),
+                "-T" | "--torrent-file" | "-M" | "--metalink-file"
+            ) || arg.starts_with("--torrent-file=")
+                || arg.starts_with("--metalink-file=")
+                || arg.starts_with("magnet:")
+                || [".torrent", ".metalink", ".meta4"]
+                    .iter()
+                    .any(|end| arg.ends_with(end))
+        });
+        Fetch {
+            named,
+            folder: folders.pop().unwrap_or_default(),
+            side_files: option_values(args, ARIA2C_SIDE_FILES),
+            runs: option_values(args, ARIA2C_HOOKS),
+            // aria2c names a download as the server's Content-Disposition says.
+            by_url: named_once.is_empty()
+                || !input_options.is_empty()
+                || args
+                    .iter()
+                    .any(|arg| arg == "-Z" || arg == "--force-sequential"),
+            server_names: true,
+            tree: lists,
+        }
+    }
+}
+
+/// Each of `files`, within `folder` when relative and one is given.
+fn within(folder: Option<&str>, files: Vec<String>) -> Vec<String> {
+    match folder {
+        None => files,
+        Some(folder) => files
+            .into_iter()
+            .map(|file| {
+                if file.starts_with('/') {
+                    file
+                } else {
+                    format!("{}/{file}", folder.trim_end_matches('/'))
+                }
+            })
+            .collect(),
+    }
+}
+
+/// What else `curl` writes: headers, cookies, traces, its error output and
+/// the C source `--libcurl` writes.
+const CURL_SIDE_FILES: &[&str] = &[
+    "-D",
+    "--dump-header",
+    "-c",
+    "--cookie-jar",
+    "--trace",
+    "--trace-ascii",
+    "--stderr",
+    "--libcurl",
+    "--etag-save",
+    "--hsts",
+    "--alt-svc",
+];
+
+/// What else `aria2c` writes: its log, session, cookies and statistics.
+const ARIA2C_SIDE_FILES: &[&str] = &[
+    "-l",
+    "--log",
+    "--save-session",
+    "--save-cookies",
+    "--server-stat-of",
+    "--dht-file-path",
+    "--dht-file-path6",
+];
+
+/// The programs `aria2c` runs as downloads start, pause, end or fail.
+const ARIA2C_HOOKS: &[&str] = &[
+    "--on-download-start",
+    "--on-download-pause",
+    "--on-download-stop",
+    "--on-download-complete",
+    "--on-download-error",
+    "--on-bt-download-complete",
+];
+
+/// The options a download tool takes from its configuration before its
+/// command line, which overrides them: the files it reads by default, as
+/// they are on disk or as this command wrote them (`~/.curlrc`,
+/// `~/.wgetrc`, aria2's `aria2.conf`), and those `curl -K`, `wget --config`
+/// and `aria2c --conf-path` name. The agent may write one in a tool call and
+/// download in the next: `output-dir = ~/.claude` in `~/.curlrc`.
+fn configured(walker: &Walker<'_>, name: &str, args: &[String]) -> Vec<String> {
+    let (files, read): (_, fn(&str) -> Vec<String>) = match name {
+        "curl" => (curl_files(walker, args), curl_options),
+        "wget" => (wget_files(walker, args), wget_options),
+        _ => (aria2c_files(walker, args), aria2c_options),
+    };
+    files
+        .iter()
+        .filter_map(|file| walker.file_text(file))
+        .flat_map(read)
+        .collect()
+}
+
+/// `$XDG_CONFIG_HOME` as the command sets it, else its default.
+fn config_home(walker: &Walker<'_>) -> String {
+    walker
+        .assigned("XDG_CONFIG_HOME")
+        .map_or_else(|| format!("{}/.config", walker.home()), str::to_owned)
+}
+
+/// curl's: `.curlrc` in `$CURL_HOME`, `$XDG_CONFIG_HOME` and the home
+/// folder (none when `-q` comes first), and the files `-K` names.
+fn curl_files(walker: &Walker<'_>, args: &[String]) -> Vec<String> {
+    let mut files = Vec::new();
+    if !args
+        .first()
+        .is_some_and(|first| first == "-q" || first == "--disable")
+    {
+        let curl_home = walker.assigned("CURL_HOME");
+        files.extend(curl_home.map(|folder| format!("{folder}/.curlrc")));
+        files.push(format!("{}/.curlrc", config_home(walker)));
+        files.push(format!("{}/.curlrc", walker.home()));
+    }
+    files.extend(option_values(args, &["-K", "--config"]));
+    files
+}
+
+/// wget's: `$WGETRC` or `~/.wgetrc`, and `/etc/wgetrc` (none with
+/// `--no-config`), and the file `--config` names.
+fn wget_files(walker: &Walker<'_>, args: &[String]) -> Vec<String> {
+    let mut files = Vec::new();
+    if !args.iter().any(|arg| arg == "--no-config") {
+        let user = walker.assigned("WGETRC");
+        files.push(user.map_or_else(|| format!("{}/.wgetrc", walker.home()), str::to_owned));
+        files.push("/etc/wgetrc".to_owned());
+    }
+    files.extend(option_values(args, &["--config"]));
+    files
+}
+
+/// aria2c's: `aria2.conf` in `~/.aria2` and `$XDG_CONFIG_HOME/aria2`
+/// (none with `--no-conf`), and the file `--conf-path` names.
+fn aria2c_files(walker: &Walker<'_>, args: &[String]) -> Vec<String> {
+    let mut files = Vec::new();
+    if !args
+        .iter()
+        .any(|arg| arg == "--no-conf" || arg == "--no-conf=true")
+    {
+        files.push(format!("{}/.aria2/aria2.conf", walker.home()));
+        files.push(format!("{}/aria2/aria2.conf", config_home(walker)));
+    }
+    files.extend(option_values(args, &["--conf-path"]));
+    files
+}
+
+/// A setting's name and value: `name = value`, `name value`, `name: value`.
+fn setting(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let end = line.find([' ', '\t', '=', ':']).unwrap_or(line.len());
+    let (name, rest) = line.split_at(end);
+    let value = rest.trim_start_matches([' ', '\t', '=', ':']).trim();
+    let value = value
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or(value);
+    Some((name, value))
+}
+
+/// A `.curlrc`'s lines as curl's options (`output-dir = …` is `--output-dir …`).
+fn curl_options(text: &str) -> Vec<String> {
+    let mut options = Vec::new();
+    for (name, value) in text.lines().filter_map(setting) {
+        let dashes = if name.starts_with('-') { "" } else { "--" };
+        options.push(format!("{dashes}{name}"));
+        if !value.is_empty() {
+            options.push(value.to_owned());
+        }
+    }
+    options
+}
+
+/// A `.wgetrc`'s commands as wget's options, for those that choose where
+/// files land (`dir_prefix = …` is `-P …`).
+fn wget_options(text: &str) -> Vec<String> {
+    let mut options = Vec::new();
+    for (name, value) in text.lines().filter_map(setting) {
+        // wgetrc reads `dir_prefix`, `dir-prefix` and `dirprefix` alike.
+        let name = name.replace(['_', '-'], "").to_ascii_lowercase();
+        let on = matches!(value.to_ascii_lowercase().as_str(), "on" | "yes" | "1");
+        match (name.as_str(), on) {
+            ("dirprefix", _) => options.extend(["-P".to_owned(), value.to_owned()]),
+            ("outputdocument", _) => options.extend(["-O".to_owned(), value.to_owned()]),
+            ("logfile", _) => options.extend(["-o".to_owned(), value.to_owned()]),
+            ("contentdisposition", true) => options.push("--content-disposition".to_owned()),
+            ("trustservernames", true) => options.push("--trust-server-names".to_owned()),
+            ("recursive", true) => options.push("--recursive".to_owned()),
+            ("mirror", true) => options.push("--mirror".to_owned()),
+            ("dirstruct", true) => options.push("--force-directories".to_owned()),
+            ("pagerequisites", true) => options.push("--page-requisites".to_owned()),
+            _ => {}
+        }
+    }
+    options
+}
+
+/// An `aria2.conf`'s lines as aria2c's options (`dir=…` is `--dir=…`).
+fn aria2c_options(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(setting)
+        .map(|(name, value)| format!("--{name}={value}"))
+        .collect()
+}
