@@ -17,7 +17,7 @@ use crate::walk::{Result, Walker};
 /// settings in `~/.claude`. A recursive `wget`, and `aria2c` fetching what
 /// a torrent or metalink lists, write anything under their folder.
 pub fn download(walker: &mut Walker<'_>, name: &str, args: &[String]) -> Result<()> {
-    let args: Vec<String> = configured(walker, name, args)
+    let args: Vec<String> = configured(walker, name, args)?
         .into_iter()
         .chain(args.iter().cloned())
         .collect();
@@ -258,17 +258,24 @@ const ARIA2C_HOOKS: &[&str] = &[
 /// `~/.wgetrc`, aria2's `aria2.conf`), and those `curl -K`, `wget --config`
 /// and `aria2c --conf-path` name. The agent may write one in a tool call and
 /// download in the next: `output-dir = ~/.claude` in `~/.curlrc`.
-fn configured(walker: &Walker<'_>, name: &str, args: &[String]) -> Vec<String> {
+/// A file that cannot be read (a named pipe, whose text comes later) is
+/// refused: what it sets is not known.
+fn configured(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<Vec<String>> {
     let (files, read): (_, fn(&str) -> Vec<String>) = match name {
         "curl" => (curl_files(walker, args), curl_options),
         "wget" => (wget_files(walker, args), wget_options),
         _ => (aria2c_files(walker, args), aria2c_options),
     };
-    files
-        .iter()
-        .filter_map(|file| walker.file_text(file))
-        .flat_map(read)
-        .collect()
+    let mut options = Vec::new();
+    for text in files.iter().filter_map(|file| walker.file_text(file)) {
+        if let Some((path, why)) = shell_reader::disk::unread_in(text) {
+            return Err(format!(
+                "`{name}` reads its options from `{path}`, which protect-tama could not read ({why}), so it cannot tell where the download is saved"
+            ));
+        }
+        options.extend(read(text));
+    }
+    Ok(options)
 }
 
 /// `$XDG_CONFIG_HOME` as the command sets it, else its default.

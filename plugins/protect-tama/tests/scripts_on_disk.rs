@@ -159,6 +159,8 @@ fn download_tools_read_their_configuration_on_disk() {
     ] {
         assert_eq!(refusal(home.path(), command), None, "{command:?}");
     }
+    let unread = refusal(home.path(), "curl -K locked.sh -O https://example.com/x").unwrap();
+    assert!(unread.contains("Permission denied"), "{unread}");
 }
 
 #[test]
