@@ -115,6 +115,7 @@ fn decide(
         }
     }
     crate::signals::check(walker, name, args, fed)?;
+    downloads::remote_copies(walker, name, args)?;
     file_writers::carry_written(walker, name, args, call.stdin)?;
     run_written(walker, call, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;
@@ -850,6 +851,8 @@ pub(crate) struct CopySyntax {
     /// A source ending in `/` lands its contents in the destination
     /// (`rsync -a src/ dest`), not a folder of its own name.
     slash_means_contents: bool,
+    /// A source may be on another host (`host:path`).
+    remote_sources: bool,
 }
 
 /// The module `python -m MODULE args…` runs, and the arguments after it;
@@ -885,6 +888,7 @@ pub(crate) const GNU_COPY: CopySyntax = CopySyntax {
     target_folder: &["-t", "--target-directory"],
     no_target_folder: &["-T", "--no-target-directory"],
     slash_means_contents: false,
+    remote_sources: false,
 };
 
 /// `ln -n` replaces a link to a folder rather than linking inside it
@@ -969,6 +973,7 @@ const RSYNC: CopySyntax = CopySyntax {
     target_folder: &[],
     no_target_folder: &[],
     slash_means_contents: true,
+    remote_sources: true,
 };
 
 const SCP: CopySyntax = CopySyntax {
@@ -976,6 +981,7 @@ const SCP: CopySyntax = CopySyntax {
     target_folder: &[],
     no_target_folder: &[],
     slash_means_contents: false,
+    remote_sources: true,
 };
 
 /// `cp`, `mv`, `ln`, `install`, `rsync`, `scp`: the destination is written,
@@ -1036,6 +1042,11 @@ fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: b
         }
         walker.changes(destination, Change::Write, "writes")?;
         for source in &files {
+            let source = if syntax.remote_sources {
+                remote_path(source)
+            } else {
+                source
+            };
             if parents {
                 let folder = destination.trim_end_matches('/');
                 let path = source.trim_start_matches("./");
@@ -1072,6 +1083,21 @@ fn copy_like(walker: &Walker<'_>, args: &[String], syntax: &CopySyntax, moves: b
         }
     }
     Ok(())
+}
+
+/// The path of a source on the host it names (`host:path`,
+/// `user@host:path`, rsync's `host::module/path`), which lands under its own
+/// name as a local one does; `.` for the remote home (`host:`).
+fn remote_path(source: &str) -> &str {
+    match source.split_once(':') {
+        Some((host, path)) if !host.is_empty() && !host.contains('/') => {
+            match path.trim_start_matches(':') {
+                "" => ".",
+                path => path,
+            }
+        }
+        _ => source,
+    }
 }
 
 /// `chmod`, `chown`, …: the first operand is the mode or owner unless a

@@ -3,7 +3,7 @@
 
 use crate::prelude::*;
 
-use crate::commands::{each, option_values, short_flags};
+use crate::commands::{each, operands, option_values, short_flags};
 use crate::protected::Change;
 use crate::walk::{Result, Walker};
 
@@ -390,3 +390,78 @@ fn aria2c_options(text: &str) -> Vec<String> {
         .map(|(name, value)| format!("--{name}={value}"))
         .collect()
 }
+
+/// Where `gh` and `svn` put what they fetch: a release's files under the
+/// names the release gives them (`gh release download -D DIR`), a run's
+/// artifacts unpacked (`gh run download -D DIR`), a repository cloned or
+/// checked out (`gh repo clone REPO DIR`, `svn checkout URL DIR`, `svn
+/// export`), by default into a folder named after the source.
+pub fn remote_copies(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let words = operands(args, REMOTE_COPY_VALUED);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let folder = || {
+        option_values(args, &["-D", "--dir"])
+            .pop()
+            .unwrap_or_else(|| ".".to_owned())
+    };
+    let named_after = |source: &str| {
+        let source = source.trim_end_matches('/');
+        let last = source.rsplit(['/', ':']).next().unwrap_or(source);
+        last.strip_suffix(".git").unwrap_or(last).to_owned()
+    };
+    match (name, words.as_slice()) {
+        ("gh", ["release", "download", ..]) => {
+            let named = option_values(args, &["-O", "--output"]);
+            if !named.is_empty() {
+                return each(walker, &named, Change::Remove, "writes");
+            }
+            walker.changes(
+                &format!("{}/*", folder().trim_end_matches('/')),
+                Change::Write,
+                "saves a release's files, under the names the release gives them, as",
+            )
+        }
+        ("gh", ["run", "download", ..]) => {
+            walker.changes(&folder(), Change::Remove, "unpacks a run's artifacts into")
+        }
+        ("gh", ["repo" | "gist", "clone", source, rest @ ..]) => {
+            let target = rest
+                .first()
+                .map_or_else(|| named_after(source), |t| (*t).to_owned());
+            walker.changes(&target, Change::Remove, "clones into")
+        }
+        ("svn", [checkout, source, rest @ ..])
+            if matches!(*checkout, "checkout" | "co" | "export") =>
+        {
+            let target = rest
+                .first()
+                .map_or_else(|| named_after(source), |t| (*t).to_owned());
+            walker.changes(&target, Change::Remove, "checks files out into")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `gh` and `svn` options whose value is the next word.
+const REMOTE_COPY_VALUED: &[&str] = &[
+    "-R",
+    "--repo",
+    "-D",
+    "--dir",
+    "-O",
+    "--output",
+    "-p",
+    "--pattern",
+    "-n",
+    "--name",
+    "-A",
+    "--archive",
+    "-r",
+    "--revision",
+    "--depth",
+    "--username",
+    "--password",
+    "--config-dir",
+    "--config-option",
+    "--native-eol",
+];
