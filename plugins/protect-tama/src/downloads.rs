@@ -22,7 +22,7 @@ pub fn download(walker: &mut Walker<'_>, name: &str, args: &[String]) -> Result<
         .chain(args.iter().cloned())
         .collect();
     let args = &args[..];
-    let fetch = Fetch::read(walker, name, args);
+    let fetch = Fetch::read(walker, name, args)?;
     each(walker, &fetch.named, Change::Remove, "writes")?;
     each(walker, &fetch.side_files, Change::Write, "writes")?;
     for command in &fetch.runs {
@@ -36,23 +36,29 @@ pub fn download(walker: &mut Walker<'_>, name: &str, args: &[String]) -> Result<
         return Ok(());
     }
     let folder = fetch.folder.trim_end_matches('/');
-    let by_url: Vec<String> = args
-        .iter()
+    let urls = args.iter().chain(&fetch.listed_urls);
+    let by_url: Vec<String> = urls
         .filter_map(|arg| arg.split_once("://").map(|(_, rest)| rest))
-        .map(|rest| {
+        .flat_map(|rest| {
             let path = rest.split(['?', '#']).next().unwrap_or_default();
             let file = path.split_once('/').map_or("", |(_, path)| path);
             let file = file.rsplit('/').next().unwrap_or_default();
             let file = if file.is_empty() { "index.html" } else { file };
-            format!("{folder}/{file}")
+            // curl fetches every name `{a,b}` spells, unless told `-g`.
+            if fetch.globs {
+                alternatives(file)
+            } else {
+                vec![file.to_owned()]
+            }
         })
+        .map(|file| format!("{folder}/{file}"))
         .collect();
     each(walker, &by_url, Change::Remove, "saves a download as")?;
     if fetch.server_names {
         walker.changes(
             &format!("{folder}/*"),
             Change::Write,
-            "saves a download under a name the server picks, as",
+            "saves a download under a name known only as it runs (the server's, or a URL it reads), as",
         )?;
     }
     Ok(())
@@ -74,17 +80,23 @@ struct Fetch {
     server_names: bool,
     /// It may write anything under the folder.
     tree: bool,
+    /// URLs an input file lists (`wget -i`, `aria2c -i`).
+    listed_urls: Vec<String>,
+    /// `{a,b}` in a URL spells several (curl's globbing).
+    globs: bool,
 }
 
 impl Fetch {
-    fn read(walker: &Walker<'_>, name: &str, args: &[String]) -> Fetch {
+    fn read(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<Fetch> {
+        let inputs = input_files(walker, name, args)?;
+        let listed_urls = inputs.iter().flat_map(|text| urls_in(text)).collect();
         let set = |long: &[&str], short: &str| {
             args.iter().any(|arg| {
                 long.contains(&arg.as_str())
                     || short_flags(arg).is_some_and(|flags| flags.contains(|c| short.contains(c)))
             })
         };
-        match name {
+        Ok(match name {
             "curl" => {
                 let folder = option_values(args, &["--output-dir"]).pop();
                 Fetch {
@@ -95,10 +107,16 @@ impl Fetch {
                     by_url: set(&["--remote-name", "--remote-name-all"], "O"),
                     server_names: set(&["--remote-header-name"], "J"),
                     tree: false,
+                    listed_urls,
+                    globs: !set(&["--globoff"], "g"),
                 }
             }
             "wget" => {
                 let settings = option_values(args, &["-e", "--execute"]);
+                // `wget -i -` reads its URLs from its input, unseen here.
+                let listed_on_input = option_values(args, &["-i", "--input-file"])
+                    .iter()
+                    .any(|file| file == "-" || file == "/dev/stdin");
                 let named = option_values(args, &["-O", "--output-document"]);
                 Fetch {
                     by_url: named.is_empty(),
@@ -112,6 +130,7 @@ impl Fetch {
                     ),
                     runs: Vec::new(),
                     server_names: set(&["--content-disposition", "--trust-server-names"], "")
+                        || listed_on_input
                         || settings.iter().any(|setting| {
                             setting.contains("content_disposition")
                                 || setting.contains("trust_server_names")
@@ -126,21 +145,19 @@ impl Fetch {
                         ],
                         "rmxp",
                     ),
+                    listed_urls,
+                    globs: false,
                 }
             }
-            _ => Fetch::aria2c(walker, args),
-        }
+            _ => Fetch::aria2c(args, &inputs, listed_urls),
+        })
     }
 
     /// `aria2c`: `-o` names a file in the `-d` folder; an input file (`-i`)
     /// gives each URL a `dir=` and `out=` of its own.
-    fn aria2c(walker: &Walker<'_>, args: &[String]) -> Fetch {
-        let input_text: Vec<&str> = option_values(args, &["-i", "--input-file"])
-            .iter()
-            .filter_map(|file| walker.file_text(file))
-            .collect();
+    fn aria2c(args: &[String], inputs: &[&str], listed_urls: Vec<String>) -> Fetch {
         // Options of a URL in an input file stand indented on the lines after it.
-        let input_options: Vec<(&str, &str)> = input_text
+        let input_options: Vec<(&str, &str)> = inputs
             .iter()
             .flat_map(|text| text.lines())
             .filter(|line| line.starts_with([' ', '\t']))
@@ -194,8 +211,65 @@ impl Fetch {
                     .any(|arg| arg == "-Z" || arg == "--force-sequential"),
             server_names: true,
             tree: lists,
+            listed_urls,
+            globs: false,
         }
     }
+}
+
+/// The texts of the files `wget -i` and `aria2c -i` read URLs from; one
+/// that cannot be read (a named pipe, whose text comes later) is refused.
+fn input_files<'w>(walker: &'w Walker<'_>, name: &str, args: &[String]) -> Result<Vec<&'w str>> {
+    if name == "curl" {
+        return Ok(Vec::new());
+    }
+    let mut texts = Vec::new();
+    for file in option_values(args, &["-i", "--input-file"]) {
+        let Some(text) = walker.file_text(&file) else {
+            continue;
+        };
+        if let Some((path, why)) = shell_reader::disk::unread_in(text) {
+            return Err(format!(
+                "`{name}` reads the URLs it fetches from `{path}`, which protect-tama could not read ({why}), so it cannot tell where the downloads are saved"
+            ));
+        }
+        texts.push(text);
+    }
+    Ok(texts)
+}
+
+/// The URLs in `text`: a list, one or more to a line, or a page's links.
+fn urls_in(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '(' | ')'))
+        .filter(|word| word.contains("://"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The names `{a,b}` groups in `name` spell, as curl fetches them; any
+/// name (`*`) past a few hundred.
+fn alternatives(name: &str) -> Vec<String> {
+    let mut names = vec![String::new()];
+    let mut rest = name;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|at| open + at) else {
+            break;
+        };
+        let (before, group) = (&rest[..open], &rest[open + 1..close]);
+        names = names
+            .iter()
+            .flat_map(|name| {
+                group
+                    .split(',')
+                    .map(move |choice| format!("{name}{before}{choice}"))
+            })
+            .collect();
+        if names.len() > 256 {
+            return vec!["*".to_owned()];
+        }
+        rest = &rest[close + 1..];
+    }
+    names.into_iter().map(|name| name + rest).collect()
 }
 
 /// Each of `files`, within `folder` when relative and one is given.
