@@ -516,6 +516,73 @@ pub fn remote_copies(walker: &Walker<'_>, name: &str, args: &[String]) -> Result
     }
 }
 
+/// Where cloud storage tools put what they fetch: a tree of objects synced
+/// or copied recursively into a folder, whose names the bucket gives (`aws
+/// s3 sync s3://b/cfg ~/.claude`, `aws s3 cp --recursive`, `gsutil rsync`,
+/// `gcloud storage rsync`, `s3cmd sync`, `s3cmd get -r`, `mc mirror`, `az
+/// storage blob download-batch -d`), and the file `az storage blob
+/// download -f` names. A single object copied lands as `cp` puts it, which
+/// the gate reads in the arguments of a program it does not model.
+pub fn cloud_copies(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    let words = operands(args, CLOUD_VALUED);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let recursive = args
+        .iter()
+        .any(|arg| matches!(arg.as_str(), "--recursive" | "-r" | "-R"));
+    let local = |path: &&str| !path.contains("://") && !path.contains(':');
+    let tree: Option<&str> = match (name, words.as_slice()) {
+        ("aws", ["s3", "sync", _, to, ..]) => Some(to),
+        ("aws", ["s3", "cp" | "mv", _, to, ..]) if recursive => Some(to),
+        ("gsutil", ["rsync", _, to, ..]) | ("gcloud", ["storage", "rsync", _, to, ..]) => Some(to),
+        ("s3cmd", ["sync", _, to, ..]) => Some(to),
+        ("s3cmd", ["get", _, to, ..]) if recursive => Some(to),
+        ("mc", ["mirror", _, to, ..]) => Some(to),
+        ("az", ["storage", "blob" | "file", batch, ..]) if batch.ends_with("download-batch") => {
+            return match option_values(args, &["-d", "--destination"]).pop() {
+                Some(folder) => walker.changes(&folder, Change::Remove, "fetches objects into"),
+                None => Ok(()),
+            };
+        }
+        ("az", ["storage", "blob" | "file", "download", ..]) => {
+            let files = option_values(args, &["-f", "--file", "--dest", "--path"]);
+            return each(walker, &files, Change::Remove, "writes");
+        }
+        _ => None,
+    };
+    match tree.filter(local) {
+        Some(folder) => walker.changes(folder, Change::Remove, "fetches objects into"),
+        None => Ok(()),
+    }
+}
+
+/// Options of cloud storage tools whose value is the next word.
+const CLOUD_VALUED: &[&str] = &[
+    "--profile",
+    "--region",
+    "--endpoint-url",
+    "--exclude",
+    "--include",
+    "--storage-class",
+    "--sse",
+    "--acl",
+    "-x",
+    "-c",
+    "--container-name",
+    "-n",
+    "--name",
+    "-d",
+    "--destination",
+    "-s",
+    "--source",
+    "-f",
+    "--file",
+    "--account-name",
+    "--account-key",
+    "--pattern",
+    "--config",
+    "--project",
+];
+
 /// `gh` and `svn` options whose value is the next word.
 const REMOTE_COPY_VALUED: &[&str] = &[
     "-R",
