@@ -115,8 +115,8 @@ fn decide(
         }
     }
     crate::signals::check(walker, name, args, fed)?;
-    downloads::remote_copies(walker, name, args)?;
-    downloads::cloud_copies(walker, name, args)?;
+    crate::remote_copies::fetched(walker, name, args)?;
+    crate::remote_copies::cloud(walker, name, args)?;
     file_writers::carry_written(walker, name, args, call.stdin)?;
     run_written(walker, call, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;

@@ -106,6 +106,7 @@ mod output;
 mod paths;
 mod prelude;
 mod protected;
+mod remote_copies;
 mod signals;
 mod sqlite;
 mod startup;
