@@ -14,6 +14,9 @@ use crate::walk::{Result, Walker};
 /// checked out (`gh repo clone REPO DIR`, `svn checkout URL DIR`, `svn
 /// export`), by default into a folder named after the source.
 pub fn fetched(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    if !matches!(name, "gh" | "svn") {
+        return Ok(());
+    }
     let words = operands(args, REMOTE_COPY_VALUED);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let folder = || {
@@ -67,6 +70,9 @@ pub fn fetched(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
 /// download -f` names. A single object copied lands as `cp` puts it, which
 /// the gate reads in the arguments of a program it does not model.
 pub fn cloud(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
+    if !matches!(name, "aws" | "gsutil" | "gcloud" | "s3cmd" | "mc" | "az") {
+        return Ok(());
+    }
     let words = operands(args, CLOUD_VALUED);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let recursive = args
