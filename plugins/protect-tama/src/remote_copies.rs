@@ -1,6 +1,7 @@
 //! What tools that fetch from elsewhere write, beyond downloads: a
 //! release's or a run's files (`gh`), a checkout (`gh repo clone`, `svn`),
-//! a bucket's objects (`aws s3`, `gsutil`, `gcloud storage`, `s3cmd`, `az`).
+//! a container's files (`kubectl cp`), a bucket's objects (`aws s3`,
+//! `gsutil`, `gcloud storage`, `s3cmd`, `az`).
 
 use crate::prelude::*;
 
@@ -8,13 +9,14 @@ use crate::commands::{each, operands, option_values};
 use crate::protected::Change;
 use crate::walk::{Result, Walker};
 
-/// Where `gh` and `svn` put what they fetch: a release's files under the
-/// names the release gives them (`gh release download -D DIR`), a run's
-/// artifacts unpacked (`gh run download -D DIR`), a repository cloned or
-/// checked out (`gh repo clone REPO DIR`, `svn checkout URL DIR`, `svn
-/// export`), by default into a folder named after the source.
+/// Where `gh`, `svn` and `kubectl` put what they fetch: a release's files
+/// under the names the release gives them (`gh release download -D DIR`), a
+/// run's artifacts unpacked (`gh run download -D DIR`), a repository cloned
+/// or checked out (`gh repo clone REPO DIR`, `svn checkout URL DIR`, `svn
+/// export`, by default into a folder named after the source), a
+/// container's files (`kubectl cp`).
 pub fn fetched(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
-    if !matches!(name, "gh" | "svn") {
+    if !matches!(name, "gh" | "svn" | "kubectl" | "oc") {
         return Ok(());
     }
     let words = operands(args, REMOTE_COPY_VALUED);
@@ -57,6 +59,10 @@ pub fn fetched(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
                 .first()
                 .map_or_else(|| named_after(source), |t| (*t).to_owned());
             walker.changes(&target, Change::Remove, "checks files out into")
+        }
+        // `kubectl cp pod:/cfg DIR` puts the folder's contents in DIR.
+        ("kubectl" | "oc", ["cp", from, to, ..]) if from.contains(':') && !to.contains(':') => {
+            walker.changes(to, Change::Remove, "copies a container's files into")
         }
         _ => Ok(()),
     }
@@ -132,8 +138,13 @@ const CLOUD_VALUED: &[&str] = &[
     "--project",
 ];
 
-/// `gh` and `svn` options whose value is the next word.
+/// `gh`, `svn` and `kubectl` options whose value is the next word.
 const REMOTE_COPY_VALUED: &[&str] = &[
+    "-c",
+    "--container",
+    "--namespace",
+    "--context",
+    "--kubeconfig",
     "-R",
     "--repo",
     "-D",
