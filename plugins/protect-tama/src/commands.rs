@@ -16,6 +16,7 @@ use crate::git;
 use crate::interpreters;
 use crate::links;
 use crate::protected::Change;
+use crate::remote_copies;
 use crate::walk::{Call, Result, Walker, shown};
 
 /// Decides one command with its expanded words. A user switch among the
@@ -115,8 +116,8 @@ fn decide(
         }
     }
     crate::signals::check(walker, name, args, fed)?;
-    crate::remote_copies::fetched(walker, name, args)?;
-    crate::remote_copies::cloud(walker, name, args)?;
+    remote_copies::fetched(walker, name, args)?;
+    remote_copies::cloud(walker, name, args)?;
     file_writers::carry_written(walker, name, args, call.stdin)?;
     run_written(walker, call, args)?;
     handed_to_shell(walker, name, args, call.stdin)?;
