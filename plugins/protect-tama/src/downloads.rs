@@ -108,7 +108,8 @@ impl Fetch {
                     server_names: set(&["--remote-header-name"], "J"),
                     tree: false,
                     listed_urls,
-                    globs: !set(&["--globoff"], "g"),
+                    // Only `-g` alone: in a cluster (`-og`) it may be a value.
+                    globs: !args.iter().any(|arg| arg == "-g" || arg == "--globoff"),
                 }
             }
             "wget" => {
@@ -204,11 +205,13 @@ impl Fetch {
             side_files: option_values(args, ARIA2C_SIDE_FILES),
             runs: option_values(args, ARIA2C_HOOKS),
             // aria2c names a download as the server's Content-Disposition says.
+            // `-Z` fetches each URL as a file of its own, `-o` ignored.
             by_url: named_once.is_empty()
                 || !input_options.is_empty()
-                || args
-                    .iter()
-                    .any(|arg| arg == "-Z" || arg == "--force-sequential"),
+                || args.iter().any(|arg| {
+                    short_flags(arg).is_some_and(|flags| flags.contains('Z'))
+                        || (arg.starts_with("--force-sequential") && !arg.ends_with("=false"))
+                }),
             server_names: true,
             tree: lists,
             listed_urls,
