@@ -329,7 +329,9 @@ fn decide(
             Ok(())
         }
         "find" => find(walker, args),
-        "curl" | "wget" | "aria2c" => downloads::download(walker, name, args),
+        "curl" | "wget" | "aria2c" | "yt-dlp" | "youtube-dl" => {
+            downloads::download(walker, name, args)
+        }
         "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "7zz" | "ar" | "jar"
         | "pax" | "unrar" | "ditto" | "dpkg-deb" => archives::unpack(walker, name, args),
         "patch" => diffs::patch(walker, args, call.stdin),

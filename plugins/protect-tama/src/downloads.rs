@@ -150,7 +150,8 @@ impl Fetch {
                     globs: false,
                 }
             }
-            _ => Fetch::aria2c(args, &inputs, listed_urls),
+            "aria2c" => Fetch::aria2c(args, &inputs, listed_urls),
+            _ => Fetch::yt_dlp(args),
         })
     }
 
@@ -215,6 +216,43 @@ impl Fetch {
             server_names: true,
             tree: lists,
             listed_urls,
+            globs: false,
+        }
+    }
+
+    /// `yt-dlp` (and `youtube-dl`): `-o` is a name, or a template the
+    /// video's own fields fill (`%(title)s.%(ext)s`), within the `-P` folder;
+    /// the default template too names files as the site says.
+    fn yt_dlp(args: &[String]) -> Fetch {
+        // `-P home:DIR` and `-o TYPE:TEMPLATE` may name what they are for.
+        let typed = |value: String| match value.split_once(':') {
+            Some((kind, rest)) if kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') => {
+                (Some(kind.to_owned()), rest.to_owned())
+            }
+            _ => (None, value),
+        };
+        let folder = option_values(args, &["-P", "--paths"])
+            .into_iter()
+            .map(typed)
+            .filter(|(kind, _)| kind.as_deref().is_none_or(|kind| kind == "home"))
+            .map(|(_, folder)| folder)
+            .next_back()
+            .unwrap_or_else(|| ".".to_owned());
+        let templates: Vec<String> = option_values(args, &["-o", "--output"])
+            .into_iter()
+            .map(|value| typed(value).1)
+            .collect();
+        let (filled, named): (Vec<String>, Vec<String>) =
+            templates.into_iter().partition(|t| t.contains("%("));
+        Fetch {
+            named: within(Some(&folder), named.clone()),
+            tree: filled.iter().any(|template| template.contains('/')),
+            by_url: named.is_empty(),
+            server_names: true,
+            folder,
+            side_files: Vec::new(),
+            runs: option_values(args, &["--exec"]),
+            listed_urls: Vec::new(),
             globs: false,
         }
     }
@@ -341,7 +379,8 @@ fn configured(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<Vec<St
     let (files, read): (_, fn(&str) -> Vec<String>) = match name {
         "curl" => (curl_files(walker, args), curl_options),
         "wget" => (wget_files(walker, args), wget_options),
-        _ => (aria2c_files(walker, args), aria2c_options),
+        "aria2c" => (aria2c_files(walker, args), aria2c_options),
+        _ => (yt_dlp_files(walker, args), yt_dlp_options),
     };
     let mut options = Vec::new();
     for text in files.iter().filter_map(|file| walker.file_text(file)) {
@@ -458,6 +497,34 @@ fn wget_options(text: &str) -> Vec<String> {
         }
     }
     options
+}
+
+/// yt-dlp's: `yt-dlp/config` and `yt-dlp.conf` in `$XDG_CONFIG_HOME`, and
+/// `.yt-dlp/config` and `yt-dlp.conf` in the home folder (none with
+/// `--ignore-config`), and the files `--config-locations` names.
+fn yt_dlp_files(walker: &Walker<'_>, args: &[String]) -> Vec<String> {
+    let mut files = Vec::new();
+    if !args.iter().any(|arg| arg == "--ignore-config") {
+        let (config, home) = (config_home(walker), walker.home());
+        files.extend([
+            format!("{config}/yt-dlp/config"),
+            format!("{config}/yt-dlp.conf"),
+            format!("{home}/.yt-dlp/config"),
+            format!("{home}/yt-dlp.conf"),
+        ]);
+    }
+    files.extend(option_values(args, &["--config-locations"]));
+    files
+}
+
+/// A yt-dlp configuration's lines: options as on the command line.
+fn yt_dlp_options(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .map(|word| word.trim_matches(['"', '\'']).to_owned())
+        .collect()
 }
 
 /// An `aria2.conf`'s lines as aria2c's options (`dir=…` is `--dir=…`).
