@@ -129,15 +129,11 @@ pub fn git(walker: &mut Walker<'_>, args: &[String], stdin: Option<&str>) -> Res
             walker.changes(&in_folder(destination), Change::Remove, "clones into")
         }
         // Without a destination, into a folder named after the source.
-        [clone, source] if clone == "clone" => {
-            let name = source
-                .trim_end_matches('/')
-                .rsplit(['/', ':'])
-                .next()
-                .unwrap_or(source);
-            let name = name.strip_suffix(".git").unwrap_or(name);
-            walker.changes(&in_folder(&name.to_owned()), Change::Remove, "clones into")
-        }
+        [clone, source] if clone == "clone" => walker.changes(
+            &in_folder(&clone_folder(source)),
+            Change::Remove,
+            "clones into",
+        ),
         // `git worktree add PATH` checks the branch's files out into PATH.
         [worktree, add, path, ..] if worktree == "worktree" && add == "add" => {
             walker.changes(&in_folder(path), Change::Remove, "checks files out into")
@@ -313,4 +309,13 @@ fn work_tree_setting(walker: &Walker<'_>, key: &str, value: &str) -> Result<()> 
         Change::Remove,
         "makes git's work tree, where checkouts write,",
     )
+}
+
+/// The folder a clone of `source` lands in when no destination is named:
+/// the source's last `/` or `:` part, without `.git` (as git, `gh repo
+/// clone` and `svn checkout` name it).
+pub fn clone_folder(source: &str) -> String {
+    let source = source.trim_end_matches('/');
+    let last = source.rsplit(['/', ':']).next().unwrap_or(source);
+    last.strip_suffix(".git").unwrap_or(last).to_owned()
 }

@@ -6,6 +6,7 @@
 use crate::prelude::*;
 
 use crate::commands::{each, operands, option_values};
+use crate::git::clone_folder;
 use crate::protected::Change;
 use crate::walk::{Result, Walker};
 
@@ -26,11 +27,6 @@ pub fn fetched(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
             .pop()
             .unwrap_or_else(|| ".".to_owned())
     };
-    let named_after = |source: &str| {
-        let source = source.trim_end_matches('/');
-        let last = source.rsplit(['/', ':']).next().unwrap_or(source);
-        last.strip_suffix(".git").unwrap_or(last).to_owned()
-    };
     match (name, words.as_slice()) {
         ("gh", ["release", "download", ..]) => {
             let named = option_values(args, &["-O", "--output"]);
@@ -49,7 +45,7 @@ pub fn fetched(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         ("gh", ["repo" | "gist", "clone", source, rest @ ..]) => {
             let target = rest
                 .first()
-                .map_or_else(|| named_after(source), |t| (*t).to_owned());
+                .map_or_else(|| clone_folder(source), |t| (*t).to_owned());
             walker.changes(&target, Change::Remove, "clones into")
         }
         ("svn", [checkout, source, rest @ ..])
@@ -57,7 +53,7 @@ pub fn fetched(walker: &Walker<'_>, name: &str, args: &[String]) -> Result<()> {
         {
             let target = rest
                 .first()
-                .map_or_else(|| named_after(source), |t| (*t).to_owned());
+                .map_or_else(|| clone_folder(source), |t| (*t).to_owned());
             walker.changes(&target, Change::Remove, "checks files out into")
         }
         // `kubectl cp pod:/cfg DIR` puts the folder's contents in DIR.
