@@ -684,6 +684,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The floor, built as `tama` is (static, at a fixed address: see
+/// `.cargo/config.toml`), beside this benchmark's own build.
 fn floor_binary() -> PathBuf {
     let status = Command::new(env!("CARGO"))
         .args(["build", "--release", "-p", "tama-floor", "--quiet"])
@@ -691,10 +693,12 @@ fn floor_binary() -> PathBuf {
         .status()
         .expect("cargo runs");
     assert!(status.success(), "the floor binary builds");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
-    target.join("release/tama-floor")
+    let bench = std::env::current_exe().expect("the benchmark's path");
+    let release = bench
+        .parent()
+        .and_then(Path::parent)
+        .expect("the benchmark lies in <target>/release/deps");
+    release.join("tama-floor")
 }
 
 /// A copy of `binary` in `folder`, as an install (`cargo install`, a release

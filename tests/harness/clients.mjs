@@ -6,11 +6,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { builtTama } from "../built-tama.mjs";
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, "../..");
 /** Where `.ci/run` installs the pinned clients (`tests/harness/install`). */
 export const clientsDir = process.env.TAMA_HARNESS_CLIENTS ?? path.join(root, "target/harness-clients");
-export const tama = process.env.TAMA_BIN ?? path.join(root, "target/release/tama");
+export const tama = process.env.TAMA_BIN ?? builtTama();
 
 const quiet = {
   DISABLE_AUTOUPDATER: "1",

@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { builtTama } from '../built-tama.mjs';
+
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const TAMA = process.env.TAMA_UNDER_TEST || join(ROOT, 'target', 'release', 'tama');
+export const TAMA = process.env.TAMA_UNDER_TEST || builtTama();
 /** Where scripts/install-omp put oh-my-pi and bun (`$OMP_PACKAGES` overrides). */
 export const OMP_PACKAGES = process.env.OMP_PACKAGES || join(ROOT, 'target', 'oh-my-pi');
 const BIN = join(OMP_PACKAGES, 'node_modules', '.bin');

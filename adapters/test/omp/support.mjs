@@ -11,9 +11,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { builtTama } from '../../../tests/built-tama.mjs';
+
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-/** The built `tama` under test: `$TAMA_UNDER_TEST`, else `target/release/tama`. */
-export const TAMA = process.env.TAMA_UNDER_TEST || join(ROOT, 'target', 'release', 'tama');
+/** The built `tama` under test: `$TAMA_UNDER_TEST`, else the release build's. */
+export const TAMA = process.env.TAMA_UNDER_TEST || builtTama();
 export const WASM = join(ROOT, 'target', 'wasm', 'wasm32-wasip2', 'release');
 
 export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');

@@ -1,8 +1,8 @@
 //! The benchmark floor: the least a hook can do. Reads the payload to EOF,
 //! prints a fixed decision and exits 2.
 //!
-//! Build it static, so no dynamic loader runs at start:
-//! `RUSTFLAGS="-C target-feature=+crt-static" cargo build --release -p tama-floor --target x86_64-unknown-linux-gnu`
+//! Built static, as `tama` is (`.cargo/config.toml`), so no dynamic loader
+//! runs at start: `cargo build --release -p tama-floor`.
 
 use std::io::Write;
 
