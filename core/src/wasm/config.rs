@@ -52,6 +52,13 @@ pub fn engine_config(instances: Instances) -> Config {
     config.wasm_component_model(true);
     config.epoch_interruption(true);
     config.max_wasm_stack(STACK_BOUND);
+    // A component's data is copied into its memory when it is instantiated,
+    // not mapped from a copy-on-write image: an image costs an in-memory
+    // file written with the data, sealed and mapped, more than the copy it
+    // saves in a process that instantiates each component once, and a
+    // serving engine keeps its built-in instances between calls (`idle.rs`).
+    // The setting is part of the compiled code, so both share it.
+    config.memory_init_cow(false);
     if instances == Instances::OneEvent {
         config.allocation_strategy(InstanceAllocationStrategy::OnDemand);
         return config;
